@@ -1,0 +1,67 @@
+#include "core/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace gem {
+
+MappedFile::~MappedFile() {
+  if (mapping_ != nullptr) munmap(mapping_, size_);
+}
+
+Status MappedFile::Open(const std::string& path, bool* not_found) {
+  if (not_found != nullptr) *not_found = false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (not_found != nullptr) *not_found = (errno == ENOENT);
+    return Status::IoError("cannot open " + path + ": " + std::strerror(errno));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return Status::IoError("cannot stat " + path + ": " + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::IoError(path + " is a directory, not a replay file");
+  }
+  if (S_ISREG(st.st_mode)) {
+    size_ = static_cast<size_t>(st.st_size);
+    if (size_ > 0) {
+      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        madvise(p, size_, MADV_SEQUENTIAL);
+        mapping_ = p;
+        data_ = static_cast<const uint8_t*>(p);
+        ::close(fd);
+        return Status::Ok();
+      }
+    }
+  }
+  // Not mappable: read it all.
+  buffer_.clear();
+  uint8_t chunk[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return Status::IoError("cannot read " + path + ": " + std::strerror(err));
+    }
+    if (n == 0) break;
+    buffer_.insert(buffer_.end(), chunk, chunk + n);
+  }
+  ::close(fd);
+  data_ = buffer_.data();
+  size_ = buffer_.size();
+  return Status::Ok();
+}
+
+}  // namespace gem

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package gem needs to build and test.
+# Idempotent: when everything is present it prints nothing and exits 0.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap    # Bazel 4.2.3, the build
+  g++                # C++20 compiler
+  protobuf-compiler  # protoc
+  libprotobuf-dev    # protobuf runtime and headers
+  libsnappy-dev      # snappy-compressed demo payloads
+  libfmt-dev         # formatting
+  libsqlite3-dev     # SQLite headers and library
+  sqlite3            # the shell, used by the extension's tests
+  libgtest-dev       # GoogleTest
+  libgmock-dev       # GoogleMock
+  python3            # /usr/bin/python3 for the extension's tests
+  zlib1g-dev         # CRC-32 for string-table checks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq update >/dev/null
+"${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq install -y --no-install-recommends "${missing[@]}" >/dev/null

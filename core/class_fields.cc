@@ -1,0 +1,129 @@
+#include "core/class_fields.h"
+
+#include <unordered_set>
+
+namespace gem {
+namespace {
+
+bool HasPolymorphic(const Serializer* s, std::unordered_set<const Serializer*>* seen) {
+  if (s == nullptr || !seen->insert(s).second) return false;
+  for (const Field* f : s->fields) {
+    if (!f->polymorphic_types.empty()) return true;
+    if (HasPolymorphic(f->serializer, seen)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ClassFields::ClassFields(int32_t class_id, const Serializer* serializer)
+    : class_id_(class_id), serializer_(serializer) {
+  std::unordered_set<const Serializer*> seen;
+  polymorphic_ = HasPolymorphic(serializer, &seen);
+  keys_.resize(256);
+  ids_.assign(256, 0);
+  mask_ = 255;
+}
+
+bool ClassFields::MakeKey(const FieldPath& path, uint64_t salt, Key* key) {
+  // Up to 7 indexes of 16 bits each and the depth fit in 128 bits.
+  if (path.last >= 7) return false;
+  uint64_t lo = 0, hi = 0;
+  for (int i = 0; i <= path.last; ++i) {
+    uint32_t v = static_cast<uint32_t>(path.index[i]);
+    if (v > 0xFFFF) return false;
+    if (i < 4) {
+      lo |= uint64_t{v} << (16 * i);
+    } else {
+      hi |= uint64_t{v} << (16 * (i - 4));
+    }
+  }
+  hi |= uint64_t(path.last) << 48;
+  hi ^= salt << 52;
+  key->lo = lo;
+  key->hi = hi;
+  return true;
+}
+
+uint32_t ClassFields::Find(const Key& key, uint64_t hash) const {
+  for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+    if (ids_[i] == 0) return kInvalid;
+    if (keys_[i] == key) return ids_[i] - 1;
+  }
+}
+
+void ClassFields::Insert(const Key& key, uint64_t hash, uint32_t id) {
+  if ((metas_.size() + 1) * 2 > ids_.size()) {
+    // Grow to keep the load under one half.
+    std::vector<Key> old_keys = std::move(keys_);
+    std::vector<uint32_t> old_ids = std::move(ids_);
+    keys_.assign(old_keys.size() * 2, Key());
+    ids_.assign(old_ids.size() * 2, 0);
+    mask_ = ids_.size() - 1;
+    for (size_t i = 0; i < old_ids.size(); ++i) {
+      if (old_ids[i] == 0) continue;
+      size_t j = Hash(old_keys[i]) & mask_;
+      while (ids_[j] != 0) j = (j + 1) & mask_;
+      keys_[j] = old_keys[i];
+      ids_[j] = old_ids[i];
+    }
+  }
+  size_t j = hash & mask_;
+  while (ids_[j] != 0) j = (j + 1) & mask_;
+  keys_[j] = key;
+  ids_[j] = id + 1;
+}
+
+uint32_t ClassFields::Lookup(const FieldPath& path, bool* is_new,
+                             Schema::PolyChoice poly, const void* poly_ctx) {
+  *is_new = false;
+  if (serializer_ == nullptr) return kInvalid;
+  uint64_t salt = 0;
+  if (polymorphic_) {
+    // Resolve first: the id depends on which types the pointers hold. The
+    // serializer chosen for this path is folded into the key.
+    if (!Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx)) {
+      return kInvalid;
+    }
+    salt = reinterpret_cast<uintptr_t>(scratch_.field) & 0xFFF;
+  }
+  Key key;
+  if (!MakeKey(path, salt, &key)) return kInvalid;
+  uint64_t hash = Hash(key);
+  uint32_t id = Find(key, hash);
+  bool key_taken = id != kInvalid;
+  if (key_taken) {
+    if (!polymorphic_ || metas_[id].field == scratch_.field) return id;
+    // A salt collision between two polymorphic choices: look further.
+    for (const FieldMeta& m : metas_) {
+      if (m.field == scratch_.field && m.path == path) return m.id;
+    }
+  }
+  if (!polymorphic_ &&
+      !Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx)) {
+    return kInvalid;
+  }
+  FieldMeta meta;
+  meta.id = static_cast<uint32_t>(metas_.size());
+  meta.path = path;
+  meta.path_text = path.ToString();
+  meta.name = scratch_.name;
+  meta.type = scratch_.type;
+  meta.field = scratch_.field;
+  meta.decoder = scratch_.decoder;
+  meta.is_length = scratch_.is_length;
+  meta.is_table_flag = scratch_.is_table_flag;
+  metas_.push_back(std::move(meta));
+  if (!key_taken) Insert(key, hash, metas_.back().id);
+  *is_new = true;
+  return metas_.back().id;
+}
+
+uint32_t ClassFields::FindByName(std::string_view name) const {
+  for (const FieldMeta& m : metas_) {
+    if (m.name == name) return m.id;
+  }
+  return kInvalid;
+}
+
+}  // namespace gem

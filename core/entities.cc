@@ -1,0 +1,288 @@
+#include "core/entities.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "proto/netmessages.pb.h"
+
+namespace gem {
+namespace {
+
+// Collects (field id, value) pairs reported by a FieldState walk.
+class ChangeCollector : public FieldState::Visitor {
+ public:
+  explicit ChangeCollector(std::vector<FieldChange>* out) : out_(out) {}
+  void Visit(uint32_t field_id, const Value& value) override {
+    out_->push_back({field_id, value});
+  }
+
+ private:
+  std::vector<FieldChange>* out_;
+};
+
+// The type a polymorphic pointer currently holds on `state`.
+uint32_t PolymorphicChoice(const void* ctx, const FieldPath& prefix) {
+  const auto* state = static_cast<const FieldState*>(ctx);
+  FieldState::Stored s = state->Get(prefix);
+  return s.value.kind == ValueKind::kUint ? static_cast<uint32_t>(s.value.u) : 0;
+}
+
+}  // namespace
+
+EntityRef Entity::ref() const {
+  EntityRef r;
+  r.index = index;
+  r.serial = serial;
+  r.class_id = class_id;
+  r.handle = handle();
+  r.lifetime = lifetime;
+  return r;
+}
+
+EntityManager::EntityManager(const Schema* schema, Sink* sink)
+    : schema_(schema), sink_(sink), entities_(kMaxEntities, nullptr) {}
+
+EntityManager::~EntityManager() = default;
+
+void EntityManager::SetMaxClasses(int32_t max_classes) {
+  if (max_classes <= 0) return;
+  // floor(log2(max_classes)) + 1, as the engine sizes class ids.
+  unsigned bits = 0;
+  while ((uint64_t{1} << (bits + 1)) <= static_cast<uint64_t>(max_classes)) ++bits;
+  class_id_bits_ = bits + 1;
+}
+
+EntityManager::ClassState* EntityManager::GetClassState(int32_t class_id) {
+  if (class_id < 0 || class_id > (1 << 20)) return nullptr;
+  if (static_cast<size_t>(class_id) >= classes_.size()) {
+    classes_.resize(class_id + 1);
+  }
+  return &classes_[class_id];
+}
+
+ClassFields* EntityManager::mutable_class_fields(int32_t class_id) {
+  const ClassInfo* info = schema_->GetClass(class_id);
+  if (info == nullptr || info->serializer == nullptr) return nullptr;
+  ClassState* cs = GetClassState(class_id);
+  if (cs == nullptr) return nullptr;
+  if (!cs->fields || cs->fields->serializer() != info->serializer) {
+    cs->fields = std::make_unique<ClassFields>(class_id, info->serializer);
+    cs->template_ready = false;
+  }
+  return cs->fields.get();
+}
+
+void EntityManager::SetBaseline(int32_t class_id, std::string_view data) {
+  ClassState* cs = GetClassState(class_id);
+  if (cs == nullptr) return;
+  cs->baseline.assign(data);
+  cs->has_baseline = !data.empty();
+  cs->template_ready = false;
+}
+
+Status EntityManager::PrepareTemplate(ClassState* cs) {
+  if (cs->template_ready) return Status::Ok();
+  cs->base_state.Reset();
+  if (cs->has_baseline) {
+    BitReader r(reinterpret_cast<const uint8_t*>(cs->baseline.data()),
+                cs->baseline.size());
+    Status s = ReadFields(&r, cs->fields.get(), &cs->base_state, nullptr);
+    if (!s.ok()) {
+      return s.WithContext("baseline of class " +
+                           std::to_string(cs->fields->class_id()));
+    }
+  }
+  cs->template_ready = true;
+  return Status::Ok();
+}
+
+Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
+                                 FieldState* state,
+                                 std::vector<FieldChange>* changes) {
+  GEM_RETURN_IF_ERROR(ReadFieldPaths(r, &paths_));
+  ChangeCollector dropped(changes);
+  for (const FieldPath& path : paths_) {
+    bool is_new = false;
+    uint32_t id = fields->Lookup(path, &is_new,
+                                 fields->polymorphic() ? PolymorphicChoice : nullptr,
+                                 state);
+    if (id == ClassFields::kInvalid) {
+      return Status::Corrupt("field path " + path.ToString() +
+                             " does not exist in class " +
+                             fields->serializer()->name);
+    }
+    const FieldMeta& meta = fields->meta(id);
+    if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, meta);
+    Value value;
+    meta.decoder->Decode(r, &value, &scratch_);
+    ++counters_.field_decodes;
+    if (changes != nullptr) {
+      ++counters_.field_decodes_delta;
+      if (value.kind == ValueKind::kString) {
+        pending_strings_.push_back({changes->size(), strings_.size(), value.s.size()});
+        strings_.append(value.s);
+      }
+      changes->push_back({id, value});
+    }
+    if (!state->Set(path, value, id, meta.is_length,
+                    changes != nullptr ? &dropped : nullptr)) {
+      return Status::Corrupt("field path " + path.ToString() +
+                             " has an index too large to be real");
+    }
+  }
+  if (r->overflowed()) {
+    return Status::Corrupt("field values run past the end of the data");
+  }
+  return Status::Ok();
+}
+
+void EntityManager::FinishStrings(std::vector<FieldChange>* changes) {
+  for (const PendingString& p : pending_strings_) {
+    (*changes)[p.change].value.s = std::string_view(strings_).substr(p.offset, p.size);
+  }
+  pending_strings_.clear();
+}
+
+Entity* EntityManager::NewEntity() {
+  if (!free_.empty()) {
+    Entity* e = free_.back();
+    free_.pop_back();
+    return e;
+  }
+  pool_.push_back(std::make_unique<Entity>());
+  return pool_.back().get();
+}
+
+void EntityManager::Release(Entity* e) { free_.push_back(e); }
+
+void EntityManager::Delete(Entity* e, const TickInfo& tick) {
+  ++counters_.deleted;
+  if (sink_ != nullptr) sink_->OnEntityDeleted(tick, e->ref());
+  entities_[e->index] = nullptr;
+  --live_;
+  Release(e);
+}
+
+Status EntityManager::Apply(const proto::CSVCMsg_PacketEntities& msg,
+                            const TickInfo& tick) {
+  if (!msg.legacy_is_delta()) {
+    // A full snapshot restates the state; only the first one builds it.
+    if (applied_full_packet_) {
+      ++counters_.skipped_full_packets;
+      return Status::Ok();
+    }
+    applied_full_packet_ = true;
+  }
+  const std::string& data = msg.entity_data();
+  BitReader r(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  const bool pvs_bits = msg.has_pvs_vis_bits_deprecated() != 0;
+  int64_t index = -1;
+  const int32_t updates = msg.updated_entries();
+  if (updates < 0 || static_cast<uint64_t>(updates) > data.size() * 8 + 1) {
+    return Status::Corrupt("packet entities claims " + std::to_string(updates) +
+                           " updates in " + std::to_string(data.size()) +
+                           " bytes");
+  }
+  for (int32_t n = 0; n < updates; ++n) {
+    index += static_cast<int64_t>(r.ReadUBitVar()) + 1;
+    if (r.overflowed()) {
+      return Status::Corrupt("entity list runs past the end of the data");
+    }
+    if (index >= kMaxEntities) {
+      return Status::Corrupt("entity index " + std::to_string(index) +
+                             " is out of range");
+    }
+    uint32_t cmd = r.ReadBits(2);
+    Entity* e = entities_[index];
+    if ((cmd & 1) == 0) {
+      if (cmd & 2) {
+        // Create.
+        if (class_id_bits_ == 0) {
+          return Status::Corrupt("entity created before the server info");
+        }
+        int32_t class_id = static_cast<int32_t>(r.ReadBits(class_id_bits_));
+        uint32_t serial = r.ReadBits(17);
+        r.ReadVarUint32();  // spawn group handle
+        ClassFields* fields = mutable_class_fields(class_id);
+        if (fields == nullptr) {
+          return Status::Corrupt("entity " + std::to_string(index) +
+                                 " has class " + std::to_string(class_id) +
+                                 ", which has no serializer");
+        }
+        if (e != nullptr) Delete(e, tick);
+        ClassState* cs = GetClassState(class_id);
+        GEM_RETURN_IF_ERROR(PrepareTemplate(cs));
+        e = NewEntity();
+        e->index = static_cast<int32_t>(index);
+        e->serial = serial;
+        e->class_id = class_id;
+        e->lifetime = next_lifetime_++;
+        e->active = true;
+        e->fields = fields;
+        if (cs->has_baseline) {
+          e->state = cs->base_state;
+        } else {
+          e->state.Reset();
+          ++counters_.missing_baselines;
+        }
+        changes_.clear();
+        strings_.clear();
+        Status s = ReadFields(&r, fields, &e->state, &changes_);
+        pending_strings_.clear();
+        if (!s.ok()) {
+          Release(e);
+          return s.WithContext("creating entity " + std::to_string(index) +
+                               " (" + fields->serializer()->name + ")");
+        }
+        entities_[index] = e;
+        ++live_;
+        ++counters_.created;
+        if (sink_ != nullptr) {
+          changes_.clear();
+          ChangeCollector all(&changes_);
+          e->state.VisitAll(&all);
+          sink_->OnEntityCreated(tick, e->ref(), changes_);
+        }
+      } else {
+        // Update.
+        if (e == nullptr) {
+          return Status::Corrupt("update of entity " + std::to_string(index) +
+                                 ", which does not exist");
+        }
+        if (pvs_bits) {
+          uint32_t pvs = r.ReadBits(2);
+          if (pvs & 1) {
+            ++counters_.pvs_skips;
+            continue;
+          }
+        }
+        e->active = true;
+        changes_.clear();
+        strings_.clear();
+        Status s = ReadFields(&r, e->fields, &e->state, &changes_);
+        FinishStrings(&changes_);
+        if (!s.ok()) {
+          return s.WithContext("updating entity " + std::to_string(index) +
+                               " (" + e->fields->serializer()->name + ")");
+        }
+        ++counters_.updated;
+        if (sink_ != nullptr) sink_->OnEntityUpdated(tick, e->ref(), changes_);
+      }
+    } else {
+      // Leave, and delete when bit 1 is set.
+      if (e == nullptr) continue;
+      if (e->active) {
+        e->active = false;
+        ++counters_.left;
+        if (sink_ != nullptr) sink_->OnEntityLeft(tick, e->ref());
+      }
+      if (cmd & 2) Delete(e, tick);
+    }
+  }
+  if (r.overflowed()) {
+    return Status::Corrupt("entity data runs past the end of the message");
+  }
+  return Status::Ok();
+}
+
+}  // namespace gem

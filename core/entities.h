@@ -1,0 +1,140 @@
+// Entities: the live entities of a replay and the packet that changes them.
+//
+// svc_PacketEntities carries a bit stream of entity operations:
+//   index delta (ubit var + 1), then a 2-bit command:
+//   0 update: [2 PVS bits when the message has them: bit 0 = no data]
+//             then field paths and values
+//   2 create: class id (class_id_bits), serial (17 bits), a varint, then
+//             field paths and values on top of the class baseline
+//   1 leave (the entity stays), 3 leave and delete
+// A new entity starts from its class baseline, decoded from the
+// `instancebaseline` string table entry named by the class id; a class
+// without a baseline starts from an empty state (counted). Only the first
+// non-delta packet is applied: later ones (in full packets) restate what the
+// deltas already built.
+#ifndef GEM_CORE_ENTITIES_H_
+#define GEM_CORE_ENTITIES_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/bit_reader.h"
+#include "core/class_fields.h"
+#include "core/field_path.h"
+#include "core/field_state.h"
+#include "core/schema.h"
+#include "core/sink.h"
+#include "core/status.h"
+
+namespace gem {
+
+namespace proto {
+class CSVCMsg_PacketEntities;
+}
+
+struct Entity {
+  int32_t index = -1;
+  uint32_t serial = 0;
+  int32_t class_id = -1;
+  uint64_t lifetime = 0;  // 1, 2, 3, ... per created entity in the replay
+  bool active = true;     // false after "leave"
+  ClassFields* fields = nullptr;
+  FieldState state;
+
+  // The entity handle as fields hold it: 14 index bits, then the serial.
+  uint32_t handle() const { return (serial << 14) | static_cast<uint32_t>(index); }
+  EntityRef ref() const;
+};
+
+struct EntityCounters {
+  uint64_t created = 0;
+  uint64_t updated = 0;
+  uint64_t left = 0;
+  uint64_t deleted = 0;
+  uint64_t field_decodes = 0;           // values read, baselines included
+  uint64_t field_decodes_delta = 0;     // values read from packets only
+  uint64_t missing_baselines = 0;       // creates of a class with no baseline
+  uint64_t skipped_full_packets = 0;    // later non-delta packets ignored
+  uint64_t pvs_skips = 0;               // updates without data (PVS bits)
+};
+
+class EntityManager {
+ public:
+  static constexpr int kMaxEntities = 1 << 14;
+
+  EntityManager(const Schema* schema, Sink* sink);
+  ~EntityManager();
+
+  // ServerInfo.max_classes fixes the class id width.
+  void SetMaxClasses(int32_t max_classes);
+  // A baseline (instancebaseline entry) for class `class_id` changed.
+  void SetBaseline(int32_t class_id, std::string_view data);
+
+  // Applies one svc_PacketEntities. `tick` is passed through to the sink.
+  Status Apply(const proto::CSVCMsg_PacketEntities& msg, const TickInfo& tick);
+
+  const Entity* Get(int32_t index) const {
+    return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
+  }
+  // Class field registries, by class id (null until the class is seen).
+  const ClassFields* class_fields(int32_t class_id) const {
+    return class_id >= 0 && static_cast<size_t>(class_id) < classes_.size()
+               ? classes_[class_id].fields.get()
+               : nullptr;
+  }
+  ClassFields* mutable_class_fields(int32_t class_id);
+  size_t live_count() const { return live_; }
+  const EntityCounters& counters() const { return counters_; }
+
+  // Reads one field-path list and its values into `state`, recording the
+  // changes. Public for tests and the baseline decoder.
+  // `changes` may be null (baselines are not reported).
+  Status ReadFields(BitReader* r, ClassFields* fields, FieldState* state,
+                    std::vector<FieldChange>* changes);
+
+ private:
+  struct ClassState {
+    std::unique_ptr<ClassFields> fields;
+    std::string baseline;          // raw instancebaseline data
+    bool has_baseline = false;
+    bool template_ready = false;   // `base_state` decoded from `baseline`
+    FieldState base_state;
+  };
+
+  ClassState* GetClassState(int32_t class_id);
+  Status PrepareTemplate(ClassState* cs);
+  Entity* NewEntity();
+  void Release(Entity* e);
+  void Delete(Entity* e, const TickInfo& tick);
+  void FinishStrings(std::vector<FieldChange>* changes);
+
+  const Schema* schema_;
+  Sink* sink_;
+  unsigned class_id_bits_ = 0;
+  bool applied_full_packet_ = false;
+  uint64_t next_lifetime_ = 1;
+  size_t live_ = 0;
+  std::vector<Entity*> entities_;
+  std::vector<std::unique_ptr<Entity>> pool_;
+  std::vector<Entity*> free_;
+  std::vector<ClassState> classes_;
+  EntityCounters counters_;
+
+  // Reused per update: no allocation per field.
+  std::vector<FieldPath> paths_;
+  std::vector<FieldChange> changes_;
+  struct PendingString {
+    size_t change;  // index in changes_
+    size_t offset;  // in strings_
+    size_t size;
+  };
+  std::vector<PendingString> pending_strings_;
+  std::string strings_;  // string values of one update
+  std::string scratch_;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_ENTITIES_H_

@@ -1,0 +1,127 @@
+// Field decoders: how one entity field value is read from the bit stream.
+//
+// A decoder is chosen once per field from its declared type and the
+// serializer's encoding properties (encoder name, bit count, range, flags),
+// then applied to every value of that field. Decoders are plain data with a
+// switch in Decode(); nothing is allocated per value (strings go to a
+// caller-provided scratch buffer).
+//
+// The rules follow the replay format as the reference parsers read it:
+// varints for integers (zigzag for signed types, 64-bit for 64-bit types),
+// float32 with plain/coord/simulation-time/rune-time/quantized encodings,
+// vectors of floats, normals, QAngles in every encoding, handles, strings.
+// A type with no known rule is decoded as an unsigned 32-bit varint (the
+// engine's default) and flagged `default_rule` so it can be counted.
+#ifndef GEM_CORE_FIELD_DECODER_H_
+#define GEM_CORE_FIELD_DECODER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/bit_reader.h"
+#include "core/value.h"
+
+namespace gem {
+
+// Quantized float parameters, computed as Valve's encoder computes them.
+struct QuantizedFloat {
+  static constexpr uint32_t kRoundDown = 1u << 0;
+  static constexpr uint32_t kRoundUp = 1u << 1;
+  static constexpr uint32_t kEncodeZero = 1u << 2;
+  static constexpr uint32_t kEncodeIntegers = 1u << 3;
+
+  float low = 0.0f;
+  float high = 1.0f;
+  float high_low_mul = 0.0f;
+  float dec_mul = 0.0f;
+  float offset = 0.0f;
+  uint32_t bit_count = 0;
+  uint32_t flags = 0;  // after validation: which marker bits are read
+
+  // bit_count must be in 1..31 (0 and >= 32 mean "no scale": plain float).
+  static QuantizedFloat Make(uint32_t bit_count, std::optional<int32_t> flags,
+                             std::optional<float> low,
+                             std::optional<float> high);
+
+  float Decode(BitReader* r) const {
+    if ((flags & kRoundDown) && r->ReadBool()) return low;
+    if ((flags & kRoundUp) && r->ReadBool()) return high;
+    if ((flags & kEncodeZero) && r->ReadBool()) return 0.0f;
+    // float32 throughout, in the order Valve's decoder uses.
+    float u = static_cast<float>(r->ReadBits(bit_count));
+    return low + (high - low) * (u * dec_mul);
+  }
+
+  // The value a float quantizes to (used to drop unneeded marker flags).
+  float Quantize(float value) const;
+};
+
+enum class FloatEncoding : uint8_t {
+  kNoScale,    // 32 raw bits
+  kCoord,      // Source bit coordinate
+  kSimTime,    // varint tick count x tick interval
+  kRuneTime,   // 4 bits taken as float bits (kept for old Dota replays)
+  kQuantized,  // bit_count bits over [low, high]
+  kNormal,     // sign + 11-bit magnitude
+};
+
+enum class DecodeOp : uint8_t {
+  kBool,
+  kUVar32,
+  kSVar32,
+  kUVar64,
+  kSVar64,
+  kFixed64,
+  kUVar32MinusOne,   // CS2 "minusone" serializer: varint - 1, signed
+  kFloat,            // one float with `float_encoding`
+  kVector,           // `count` floats with `float_encoding`
+  kVectorNormal,     // 3-component unit vector, 3-bit-normal coded
+  kQAngleBits,       // 3 angles of `angle_bits` bits
+  kQAnglePitchYaw,   // 2 angles of `angle_bits` bits, z = 0
+  kQAngleCoord,      // 3 presence bits, then bit coordinates
+  kQAnglePrecise,    // 3 presence bits, then 20-bit angles
+  kString,           // NUL-terminated bytes
+  kBinaryBlock,      // varint length, then bytes
+  kComponentBit,     // one bit, as an unsigned integer
+  kPointer,          // one bit: the pointee exists
+  kPolymorphicPointer,  // one bit, then a ubit var type index
+};
+
+struct FieldDecoder {
+  DecodeOp op = DecodeOp::kUVar32;
+  FloatEncoding float_encoding = FloatEncoding::kNoScale;
+  uint8_t count = 0;       // vector components
+  uint8_t angle_bits = 0;  // QAngle bit count
+  bool default_rule = false;  // no known rule for the type: counted
+  float tick_interval = 1.0f / 30;  // for kSimTime
+  QuantizedFloat quantized;
+
+  // Reads one value. Strings are copied into *scratch and `out->s` points
+  // there. Never fails: overflow shows on the reader.
+  void Decode(BitReader* r, Value* out, std::string* scratch) const;
+
+  // A short description ("float32 quantized 13 bits [0,1]") for debugging.
+  std::string Describe() const;
+};
+
+// What the decoder choice depends on: the serializer's description of a
+// field, with the declared type already split into its base name.
+struct DecoderSpec {
+  std::string_view base_type;  // "float32", "CHandle", "Vector", ...
+  std::string_view var_name;   // for per-field rules (simulation time)
+  std::string_view encoder;    // "coord", "fixed64", "qangle_precise", ...
+  std::string_view var_serializer;  // CS2 per-field serializer name
+  std::optional<int32_t> bit_count;
+  std::optional<float> low_value;
+  std::optional<float> high_value;
+  std::optional<int32_t> encode_flags;
+  float tick_interval = 1.0f / 30;
+};
+
+FieldDecoder SelectDecoder(const DecoderSpec& spec);
+
+}  // namespace gem
+
+#endif  // GEM_CORE_FIELD_DECODER_H_

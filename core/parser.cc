@@ -1,0 +1,545 @@
+#include "core/parser.h"
+
+#include <snappy.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/bit_reader.h"
+#include "core/dota/chat.h"
+#include "core/dota/combat_log.h"
+#include "core/dota/game_rules.h"
+#include "core/inner_messages.h"
+#include "core/proto_wire.h"
+#include "proto/demo.pb.h"
+#include "proto/gameevents.pb.h"
+#include "proto/netmessages.pb.h"
+
+namespace gem {
+namespace {
+
+// Largest string-table payload accepted after decompression.
+constexpr size_t kMaxStringTableData = 256u << 20;
+
+std::string NormalizeGame(const ReplayHeader& h) {
+  auto has = [](const std::string& s, std::string_view word) {
+    return s.find(word) != std::string::npos;
+  };
+  const std::string& dir = h.game_directory;
+  if (h.game == "dota" || has(dir, "/dota")) return "dota2";
+  if (h.game == "citadel" || has(dir, "citadel")) return "deadlock";
+  if (h.game == "csgo" || h.game == "cs2" || has(dir, "csgo")) return "cs2";
+  return h.game;
+}
+
+// The build number inside a game directory such as ".../dota_v5361/...".
+bool BuildFromGameDir(const std::string& dir, int32_t* build) {
+  size_t pos = dir.find("/dota_v");
+  if (pos == std::string::npos) return false;
+  const char* begin = dir.data() + pos + 7;
+  const char* end = dir.data() + dir.size();
+  int32_t value = 0;
+  auto res = std::from_chars(begin, end, value);
+  if (res.ec != std::errc() || res.ptr == begin || res.ptr == end || *res.ptr != '/') {
+    return false;
+  }
+  *build = value;
+  return true;
+}
+
+}  // namespace
+
+// Sits between the entity manager and the user's sink, to watch the Dota
+// game rules entity on the way.
+class Parser::Forwarder : public Sink {
+ public:
+  Forwarder(Parser* parser, Sink* out)
+      : parser_(parser), out_(out), rules_(&parser->schema_) {}
+
+  void OnFieldRegistered(const ClassFields& c, const FieldMeta& m) override {
+    if (out_) out_->OnFieldRegistered(c, m);
+  }
+  void OnEntityCreated(const TickInfo& t, const EntityRef& r,
+                       std::span<const FieldChange> s) override {
+    rules_.OnEntity(t, r, s, parser_->entities_->class_fields(r.class_id),
+                    &parser_->meta_);
+    if (out_) out_->OnEntityCreated(t, r, s);
+  }
+  void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
+                       std::span<const FieldChange> c) override {
+    rules_.OnEntity(t, r, c, parser_->entities_->class_fields(r.class_id),
+                    &parser_->meta_);
+    if (out_) out_->OnEntityUpdated(t, r, c);
+  }
+  void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
+    if (out_) out_->OnEntityLeft(t, r);
+  }
+  void OnEntityDeleted(const TickInfo& t, const EntityRef& r) override {
+    if (out_) out_->OnEntityDeleted(t, r);
+  }
+
+  GameRulesWatcher& rules() { return rules_; }
+
+ private:
+  Parser* parser_;
+  Sink* out_;
+  GameRulesWatcher rules_;
+};
+
+struct Parser::Impl {
+  proto::CDemoFileHeader header;
+  proto::CDemoFileInfo file_info;
+  proto::CDemoSendTables send_tables;
+  proto::CSVCMsg_FlattenedSerializer serializers;
+  proto::CDemoClassInfo class_info;
+  proto::CDemoFullPacket full_packet;
+  proto::CDemoStringTables string_tables;
+  proto::CNETMsg_Tick net_tick;
+  proto::CSVCMsg_ServerInfo server_info;
+  proto::CSVCMsg_CreateStringTable create_table;
+  proto::CSVCMsg_UpdateStringTable update_table;
+  proto::CSVCMsg_PacketEntities packet_entities;
+  proto::CSVCMsg_UserMessage user_message;
+  proto::CMsgSource1LegacyGameEventList event_list;
+  proto::CMsgSource1LegacyGameEvent event;
+  GameEvent decoded_event;
+  CombatLogDecoder combat_log;
+  ChatDecoder chat;
+  ChatMessage chat_message;
+  ChatEvent chat_event;
+  std::string table_data;
+};
+
+Parser::Parser(Sink* sink) : sink_(sink), impl_(std::make_unique<Impl>()) {
+  forwarder_ = std::make_unique<Forwarder>(this, sink);
+  entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
+}
+
+Parser::~Parser() = default;
+
+Status Parser::Parse(const uint8_t* data, size_t size) {
+  meta_.bytes = size;
+  DemoStream stream(data, size);
+  GEM_RETURN_IF_ERROR(stream.Open());
+  meta_.bytes_read = DemoStream::kHeaderSize;
+  for (;;) {
+    Frame frame;
+    bool end = false;
+    Status s = stream.Next(&frame, &end);
+    if (!s.ok()) {
+      if (s.IsRecoverable() && signon_done_) {
+        meta_.truncated = true;
+        meta_.truncation_reason = s.ToString();
+        break;
+      }
+      FinishMetadata();
+      if (sink_) sink_->OnMetadata(meta_);
+      return s;
+    }
+    if (end) break;
+    tick_.tick = frame.tick;
+    tick_.command = frame.command;
+    tick_.offset = frame.offset;
+    tick_.signon = !signon_done_;
+    ++counters_.frames;
+    s = ReadFrame(frame);
+    if (!s.ok()) {
+      Status located = s.WithContext(std::string(DemoCommandName(frame.command)) +
+                                         " at tick " + std::to_string(frame.tick),
+                                     frame.offset);
+      FinishMetadata();
+      if (sink_) sink_->OnMetadata(meta_);
+      return located;
+    }
+    meta_.bytes_read = stream.position();
+    if (frame.tick != 0xFFFFFFFFu &&
+        (frame.command == kDemPacket || frame.command == kDemFullPacket ||
+         frame.command == kDemStop)) {
+      meta_.last_tick = frame.tick;
+    }
+    if (sink_) sink_->OnFrameEnd(tick_);
+  }
+  FinishMetadata();
+  if (sink_) sink_->OnMetadata(meta_);
+  return Status::Ok();
+}
+
+void Parser::FinishMetadata() {
+  meta_.game = NormalizeGame(meta_.header);
+  int32_t build = 0;
+  if (BuildFromGameDir(meta_.server_game_dir, &build)) {
+    meta_.game_build = build;
+    meta_.game_build_from_header = false;
+  } else {
+    meta_.game_build = meta_.header.build_num;
+    meta_.game_build_from_header = true;
+  }
+  forwarder_->rules().Finish(*entities_, &meta_);
+}
+
+Status Parser::ReadFrame(const Frame& frame) {
+  Impl& m = *impl_;
+  const int size = static_cast<int>(frame.size);
+  switch (frame.command) {
+    case kDemFileHeader: {
+      m.header.Clear();
+      if (!m.header.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("file header does not parse");
+      }
+      ReplayHeader& h = meta_.header;
+      h.demo_file_stamp = m.header.demo_file_stamp();
+      h.network_protocol = m.header.patch_version();
+      h.server_name = m.header.server_name();
+      h.client_name = m.header.client_name();
+      h.map_name = m.header.map_name();
+      h.game_directory = m.header.game_directory();
+      h.fullpackets_version = m.header.fullpackets_version();
+      h.demo_version_name = m.header.demo_version_name();
+      h.demo_version_guid = m.header.demo_version_guid();
+      h.build_num = m.header.build_num();
+      h.game = m.header.game();
+      h.server_start_tick = m.header.server_start_tick();
+      meta_.game = NormalizeGame(h);
+      if (sink_) sink_->OnHeader(h);
+      return Status::Ok();
+    }
+    case kDemFileInfo: {
+      m.file_info.Clear();
+      if (!m.file_info.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("file info does not parse");
+      }
+      meta_.has_file_info = true;
+      if (m.file_info.has_playback_time()) meta_.playback_time = m.file_info.playback_time();
+      if (m.file_info.has_playback_ticks()) meta_.playback_ticks = m.file_info.playback_ticks();
+      if (m.file_info.has_playback_frames()) meta_.playback_frames = m.file_info.playback_frames();
+      if (m.file_info.has_game_info() && m.file_info.game_info().has_dota()) {
+        const auto& d = m.file_info.game_info().dota();
+        meta_.match_id = d.match_id();
+        meta_.game_mode = d.game_mode();
+        meta_.game_winner = d.game_winner();
+        meta_.league_id = d.leagueid();
+        meta_.end_time = d.end_time();
+        meta_.radiant_team_id = d.radiant_team_id();
+        meta_.dire_team_id = d.dire_team_id();
+        meta_.radiant_team_tag = d.radiant_team_tag();
+        meta_.dire_team_tag = d.dire_team_tag();
+        meta_.players.clear();
+        for (const auto& p : d.player_info()) {
+          meta_.players.push_back({p.hero_name(), p.player_name(),
+                                   p.is_fake_client(), p.steamid(), p.game_team()});
+        }
+        if (d.match_id() != 0 || d.game_mode() != 0 || d.game_winner() != 0) {
+          meta_.match_source = "file_info";
+        }
+      }
+      return Status::Ok();
+    }
+    case kDemSyncTick:
+      signon_done_ = true;
+      return Status::Ok();
+    case kDemSendTables: {
+      m.send_tables.Clear();
+      if (!m.send_tables.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("send tables do not parse");
+      }
+      // The data is a varint length, then a CSVCMsg_FlattenedSerializer.
+      const std::string& d = m.send_tables.data();
+      BitReader r(reinterpret_cast<const uint8_t*>(d.data()), d.size());
+      uint32_t len = r.ReadVarUint32();
+      size_t start = r.position_bits() / 8;
+      if (r.overflowed() || len > d.size() - start) {
+        return Status::Corrupt("send tables claim " + std::to_string(len) +
+                               " bytes of " + std::to_string(d.size()));
+      }
+      m.serializers.Clear();
+      if (!m.serializers.ParseFromArray(d.data() + start, static_cast<int>(len))) {
+        return Status::Corrupt("flattened serializer does not parse");
+      }
+      float tick_interval = meta_.tick_interval > 0 ? meta_.tick_interval : 1.0f / 30;
+      return schema_.Build(m.serializers, tick_interval);
+    }
+    case kDemClassInfo: {
+      m.class_info.Clear();
+      if (!m.class_info.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("class info does not parse");
+      }
+      for (const auto& c : m.class_info.classes()) {
+        schema_.SetClass(c.class_id(), c.network_name());
+      }
+      return Status::Ok();
+    }
+    case kDemStringTables:
+      ++counters_.string_table_snapshots;
+      m.string_tables.Clear();
+      if (!m.string_tables.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("string table snapshot does not parse");
+      }
+      ApplyStringTableSnapshot(m.string_tables);
+      return Status::Ok();
+    case kDemPacket:
+    case kDemSignonPacket: {
+      if (frame.command == kDemPacket) {
+        ++counters_.demo_packets;
+        if (meta_.first_tick < 0 && frame.tick != 0xFFFFFFFFu) meta_.first_tick = frame.tick;
+      } else {
+        ++counters_.signon_packets;
+      }
+      const uint8_t* data = nullptr;
+      size_t data_size = 0;
+      bool found = false;
+      if (!FindBytesField(frame.data, frame.size, 3, &data, &data_size, &found)) {
+        return Status::Corrupt("packet does not parse");
+      }
+      return found ? ApplyPacket(data, data_size) : Status::Ok();
+    }
+    case kDemFullPacket: {
+      ++counters_.full_packets;
+      m.full_packet.Clear();
+      if (!m.full_packet.ParseFromArray(frame.data, size)) {
+        return Status::Corrupt("full packet does not parse");
+      }
+      if (m.full_packet.has_string_table()) {
+        ++counters_.string_table_snapshots;
+        ApplyStringTableSnapshot(m.full_packet.string_table());
+      }
+      if (m.full_packet.has_packet()) {
+        const std::string& d = m.full_packet.packet().data();
+        return ApplyPacket(reinterpret_cast<const uint8_t*>(d.data()), d.size());
+      }
+      return Status::Ok();
+    }
+    default:
+      ++counters_.skipped_frames;
+      return Status::Ok();
+  }
+}
+
+void Parser::ApplyStringTableSnapshot(const proto::CDemoStringTables& snap) {
+  for (const auto& t : snap.tables()) {
+    StringTable* table = tables_.Find(t.table_name());
+    if (table == nullptr) continue;  // snapshots never create tables
+    changed_.clear();
+    for (int i = 0; i < t.items_size(); ++i) {
+      const auto& item = t.items(i);
+      table->ApplySnapshotEntry(i, item.str(), item.has_data(), item.data(), &changed_);
+    }
+    ReportEntries(table);
+  }
+}
+
+Status Parser::ApplyPacket(const uint8_t* data, size_t size) {
+  GEM_RETURN_IF_ERROR(SplitPacket(data, size, &inner_, &inner_data_));
+  counters_.inner_messages += inner_.size();
+  for (size_t i = 0; i < inner_.size(); ++i) {
+    const InnerMessage& msg = inner_[i];
+    Status s = ApplyInner(
+        msg.type, reinterpret_cast<const uint8_t*>(inner_data_.data()) + msg.offset,
+        msg.size);
+    if (!s.ok()) {
+      return s.WithContext("inner message " + std::to_string(msg.type));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
+  Impl& m = *impl_;
+  const int isize = static_cast<int>(size);
+  switch (type) {
+    case kNetTick:
+      m.net_tick.Clear();
+      if (!m.net_tick.ParseFromArray(data, isize)) {
+        return Status::Corrupt("net_Tick does not parse");
+      }
+      if (m.net_tick.has_tick()) tick_.net_tick = m.net_tick.tick();
+      return Status::Ok();
+    case kSvcServerInfo: {
+      m.server_info.Clear();
+      if (!m.server_info.ParseFromArray(data, isize)) {
+        return Status::Corrupt("server info does not parse");
+      }
+      const auto& si = m.server_info;
+      have_server_info_ = true;
+      meta_.max_classes = si.max_classes();
+      meta_.max_clients = si.max_clients();
+      meta_.tick_interval = si.tick_interval();
+      meta_.server_map = si.map_name();
+      meta_.server_game_dir = si.game_dir();
+      meta_.server_host_name = si.host_name();
+      entities_->SetMaxClasses(si.max_classes());
+      return Status::Ok();
+    }
+    case kSvcCreateStringTable:
+      return OnCreateStringTable(data, size);
+    case kSvcUpdateStringTable:
+      return OnUpdateStringTable(data, size);
+    case kSvcClearAllStringTables:
+      tables_.Clear();
+      return Status::Ok();
+    case kSvcPacketEntities: {
+      if (!schema_.built()) return Status::Ok();  // nothing to decode with yet
+      m.packet_entities.Clear();
+      if (!m.packet_entities.ParseFromArray(data, isize)) {
+        return Status::Corrupt("packet entities do not parse");
+      }
+      return entities_->Apply(m.packet_entities, tick_);
+    }
+    case kSvcUserMessage: {
+      m.user_message.Clear();
+      if (!m.user_message.ParseFromArray(data, isize)) {
+        return Status::Corrupt("user message does not parse");
+      }
+      const std::string& d = m.user_message.msg_data();
+      // Copy: the payload lives in the message we are about to reuse.
+      std::string payload = d;
+      return ApplyUserMessage(m.user_message.msg_type(),
+                              reinterpret_cast<const uint8_t*>(payload.data()),
+                              payload.size());
+    }
+    case kGeSource1LegacyGameEventList:
+      m.event_list.Clear();
+      if (!m.event_list.ParseFromArray(data, isize)) {
+        return Status::Corrupt("game event list does not parse");
+      }
+      game_events_.Load(m.event_list);
+      return Status::Ok();
+    case kGeSource1LegacyGameEvent: {
+      m.event.Clear();
+      if (!m.event.ParseFromArray(data, isize)) {
+        return Status::Corrupt("game event does not parse");
+      }
+      GEM_RETURN_IF_ERROR(game_events_.Decode(m.event, &m.decoded_event));
+      ++counters_.game_events;
+      if (sink_) sink_->OnGameEvent(tick_, m.decoded_event);
+      m.combat_log.DecodeLegacy(
+          m.decoded_event, tables_.Find("CombatLogNames"),
+          [&](const CombatLogEntry& e) {
+            ++counters_.combat_log_entries;
+            if (e.entry->type() == kCombatLogGameState &&
+                e.entry->value() == kGameStatePostGame && meta_.game_end_tick < 0) {
+              meta_.game_end_tick = tick_.tick;
+            }
+            if (sink_) sink_->OnCombatLog(tick_, e);
+          });
+      return Status::Ok();
+    }
+    default:
+      return ApplyUserMessage(type, data, size);
+  }
+}
+
+Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size) {
+  Impl& m = *impl_;
+  auto emit = [&](const CombatLogEntry& e) {
+    ++counters_.combat_log_entries;
+    if (e.entry->type() == kCombatLogGameState &&
+        e.entry->value() == kGameStatePostGame && meta_.game_end_tick < 0) {
+      meta_.game_end_tick = tick_.tick;
+    }
+    if (sink_) sink_->OnCombatLog(tick_, e);
+  };
+  switch (type) {
+    case kDotaUmCombatLogDataHltv:
+      return m.combat_log.DecodeHltv(data, size, tables_.Find("CombatLogNames"), emit);
+    case kDotaUmCombatLogBulkData:
+      return m.combat_log.DecodeBulk(data, size, tables_.Find("CombatLogNames"), emit);
+    case kDotaUmChatMessage:
+      GEM_RETURN_IF_ERROR(m.chat.DecodeChatMessage(data, size, &m.chat_message));
+      ++counters_.chat_messages;
+      if (sink_) sink_->OnChatMessage(tick_, m.chat_message);
+      return Status::Ok();
+    case kUmSayText2:
+      GEM_RETURN_IF_ERROR(m.chat.DecodeSayText2(data, size, &m.chat_message));
+      ++counters_.chat_messages;
+      if (sink_) sink_->OnChatMessage(tick_, m.chat_message);
+      return Status::Ok();
+    case kDotaUmChatEvent:
+      GEM_RETURN_IF_ERROR(m.chat.DecodeChatEvent(data, size, &m.chat_event));
+      ++counters_.chat_events;
+      if (sink_) sink_->OnChatEvent(tick_, m.chat_event);
+      return Status::Ok();
+    default:
+      return Status::Ok();  // a message gem does not read: skipped by size
+  }
+}
+
+Status Parser::OnCreateStringTable(const uint8_t* data, size_t size) {
+  Impl& m = *impl_;
+  m.create_table.Clear();
+  if (!m.create_table.ParseFromArray(data, static_cast<int>(size))) {
+    return Status::Corrupt("create string table does not parse");
+  }
+  const auto& msg = m.create_table;
+  StringTableSettings settings;
+  settings.user_data_fixed_size = msg.user_data_fixed_size();
+  settings.user_data_size = msg.user_data_size();
+  settings.user_data_size_bits = msg.user_data_size_bits();
+  settings.flags = msg.flags();
+  settings.using_varint_bitcounts = msg.using_varint_bitcounts();
+
+  const std::string* entries = &msg.string_data();
+  if (msg.data_compressed()) {
+    const std::string& raw = msg.string_data();
+    if (raw.size() >= 4 && raw.compare(0, 4, "LZSS") == 0) {
+      return Status::Unsupported("string table " + msg.name() +
+                                 " is LZSS-compressed (Dota builds up to 962)");
+    }
+    size_t out = 0;
+    if (!snappy::GetUncompressedLength(raw.data(), raw.size(), &out) ||
+        out > kMaxStringTableData || out > raw.size() * 22 + 32) {
+      return Status::Corrupt("string table " + msg.name() +
+                             " has a bad snappy length");
+    }
+    m.table_data.resize(out);
+    if (!snappy::RawUncompress(raw.data(), raw.size(), m.table_data.data())) {
+      return Status::Corrupt("string table " + msg.name() + " does not decompress");
+    }
+    entries = &m.table_data;
+  }
+  StringTable* table = tables_.Create(msg.name(), settings);
+  if (sink_) sink_->OnStringTableCreated(tick_, *table);
+  changed_.clear();
+  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(entries->data()),
+                                 entries->size(), msg.num_entries(), &changed_);
+  ReportEntries(table);
+  return s;
+}
+
+Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
+  Impl& m = *impl_;
+  m.update_table.Clear();
+  if (!m.update_table.ParseFromArray(data, static_cast<int>(size))) {
+    return Status::Corrupt("update string table does not parse");
+  }
+  StringTable* table = tables_.Get(m.update_table.table_id());
+  if (table == nullptr) {
+    return Status::Corrupt("update of string table " +
+                           std::to_string(m.update_table.table_id()) +
+                           ", which does not exist");
+  }
+  changed_.clear();
+  const std::string& d = m.update_table.string_data();
+  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(d.data()), d.size(),
+                                 m.update_table.num_changed_entries(), &changed_);
+  ReportEntries(table);
+  return s;
+}
+
+void Parser::ReportEntries(StringTable* table) {
+  const bool baselines = table->name() == "instancebaseline";
+  for (int32_t index : changed_) {
+    if (baselines) {
+      const StringTableEntry& e = table->entry(index);
+      int32_t class_id = 0;
+      auto res = std::from_chars(e.name.data(), e.name.data() + e.name.size(), class_id);
+      if (res.ec == std::errc() && res.ptr == e.name.data() + e.name.size()) {
+        entities_->SetBaseline(class_id, e.data);
+      } else {
+        ++counters_.skipped_alternate_baselines;  // "classid:n" and the like
+      }
+    }
+    if (sink_) sink_->OnStringTableEntry(tick_, *table, index);
+  }
+}
+
+}  // namespace gem

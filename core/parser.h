@@ -1,0 +1,116 @@
+// Parser: reads a whole Source 2 replay and reports it to a Sink.
+//
+// Data flows one way: file bytes -> outer frames (demo_stream) -> inner
+// messages (sorted by priority, stable) -> state (string tables, schema,
+// entities) -> events -> sink. Outer frames:
+//   DEM_FileHeader, DEM_FileInfo        replay metadata
+//   DEM_SendTables, DEM_ClassInfo       the schema
+//   DEM_SignonPacket, DEM_Packet        inner messages
+//   DEM_FullPacket                      string-table snapshot + inner messages
+//   DEM_StringTables                    string-table snapshot
+//   DEM_SyncTick                        end of the signon
+//   anything else (user commands, spawn groups, unknown ids) is skipped.
+// Inner messages are applied in priority order: net ticks, server info and
+// string tables first, packet entities next, game events and combat log
+// last; messages of equal priority keep their packet order.
+//
+// Errors: Parse() returns a fatal Status (not a replay, unsupported,
+// corrupt) with the byte offset of the frame at fault. A file cut after the
+// signon is recoverable: Parse() returns ok, metadata().truncated is set and
+// everything before the cut has been reported.
+#ifndef GEM_CORE_PARSER_H_
+#define GEM_CORE_PARSER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/demo_stream.h"
+#include "core/entities.h"
+#include "core/events.h"
+#include "core/game_events.h"
+#include "core/inner_messages.h"
+#include "core/schema.h"
+#include "core/sink.h"
+#include "core/status.h"
+#include "core/string_table.h"
+
+namespace gem {
+
+namespace proto {
+class CDemoStringTables;
+}
+
+struct ParserCounters {
+  uint64_t frames = 0;
+  uint64_t demo_packets = 0;    // DEM_Packet
+  uint64_t signon_packets = 0;  // DEM_SignonPacket
+  uint64_t full_packets = 0;    // DEM_FullPacket
+  uint64_t string_table_snapshots = 0;  // DEM_StringTables + full packets
+  uint64_t inner_messages = 0;
+  uint64_t skipped_frames = 0;  // commands the parser does not read
+  uint64_t game_events = 0;
+  uint64_t combat_log_entries = 0;
+  uint64_t chat_messages = 0;
+  uint64_t chat_events = 0;
+  uint64_t skipped_alternate_baselines = 0;
+};
+
+class Parser {
+ public:
+  // `sink` may be null (parse only); it must outlive the parser.
+  explicit Parser(Sink* sink);
+  ~Parser();
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  // Parses a whole replay held in memory. Call once.
+  Status Parse(const uint8_t* data, size_t size);
+
+  // Read access to the state, valid during sink callbacks and after Parse.
+  const ReplayMetadata& metadata() const { return meta_; }
+  const Schema& schema() const { return schema_; }
+  const StringTables& string_tables() const { return tables_; }
+  const EntityManager& entities() const { return *entities_; }
+  const ParserCounters& counters() const { return counters_; }
+  const TickInfo& current() const { return tick_; }
+
+ private:
+  class Forwarder;
+
+  Status ReadFrame(const Frame& frame);
+  Status ApplyPacket(const uint8_t* data, size_t size);
+  Status ApplyInner(uint32_t type, const uint8_t* data, size_t size);
+  Status ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size);
+  void ApplyStringTableSnapshot(const proto::CDemoStringTables& snapshot);
+  Status OnCreateStringTable(const uint8_t* data, size_t size);
+  Status OnUpdateStringTable(const uint8_t* data, size_t size);
+  void ReportEntries(StringTable* table);
+  void FinishMetadata();
+
+  Sink* sink_;
+  std::unique_ptr<Forwarder> forwarder_;
+  Schema schema_;
+  StringTables tables_;
+  std::unique_ptr<EntityManager> entities_;
+  GameEventRegistry game_events_;
+  ReplayMetadata meta_;
+  ParserCounters counters_;
+  TickInfo tick_;
+  bool signon_done_ = false;
+  bool have_server_info_ = false;
+
+  struct Impl;  // protobuf messages and decoders, reused
+  std::unique_ptr<Impl> impl_;
+
+  // One packet's inner messages (reused).
+  std::vector<InnerMessage> inner_;
+  std::string inner_data_;
+  std::vector<int32_t> changed_;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_PARSER_H_

@@ -1,0 +1,142 @@
+// Schema: the flattened serializers of a replay and the classes using them.
+//
+// DEM_SendTables carries a CSVCMsg_FlattenedSerializer: a symbol table,
+// a list of field descriptions, and serializers that list field indexes.
+// Each field gets a model that says what a field path does below it:
+//   simple          the path ends here; the field's decoder reads the value
+//   fixed array     (f, i): element i, decoded by the field's decoder
+//   variable array  (f): the length (varint); (f, i): element i
+//   fixed table     (f): a presence bit; (f, j): field j of the table's class
+//   variable table  (f): the length; (f, i, j): field j of element i
+// Names join levels with dots, array indexes as four digits
+// ("m_vecPlayerTeamData.0003.m_iKills").
+//
+// DEM_ClassInfo maps class ids to serializers by name.
+#ifndef GEM_CORE_SCHEMA_H_
+#define GEM_CORE_SCHEMA_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/field_decoder.h"
+#include "core/field_path.h"
+#include "core/field_type.h"
+#include "core/status.h"
+
+namespace gem {
+
+namespace proto {
+class CSVCMsg_FlattenedSerializer;
+}
+
+enum class FieldModel : uint8_t {
+  kSimple,
+  kFixedArray,
+  kFixedTable,
+  kVariableArray,
+  kVariableTable,
+};
+const char* FieldModelName(FieldModel model);
+
+struct Serializer;
+
+struct Field {
+  std::string name;             // var_name
+  std::string type_text;        // var_type as sent
+  const FieldType* type = nullptr;
+  std::string type_display;     // type->ToString(), as the reference tools show it
+  std::string element_type_display;  // variable arrays: the generic type
+  std::string encoder;          // var_encoder (after per-name rules)
+  std::string send_node;
+  std::string var_serializer;
+  std::optional<int32_t> bit_count;
+  std::optional<float> low_value;
+  std::optional<float> high_value;
+  std::optional<int32_t> encode_flags;
+  FieldModel model = FieldModel::kSimple;
+  const Serializer* serializer = nullptr;           // tables
+  std::vector<const Serializer*> polymorphic_types;  // polymorphic pointers
+  FieldDecoder decoder;        // simple fields, fixed array elements
+  FieldDecoder base_decoder;   // a table's presence bit, an array's length
+  FieldDecoder child_decoder;  // variable array elements
+};
+
+struct Serializer {
+  std::string name;
+  int32_t version = 0;
+  std::vector<const Field*> fields;
+};
+
+struct ClassInfo {
+  int32_t id = -1;
+  std::string name;
+  const Serializer* serializer = nullptr;
+};
+
+// What a complete field path resolves to.
+struct ResolvedField {
+  const Field* field = nullptr;        // the schema field owning the value
+  const FieldDecoder* decoder = nullptr;
+  std::string name;                    // dotted name
+  std::string type;                    // type display string
+  bool is_length = false;              // an array's / variable table's length
+  bool is_table_flag = false;          // a fixed table's presence flag
+};
+
+class Schema {
+ public:
+  // Builds fields and serializers. `tick_interval` feeds simulation-time
+  // decoding. Corrupt on dangling symbol or field indexes.
+  Status Build(const proto::CSVCMsg_FlattenedSerializer& msg,
+               float tick_interval);
+
+  // Maps class ids to serializers (DEM_ClassInfo). Classes whose serializer
+  // is unknown are kept with a null serializer (entities of them cannot be
+  // decoded).
+  void SetClass(int32_t id, std::string name);
+  const ClassInfo* GetClass(int32_t id) const {
+    return id >= 0 && static_cast<size_t>(id) < classes_.size() &&
+                   classes_[id].id >= 0
+               ? &classes_[id]
+               : nullptr;
+  }
+  size_t class_slots() const { return classes_.size(); }
+
+  const Serializer* FindSerializer(std::string_view name) const;
+  bool built() const { return built_; }
+
+  size_t field_count() const { return fields_.size(); }
+  size_t serializer_count() const { return serializers_.size(); }
+  // Fields whose type had no decoding rule (decoded by the default rule).
+  const std::vector<std::string>& default_rule_types() const {
+    return default_rule_types_;
+  }
+
+  // Resolves `path` against `serializer`. `poly_choice(depth)` gives the
+  // type index chosen by a polymorphic pointer whose path ends at `depth`
+  // (only consulted for polymorphic fields). False when the path does not
+  // exist in the schema.
+  using PolyChoice = uint32_t (*)(const void* ctx, const FieldPath& prefix);
+  static bool Resolve(const Serializer& serializer, const FieldPath& path,
+                      ResolvedField* out, PolyChoice poly = nullptr,
+                      const void* poly_ctx = nullptr);
+
+ private:
+  std::deque<Field> fields_;
+  std::deque<Serializer> serializers_;
+  std::unordered_map<std::string, const Serializer*> by_name_;
+  std::unordered_map<std::string, std::unique_ptr<FieldType>> types_;
+  std::vector<ClassInfo> classes_;
+  std::vector<std::string> default_rule_types_;
+  bool built_ = false;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_SCHEMA_H_

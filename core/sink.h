@@ -1,0 +1,87 @@
+// Sink: how the parser reports what a replay contains.
+//
+// The parser calls a Sink for every event, in replay order, each with the
+// tick it happened at. Every method has an empty default, so a sink
+// implements only what it needs. Pointers and string_views passed to a
+// method are valid only during the call.
+//
+// Entities are reported by lifetime: OnEntityCreated carries the complete
+// initial state (baseline + creation data), OnEntityUpdated the values one
+// update set, including values dropped by an array shrink (as kNone), then
+// OnEntityDeleted. A create at an index that holds a live entity deletes it
+// first. Field ids are per class (see ClassFields); OnFieldRegistered
+// announces each one before it is first used.
+#ifndef GEM_CORE_SINK_H_
+#define GEM_CORE_SINK_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/events.h"
+#include "core/value.h"
+
+namespace gem {
+
+class ClassFields;
+struct FieldMeta;
+class StringTable;
+
+// Where in the replay an event happened.
+struct TickInfo {
+  uint32_t tick = 0;       // the outer frame's tick (0xFFFFFFFF in signon)
+  uint32_t net_tick = 0;   // the last net_Tick seen
+  uint32_t command = 0;    // the outer frame's command (DEM_Packet, ...)
+  uint64_t offset = 0;     // the outer frame's byte offset
+  bool signon = false;     // the frame is part of the signon
+};
+
+struct EntityRef {
+  int32_t index = -1;
+  uint32_t serial = 0;
+  int32_t class_id = -1;
+  uint32_t handle = 0;     // (serial << 14) | index
+  uint64_t lifetime = 0;   // unique per entity lifetime in this replay
+};
+
+struct FieldChange {
+  uint32_t field_id = 0;
+  Value value;  // kNone: the value was dropped (array shrink)
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+
+  // The demo header, once, before anything else.
+  virtual void OnHeader(const ReplayHeader&) {}
+  // A class's field id was assigned; `fields` is the class's registry.
+  virtual void OnFieldRegistered(const ClassFields&, const FieldMeta&) {}
+
+  virtual void OnEntityCreated(const TickInfo&, const EntityRef&,
+                               std::span<const FieldChange> /*state*/) {}
+  virtual void OnEntityUpdated(const TickInfo&, const EntityRef&,
+                               std::span<const FieldChange> /*changes*/) {}
+  virtual void OnEntityLeft(const TickInfo&, const EntityRef&) {}
+  virtual void OnEntityDeleted(const TickInfo&, const EntityRef&) {}
+
+  // A table was created (before its initial entries are reported).
+  virtual void OnStringTableCreated(const TickInfo&, const StringTable&) {}
+  // Entry `index` of `table` was set (created, updated or cleared).
+  virtual void OnStringTableEntry(const TickInfo&, const StringTable&,
+                                  int32_t /*index*/) {}
+
+  virtual void OnGameEvent(const TickInfo&, const GameEvent&) {}
+  virtual void OnCombatLog(const TickInfo&, const CombatLogEntry&) {}
+  virtual void OnChatMessage(const TickInfo&, const ChatMessage&) {}
+  virtual void OnChatEvent(const TickInfo&, const ChatEvent&) {}
+
+  // After every outer frame has been applied.
+  virtual void OnFrameEnd(const TickInfo&) {}
+  // Once, at the end (also after a recoverable error).
+  virtual void OnMetadata(const ReplayMetadata&) {}
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_SINK_H_

@@ -1,0 +1,101 @@
+// Value: one decoded field value, as the decoders produce it.
+//
+// Kinds follow what the wire carries, not the declared C type: every
+// varint-coded unsigned type is kUint (uint64), every signed one kInt
+// (int64), floats are float32, vectors and angles hold 2-4 float32
+// components, strings are bytes. A Value's string_view points into storage
+// owned by whoever produced it (a decoder's scratch buffer or a field state
+// slot) and is valid only until that owner changes it.
+#ifndef GEM_CORE_VALUE_H_
+#define GEM_CORE_VALUE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gem {
+
+enum class ValueKind : uint8_t {
+  kNone = 0,  // no value (never sent, or dropped)
+  kBool,
+  kInt,
+  kUint,
+  kFloat,
+  kVector,  // `count` float32 components (2, 3 or 4)
+  kString,
+};
+
+const char* ValueKindName(ValueKind kind);
+
+struct Value {
+  ValueKind kind = ValueKind::kNone;
+  uint8_t count = 0;  // vector components
+  union {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    float f;
+    float v[4];
+  };
+  std::string_view s;
+
+  Value() : v{0, 0, 0, 0} {}
+
+  static Value None() { return Value(); }
+  static Value Bool(bool x) {
+    Value r;
+    r.kind = ValueKind::kBool;
+    r.b = x;
+    return r;
+  }
+  static Value Int(int64_t x) {
+    Value r;
+    r.kind = ValueKind::kInt;
+    r.i = x;
+    return r;
+  }
+  static Value Uint(uint64_t x) {
+    Value r;
+    r.kind = ValueKind::kUint;
+    r.u = x;
+    return r;
+  }
+  static Value Float(float x) {
+    Value r;
+    r.kind = ValueKind::kFloat;
+    r.f = x;
+    return r;
+  }
+  static Value Vector(const float* xs, int n) {
+    Value r;
+    r.kind = ValueKind::kVector;
+    r.count = static_cast<uint8_t>(n);
+    for (int k = 0; k < n; ++k) r.v[k] = xs[k];
+    return r;
+  }
+  static Value String(std::string_view x) {
+    Value r;
+    r.kind = ValueKind::kString;
+    r.s = x;
+    return r;
+  }
+
+  bool is_none() const { return kind == ValueKind::kNone; }
+
+  // Exact equality: same kind, same bits (floats compared bitwise, so NaN
+  // equals itself and -0 differs from +0: a change is a change).
+  bool SameAs(const Value& o) const;
+
+  // JSON text: null, true/false, integers, shortest round-trip float32,
+  // [x,y,z] for vectors, quoted escaped strings.
+  void AppendJson(std::string* out) const;
+};
+
+// Shortest decimal text that reads back as the same float32 ("1.1", "-1000").
+void AppendFloat32(float f, std::string* out);
+// JSON string literal with escapes; invalid UTF-8 bytes become U+FFFD.
+void AppendJsonString(std::string_view s, std::string* out);
+
+}  // namespace gem
+
+#endif  // GEM_CORE_VALUE_H_

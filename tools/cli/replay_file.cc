@@ -1,0 +1,19 @@
+#include "tools/cli/replay_file.h"
+
+#include <cstdio>
+
+#include "tools/cli/exit_codes.h"
+
+namespace gem::cli {
+
+int OpenReplay(const char* tool, const std::string& path, MappedFile* file) {
+  bool not_found = false;
+  Status s = file->Open(path, &not_found);
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", tool, s.message().c_str());
+    return kExitNoInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace gem::cli

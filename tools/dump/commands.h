@@ -1,0 +1,35 @@
+// gem-dump's subcommands. Each takes the arguments after its name and
+// returns a process exit code (sysexits); output goes to stdout, messages
+// to stderr.
+#ifndef GEM_TOOLS_DUMP_COMMANDS_H_
+#define GEM_TOOLS_DUMP_COMMANDS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/parser.h"
+
+namespace gem::dump {
+
+using Args = std::vector<std::string>;
+
+int RunSummary(const Args& args);
+int RunState(const Args& args);
+int RunStrings(const Args& args);
+int RunCombatLog(const Args& args);
+int RunParse(const Args& args);
+int RunTrace(const Args& args);
+int RunSchema(const Args& args);
+
+// Maps and parses the replay at `path` with `sink`, then calls `done` with
+// the parser (metadata and final state). Failures are reported on stderr
+// as "gem-dump: ..." and turned into an exit code; a truncated replay is
+// parsed up to the cut, noted on stderr, and is not a failure.
+int ParseReplay(const std::string& path, Sink* sink,
+                const std::function<void(const Parser&)>& done);
+
+
+}  // namespace gem::dump
+
+#endif  // GEM_TOOLS_DUMP_COMMANDS_H_

@@ -1,0 +1,59 @@
+// gem-dump parse: parse only (no sink), timed. Prints one line per run and
+// the median wall time, the rate and the process's peak resident memory.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/replay_file.h"
+#include "tools/dump/commands.h"
+
+namespace gem::dump {
+
+int RunParse(const Args& args) {
+  int repeat = 1;
+  std::string path;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--repeat" && i + 1 < args.size()) {
+      repeat = std::max(1, std::atoi(args[++i].c_str()));
+    } else {
+      path = args[i];
+    }
+  }
+  if (path.empty()) {
+    std::fputs("usage: gem-dump parse [--repeat N] REPLAY.dem\n", stderr);
+    return cli::kExitUsage;
+  }
+  MappedFile file;
+  if (int rc = cli::OpenReplay("gem-dump", path, &file); rc != 0) return rc;
+  std::vector<double> seconds;
+  for (int run = 0; run < repeat; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    Parser parser(nullptr);
+    Status s = parser.Parse(file.data(), file.size());
+    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!s.ok()) {
+      std::fprintf(stderr, "gem-dump: %s: %s\n", path.c_str(), s.ToString().c_str());
+      return cli::ExitCodeFor(s);
+    }
+    seconds.push_back(dt);
+    std::printf("run\t%d\t%.6f\n", run + 1, dt);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  double median = seconds[seconds.size() / 2];
+  if (seconds.size() % 2 == 0) {
+    median = (seconds[seconds.size() / 2 - 1] + seconds[seconds.size() / 2]) / 2;
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("median_seconds\t%.6f\n", median);
+  std::printf("mb_per_second\t%.2f\n", file.size() / 1e6 / median);
+  std::printf("peak_rss_kib\t%ld\n", ru.ru_maxrss);
+  return cli::kExitOk;
+}
+
+}  // namespace gem::dump

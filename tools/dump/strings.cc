@@ -1,0 +1,36 @@
+// gem-dump strings: the final string tables, one entry per line:
+// table, entry_index, key (JSON-quoted), value_len, value_crc32.
+#include <cstdio>
+#include <string>
+
+#include "core/string_table.h"
+#include "core/value.h"
+#include "tools/cli/crc32.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/dump/commands.h"
+
+namespace gem::dump {
+
+int RunStrings(const Args& args) {
+  if (args.size() != 1) {
+    std::fputs("usage: gem-dump strings REPLAY.dem\n", stderr);
+    return cli::kExitUsage;
+  }
+  return ParseReplay(args[0], nullptr, [](const Parser& p) {
+    std::printf("table\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
+    const StringTables& tables = p.string_tables();
+    std::string key;
+    for (size_t t = 0; t < tables.size(); ++t) {
+      const StringTable* table = tables.Get(static_cast<int32_t>(t));
+      for (size_t i = 0; i < table->size(); ++i) {
+        const StringTableEntry& e = table->entry(i);
+        key.clear();
+        AppendJsonString(e.name, &key);
+        std::printf("%s\t%zu\t%s\t%zu\t%08x\n", table->name().c_str(), i, key.c_str(),
+                    e.data.size(), cli::Crc32(e.data));
+      }
+    }
+  });
+}
+
+}  // namespace gem::dump

@@ -1,0 +1,66 @@
+// gem-dump trace: the replay's frames and inner messages, one per line,
+// without applying them: "frame OFFSET COMMAND TICK SIZE" and, for packets,
+// "  msg TYPE SIZE" in the order the parser applies them.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/demo_stream.h"
+#include "core/inner_messages.h"
+#include "core/proto_wire.h"
+#include "proto/demo.pb.h"
+#include "tools/cli/exit_codes.h"
+#include "tools/cli/replay_file.h"
+#include "tools/dump/commands.h"
+
+namespace gem::dump {
+namespace {
+
+void TracePacket(const uint8_t* data, size_t size) {
+  std::vector<InnerMessage> messages;
+  std::string payloads;
+  Status s = SplitPacket(data, size, &messages, &payloads);
+  for (const InnerMessage& m : messages) {
+    std::printf("  msg\t%u\t%zu\n", m.type, m.size);
+  }
+  if (!s.ok()) std::printf("  error\t%s\n", s.ToString().c_str());
+}
+
+}  // namespace
+
+int RunTrace(const Args& args) {
+  if (args.size() != 1) {
+    std::fputs("usage: gem-dump trace REPLAY.dem\n", stderr);
+    return cli::kExitUsage;
+  }
+  MappedFile file;
+  if (int rc = cli::OpenReplay("gem-dump", args[0], &file); rc != 0) return rc;
+  DemoStream stream(file.data(), file.size());
+  Status s = stream.Open();
+  proto::CDemoFullPacket full;
+  while (s.ok()) {
+    Frame f;
+    bool end = false;
+    s = stream.Next(&f, &end);
+    if (!s.ok() || end) break;
+    std::printf("frame\t%llu\t%s\t%u\t%zu\n", static_cast<unsigned long long>(f.offset),
+                DemoCommandName(f.command), f.tick, f.size);
+    if (f.command == kDemPacket || f.command == kDemSignonPacket) {
+      const uint8_t* d = nullptr;
+      size_t n = 0;
+      bool found = false;
+      if (FindBytesField(f.data, f.size, 3, &d, &n, &found) && found) TracePacket(d, n);
+    } else if (f.command == kDemFullPacket &&
+               full.ParseFromArray(f.data, static_cast<int>(f.size))) {
+      const std::string& d = full.packet().data();
+      TracePacket(reinterpret_cast<const uint8_t*>(d.data()), d.size());
+    }
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "gem-dump: %s\n", s.ToString().c_str());
+    return cli::ExitCodeFor(s);
+  }
+  return cli::kExitOk;
+}
+
+}  // namespace gem::dump

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/demo_stream.h"
 #include "core/string_table.h"
 #include "core/value.h"
 #include "tools/cli/crc32.h"
@@ -11,9 +12,37 @@
 
 namespace gem::dump {
 
+namespace {
+
+// Prints every change of the named table as it happens.
+class HistorySink : public Sink {
+ public:
+  explicit HistorySink(std::string table) : table_(std::move(table)) {}
+  void OnStringTableEntry(const TickInfo& t, const StringTable& table,
+                          int32_t index) override {
+    if (table.name() != table_) return;
+    const StringTableEntry& e = table.entry(index);
+    key_.clear();
+    AppendJsonString(e.name, &key_);
+    std::printf("%u\t%s\t%d\t%s\t%zu\t%08x\n", t.tick, DemoCommandName(t.command),
+                index, key_.c_str(), e.data.size(), cli::Crc32(e.data));
+  }
+
+ private:
+  std::string table_;
+  std::string key_;
+};
+
+}  // namespace
+
 int RunStrings(const Args& args) {
+  if (args.size() == 3 && args[0] == "--history") {
+    std::printf("tick\tframe\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
+    HistorySink sink(args[1]);
+    return ParseReplay(args[2], &sink, [](const Parser&) {});
+  }
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump strings REPLAY.dem\n", stderr);
+    std::fputs("usage: gem-dump strings [--history TABLE] REPLAY.dem\n", stderr);
     return cli::kExitUsage;
   }
   return ParseReplay(args[0], nullptr, [](const Parser& p) {

@@ -318,6 +318,22 @@ void Parser::ApplyStringTableSnapshot(const proto::CDemoStringTables& snap) {
   for (const auto& t : snap.tables()) {
     StringTable* table = tables_.Find(t.table_name());
     if (table == nullptr) continue;  // snapshots never create tables
+    // A snapshot is a checkpoint, not an event. Where it contradicts data
+    // the create/update stream already gave, it was not taken at this tick
+    // (some recorders write end-of-recording tables into the first full
+    // packet): the whole table's snapshot is then ignored.
+    bool agrees = true;
+    for (int i = 0; i < t.items_size() && agrees; ++i) {
+      const StringTableEntry* e = table->Find(i);
+      if (e == nullptr) break;
+      const auto& item = t.items(i);
+      agrees = e->name == item.str() &&
+               (!item.has_data() || e->data.empty() || e->data == item.data());
+    }
+    if (!agrees) {
+      ++counters_.string_table_snapshots_ignored;
+      continue;
+    }
     changed_.clear();
     for (int i = 0; i < t.items_size(); ++i) {
       const auto& item = t.items(i);

@@ -8,6 +8,9 @@
 //   DEM_SignonPacket, DEM_Packet        inner messages
 //   DEM_FullPacket                      string-table snapshot + inner messages
 //   DEM_StringTables                    string-table snapshot
+// A snapshot fills what the create/update stream left empty (entries past
+// the end, entries without data) and is ignored for a table where it
+// contradicts the stream's data.
 //   DEM_SyncTick                        end of the signon
 //   anything else (user commands, spawn groups, unknown ids) is skipped.
 // Inner messages are applied in priority order: net ticks, server info and
@@ -49,6 +52,7 @@ struct ParserCounters {
   uint64_t signon_packets = 0;  // DEM_SignonPacket
   uint64_t full_packets = 0;    // DEM_FullPacket
   uint64_t string_table_snapshots = 0;  // DEM_StringTables + full packets
+  uint64_t string_table_snapshots_ignored = 0;  // tables contradicting the stream
   uint64_t inner_messages = 0;
   uint64_t skipped_frames = 0;  // commands the parser does not read
   uint64_t game_events = 0;

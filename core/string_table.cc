@@ -143,7 +143,7 @@ void StringTable::ApplySnapshotEntry(int32_t index, std::string_view name,
   const size_t at = static_cast<size_t>(index);
   if (at < entries_.size()) {
     StringTableEntry& entry = entries_[at];
-    if (has_data && entry.data != data) {
+    if (has_data && entry.data.empty() && !data.empty()) {
       entry.data.assign(data);
       changed->push_back(index);
     }

@@ -14,8 +14,9 @@
 // - an update without data clears the entry's data.
 //
 // Snapshots (DEM_StringTables, and the tables inside full packets) apply to
-// existing tables only: existing entries take the snapshot's data when it
-// has some, entries past the end are added.
+// existing tables only and only fill gaps: an entry without data takes the
+// snapshot's data, entries past the end are added. (Whether a snapshot may
+// be applied at all is the parser's call; see parser.h.)
 #ifndef GEM_CORE_STRING_TABLE_H_
 #define GEM_CORE_STRING_TABLE_H_
 
@@ -66,7 +67,7 @@ class StringTable {
                       std::vector<int32_t>* changed);
 
   // Applies one snapshot entry (see the file comment). Appends `index` to
-  // `changed` when the entry is new or its data differs.
+  // `changed` when the entry is new or gets data.
   void ApplySnapshotEntry(int32_t index, std::string_view name, bool has_data,
                           std::string_view data, std::vector<int32_t>* changed);
 

@@ -9,46 +9,25 @@
 #include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 #include "tools/dump/entity_json.h"
+#include "tools/dump/snapshot_sink.h"
 #include "tools/cli/replay_file.h"
 
 namespace gem::dump {
 namespace {
 
-constexpr uint32_t kFinal = 4294967295u;
-
-class StateSink : public Sink {
- public:
-  explicit StateSink(std::vector<uint32_t> ticks) : ticks_(std::move(ticks)) {}
-  void set_parser(const Parser* p) { parser_ = p; }
-
-  // A snapshot is the state right after the first play packet (not a
-  // signon packet) whose tick is at or past the requested tick.
-  void OnFrameEnd(const TickInfo& t) override {
-    if (t.command != kDemPacket && t.command != kDemFullPacket) return;
-    if (t.tick == kFinal) return;
-    while (next_ < ticks_.size() && ticks_[next_] <= t.tick) {
-      Dump(ticks_[next_], t.tick, t.net_tick);
-      ++next_;
-    }
+// Every live entity, as JSON lines.
+void DumpEntities(const Parser& parser, uint32_t req_tick, uint32_t tick,
+                  uint32_t net_tick) {
+  std::string out;
+  const EntityManager& em = parser.entities();
+  for (int i = 0; i < EntityManager::kMaxEntities; ++i) {
+    const Entity* e = em.Get(i);
+    if (e == nullptr) continue;
+    out.clear();
+    AppendEntityJson(parser.schema(), *e, req_tick, tick, net_tick, &out);
+    std::fwrite(out.data(), 1, out.size(), stdout);
   }
-
-  void Dump(uint32_t req_tick, uint32_t tick, uint32_t net_tick) {
-    std::string out;
-    const EntityManager& em = parser_->entities();
-    for (int i = 0; i < EntityManager::kMaxEntities; ++i) {
-      const Entity* e = em.Get(i);
-      if (e == nullptr) continue;
-      out.clear();
-      AppendEntityJson(parser_->schema(), *e, req_tick, tick, net_tick, &out);
-      std::fwrite(out.data(), 1, out.size(), stdout);
-    }
-  }
-
- private:
-  const Parser* parser_ = nullptr;
-  std::vector<uint32_t> ticks_;
-  size_t next_ = 0;
-};
+}
 
 bool ParseTicks(const std::string& text, std::vector<uint32_t>* out) {
   size_t pos = 0;
@@ -87,11 +66,14 @@ int RunState(const Args& args) {
     std::fputs("usage: gem-dump state [--ticks T1,T2,...] REPLAY.dem\n", stderr);
     return cli::kExitUsage;
   }
-  StateSink sink(ticks);
   MappedFile file;
   if (int rc = cli::OpenReplay("gem-dump", path, &file); rc != 0) return rc;
+  const Parser* current = nullptr;
+  SnapshotSink sink(ticks, [&](uint32_t req, uint32_t tick, uint32_t net) {
+    DumpEntities(*current, req, tick, net);
+  });
   Parser parser(&sink);
-  sink.set_parser(&parser);
+  current = &parser;
   Status s = parser.Parse(file.data(), file.size());
   if (!s.ok()) {
     std::fprintf(stderr, "gem-dump: %s: %s\n", path.c_str(), s.ToString().c_str());
@@ -104,7 +86,7 @@ int RunState(const Args& args) {
   uint32_t last = parser.metadata().last_tick < 0
                       ? 0
                       : static_cast<uint32_t>(parser.metadata().last_tick);
-  sink.Dump(kFinal, last, parser.current().net_tick);
+  DumpEntities(parser, kFinalSnapshot, last, parser.current().net_tick);
   return cli::kExitOk;
 }
 

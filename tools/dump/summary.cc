@@ -55,6 +55,7 @@ int RunSummary(const Args& args) {
     PutU("signon_packets", c.signon_packets);
     PutU("full_packets", c.full_packets);
     PutU("string_table_snapshots", c.string_table_snapshots);
+    PutU("string_table_snapshots_ignored", c.string_table_snapshots_ignored);
     PutU("inner_messages", c.inner_messages);
     PutU("classes", p.schema().class_slots());
     PutU("serializers", p.schema().serializer_count());

@@ -1,0 +1,17 @@
+#include "tests/replay_fixture.h"
+
+namespace gem::testing {
+
+std::unique_ptr<ParsedReplay> ParseReplayFile(
+    const std::string& path, Sink* sink,
+    const std::function<void(const Parser*)>& ready) {
+  auto r = std::make_unique<ParsedReplay>();
+  r->status = r->file.Open(path);
+  if (!r->status.ok()) return r;
+  r->parser = std::make_unique<Parser>(sink);
+  if (ready) ready(r->parser.get());
+  r->status = r->parser->Parse(r->file.data(), r->file.size());
+  return r;
+}
+
+}  // namespace gem::testing

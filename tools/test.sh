@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sets up this machine (Debian packages), builds gem and runs every test.
+# Prints Bazel's per-target results, then one line "N passed, N failed"
+# counting test cases (gtest cases from the test logs).
+# Exit status: 0 when every test passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash tools/setup.sh || exit 1
+
+# Fixtures live beside the checkout unless GEM_FIXTURES says otherwise.
+if [ -z "${GEM_FIXTURES:-}" ] && [ -d ../shared/fixtures ]; then
+  GEM_FIXTURES="$(cd ../shared/fixtures && pwd)"
+fi
+export GEM_FIXTURES="${GEM_FIXTURES:-}"
+
+started=$(date +%s)
+bazel test //... --nocache_test_results --test_output=errors "$@"
+status=$?
+# 0: all passed, 3: some tests failed; anything else: no usable results.
+build_failed=()
+[ "$status" -ne 0 ] && [ "$status" -ne 3 ] && build_failed=(--build-failed)
+
+python3 tools/count_test_cases.py bazel-testlogs "$((started - 1))" "${build_failed[@]}"
+count_status=$?
+bazel shutdown >/dev/null 2>&1 || true
+
+if [ "$status" -ne 0 ] || [ "$count_status" -ne 0 ]; then
+  exit 1
+fi
+exit 0

@@ -134,9 +134,23 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
       }
       FinishMetadata();
       if (sink_) sink_->OnMetadata(meta_);
-      return s;
+      return s.IsRecoverable()
+                 ? s.WithContext("the replay ends before its signon is complete")
+                 : s;
     }
-    if (end) break;
+    if (end) {
+      if (saw_stop_) break;
+      // The file ends on a frame boundary but before DEM_Stop: cut there.
+      Status cut = Status::Truncated("the replay ends without DEM_Stop", stream.position());
+      if (signon_done_) {
+        meta_.truncated = true;
+        meta_.truncation_reason = cut.ToString();
+        break;
+      }
+      FinishMetadata();
+      if (sink_) sink_->OnMetadata(meta_);
+      return cut.WithContext("the replay ends before its signon is complete");
+    }
     tick_.tick = frame.tick;
     tick_.command = frame.command;
     tick_.offset = frame.offset;
@@ -236,6 +250,9 @@ Status Parser::ReadFrame(const Frame& frame) {
     }
     case kDemSyncTick:
       signon_done_ = true;
+      return Status::Ok();
+    case kDemStop:
+      saw_stop_ = true;
       return Status::Ok();
     case kDemSendTables: {
       m.send_tables.Clear();

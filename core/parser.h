@@ -19,8 +19,10 @@
 //
 // Errors: Parse() returns a fatal Status (not a replay, unsupported,
 // corrupt) with the byte offset of the frame at fault. A file cut after the
-// signon is recoverable: Parse() returns ok, metadata().truncated is set and
-// everything before the cut has been reported.
+// signon (inside a frame, or on a frame boundary before DEM_Stop) is
+// recoverable: Parse() returns ok, metadata().truncated is set and
+// everything before the cut has been reported. A file cut before the signon
+// ends (DEM_SyncTick) cannot be used: Truncated, fatal.
 #ifndef GEM_CORE_PARSER_H_
 #define GEM_CORE_PARSER_H_
 
@@ -104,6 +106,7 @@ class Parser {
   ParserCounters counters_;
   TickInfo tick_;
   bool signon_done_ = false;
+  bool saw_stop_ = false;
   bool have_server_info_ = false;
 
   struct Impl;  // protobuf messages and decoders, reused

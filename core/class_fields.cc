@@ -23,6 +23,12 @@ ClassFields::ClassFields(int32_t class_id, const Serializer* serializer)
   keys_.resize(256);
   ids_.assign(256, 0);
   mask_ = 255;
+  if (serializer != nullptr) {
+    // Baselines register about one field per schema field of the class.
+    metas_.reserve(serializer->fields.size());
+    hot_.reserve(serializer->fields.size());
+    top_.assign(serializer->fields.size(), 0);
+  }
 }
 
 bool ClassFields::MakeKey(const FieldPath& path, uint64_t salt, Key* key) {
@@ -74,15 +80,25 @@ void ClassFields::Insert(const Key& key, uint64_t hash, uint32_t id) {
   ids_[j] = id + 1;
 }
 
-uint32_t ClassFields::Lookup(const FieldPath& path, bool* is_new,
-                             Schema::PolyChoice poly, const void* poly_ctx) {
+uint32_t ClassFields::LookupSlow(const FieldPath& path, bool* is_new,
+                                 Schema::PolyChoice poly, const void* poly_ctx) {
   *is_new = false;
   if (serializer_ == nullptr) return kInvalid;
+  if (path.last == 0 && !polymorphic_) {
+    // One index deep and not seen: the direct table is the only index.
+    if (!Schema::Resolve(*serializer_, path, &scratch_, nullptr, nullptr, false)) {
+      return kInvalid;
+    }
+    *is_new = true;
+    return Register(path, Key(), 0, /*in_hash=*/false);
+  }
   uint64_t salt = 0;
   if (polymorphic_) {
     // Resolve first: the id depends on which types the pointers hold. The
     // serializer chosen for this path is folded into the key.
-    if (!Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx)) {
+    // Names depend on the choice too: polymorphic classes are described
+    // at once.
+    if (!Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx, true)) {
       return kInvalid;
     }
     salt = reinterpret_cast<uintptr_t>(scratch_.field) & 0xFFF;
@@ -100,28 +116,55 @@ uint32_t ClassFields::Lookup(const FieldPath& path, bool* is_new,
     }
   }
   if (!polymorphic_ &&
-      !Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx)) {
+      !Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx, false)) {
     return kInvalid;
   }
+  *is_new = true;
+  return Register(path, key, hash, !key_taken);
+}
+
+// Adds the field `scratch_` resolved `path` to.
+uint32_t ClassFields::Register(const FieldPath& path, const Key& key, uint64_t hash,
+                               bool in_hash) {
   FieldMeta meta;
   meta.id = static_cast<uint32_t>(metas_.size());
   meta.path = path;
-  meta.path_text = path.ToString();
-  meta.name = scratch_.name;
-  meta.type = scratch_.type;
+  if (polymorphic_) {
+    meta.path_text = path.ToString();
+    meta.name = scratch_.name;
+    meta.type = scratch_.type;
+    meta.described = true;
+  }
   meta.field = scratch_.field;
   meta.decoder = scratch_.decoder;
   meta.is_length = scratch_.is_length;
   meta.is_table_flag = scratch_.is_table_flag;
   metas_.push_back(std::move(meta));
-  if (!key_taken) Insert(key, hash, metas_.back().id);
-  *is_new = true;
-  return metas_.back().id;
+  hot_.push_back({scratch_.decoder, scratch_.is_length});
+  const uint32_t new_id = metas_.back().id;
+  if (in_hash) Insert(key, hash, new_id);
+  if (path.last == 0 && !polymorphic_) {
+    uint32_t i = static_cast<uint32_t>(path.index[0]);
+    if (i >= top_.size()) top_.resize(i + 1, 0);
+    top_[i] = new_id + 1;
+  }
+  return new_id;
+}
+
+void ClassFields::Describe(uint32_t id) const {
+  FieldMeta& m = metas_[id];
+  ResolvedField r;
+  if (Schema::Resolve(*serializer_, m.path, &r, nullptr, nullptr, true)) {
+    m.name = std::move(r.name);
+    m.type = std::move(r.type);
+  }
+  m.path_text = m.path.ToString();
+  m.described = true;
 }
 
 uint32_t ClassFields::FindByName(std::string_view name) const {
-  for (const FieldMeta& m : metas_) {
-    if (m.name == name) return m.id;
+  for (uint32_t id = 0; id < metas_.size(); ++id) {
+    if (meta(id).name == name) return id;
   }
   return kInvalid;
 }

@@ -27,6 +27,7 @@ struct FieldMeta {
   const FieldDecoder* decoder = nullptr;
   bool is_length = false;
   bool is_table_flag = false;
+  bool described = false;  // path_text, name and type are filled
 };
 
 class ClassFields {
@@ -46,10 +47,29 @@ class ClassFields {
   // `poly`/`poly_ctx` supply polymorphic choices (see Schema::Resolve).
   uint32_t Lookup(const FieldPath& path, bool* is_new,
                   Schema::PolyChoice poly = nullptr,
-                  const void* poly_ctx = nullptr);
+                  const void* poly_ctx = nullptr) {
+    // Most paths are one index deep: a direct table answers those.
+    if (path.last == 0 && !polymorphic_) {
+      uint32_t i = static_cast<uint32_t>(path.index[0]);
+      if (i < top_.size() && top_[i] != 0) {
+        *is_new = false;
+        return top_[i] - 1;
+      }
+    }
+    return LookupSlow(path, is_new, poly, poly_ctx);
+  }
 
   size_t size() const { return metas_.size(); }
-  const FieldMeta& meta(uint32_t id) const { return metas_[id]; }
+  // The field's description; its text (name, type, path) is built on the
+  // first request, so that parsing alone never formats names.
+  const FieldMeta& meta(uint32_t id) const {
+    if (!metas_[id].described) Describe(id);
+    return metas_[id];
+  }
+  // What decoding needs, without text.
+  const FieldDecoder* decoder(uint32_t id) const { return hot_[id].decoder; }
+  bool is_length(uint32_t id) const { return hot_[id].is_length; }
+  const FieldPath& path(uint32_t id) const { return metas_[id].path; }
 
   // Finds a field id by dotted name among registered fields (linear in the
   // number of registered fields; for tools and tests, not the hot path).
@@ -68,13 +88,24 @@ class ClassFields {
     h *= 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 32);
   }
+  uint32_t LookupSlow(const FieldPath& path, bool* is_new,
+                      Schema::PolyChoice poly, const void* poly_ctx);
+  uint32_t Register(const FieldPath& path, const Key& key, uint64_t hash, bool in_hash);
   uint32_t Find(const Key& key, uint64_t hash) const;
+  void Describe(uint32_t id) const;
   void Insert(const Key& key, uint64_t hash, uint32_t id);
 
   int32_t class_id_;
   const Serializer* serializer_;
   bool polymorphic_ = false;
-  std::vector<FieldMeta> metas_;
+  mutable std::vector<FieldMeta> metas_;
+  // What decoding reads per value, packed apart from the descriptions.
+  struct Hot {
+    const FieldDecoder* decoder;
+    bool is_length;
+  };
+  std::vector<Hot> hot_;
+  std::vector<uint32_t> top_;  // depth-1 paths: id + 1 by index (0 = unknown)
   // Open addressing: parallel arrays, power-of-two size, id+1 (0 = empty).
   std::vector<Key> keys_;
   std::vector<uint32_t> ids_;

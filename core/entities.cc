@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "proto/netmessages.pb.h"
+#include "core/proto_wire.h"
 
 namespace gem {
 namespace {
@@ -111,10 +111,9 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
                              " does not exist in class " +
                              fields->serializer()->name);
     }
-    const FieldMeta& meta = fields->meta(id);
-    if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, meta);
+    if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
     Value value;
-    meta.decoder->Decode(r, &value, &scratch_);
+    fields->decoder(id)->Decode(r, &value, &scratch_);
     ++counters_.field_decodes;
     if (changes != nullptr) {
       ++counters_.field_decodes_delta;
@@ -124,7 +123,7 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
       }
       changes->push_back({id, value});
     }
-    if (!state->Set(path, value, id, meta.is_length,
+    if (!state->Set(path, value, id, fields->is_length(id),
                     changes != nullptr ? &dropped : nullptr)) {
       return Status::Corrupt("field path " + path.ToString() +
                              " has an index too large to be real");
@@ -163,9 +162,33 @@ void EntityManager::Delete(Entity* e, const TickInfo& tick) {
   Release(e);
 }
 
-Status EntityManager::Apply(const proto::CSVCMsg_PacketEntities& msg,
-                            const TickInfo& tick) {
-  if (!msg.legacy_is_delta()) {
+bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out) {
+  *out = PacketEntities();
+  WireReader r(msg, size);
+  while (r.Next()) {
+    switch (r.field()) {
+      case 2:
+        out->updated_entries = r.int32();
+        break;
+      case 3:
+        out->is_delta = r.varint() != 0;
+        break;
+      case 7:
+        out->data = r.bytes_data();
+        out->size = r.bytes().size();
+        break;
+      case 16:
+        out->has_pvs_bits = r.varint() != 0;
+        break;
+      default:
+        break;
+    }
+  }
+  return r.ok();
+}
+
+Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
+  if (!msg.is_delta) {
     // A full snapshot restates the state; only the first one builds it.
     if (applied_full_packet_) {
       ++counters_.skipped_full_packets;
@@ -173,15 +196,13 @@ Status EntityManager::Apply(const proto::CSVCMsg_PacketEntities& msg,
     }
     applied_full_packet_ = true;
   }
-  const std::string& data = msg.entity_data();
-  BitReader r(reinterpret_cast<const uint8_t*>(data.data()), data.size());
-  const bool pvs_bits = msg.has_pvs_vis_bits_deprecated() != 0;
+  BitReader r(msg.data, msg.size);
+  const bool pvs_bits = msg.has_pvs_bits;
   int64_t index = -1;
-  const int32_t updates = msg.updated_entries();
-  if (updates < 0 || static_cast<uint64_t>(updates) > data.size() * 8 + 1) {
+  const int32_t updates = msg.updated_entries;
+  if (updates < 0 || static_cast<uint64_t>(updates) > msg.size * 8 + 1) {
     return Status::Corrupt("packet entities claims " + std::to_string(updates) +
-                           " updates in " + std::to_string(data.size()) +
-                           " bytes");
+                           " updates in " + std::to_string(msg.size) + " bytes");
   }
   for (int32_t n = 0; n < updates; ++n) {
     index += static_cast<int64_t>(r.ReadUBitVar()) + 1;
@@ -239,8 +260,10 @@ Status EntityManager::Apply(const proto::CSVCMsg_PacketEntities& msg,
         ++counters_.created;
         if (sink_ != nullptr) {
           changes_.clear();
-          ChangeCollector all(&changes_);
-          e->state.VisitAll(&all);
+          if (report_created_state_) {
+            ChangeCollector all(&changes_);
+            e->state.VisitAll(&all);
+          }
           sink_->OnEntityCreated(tick, e->ref(), changes_);
         }
       } else {

@@ -30,9 +30,19 @@
 
 namespace gem {
 
-namespace proto {
-class CSVCMsg_PacketEntities;
-}
+// The parts of svc_PacketEntities that entity decoding reads (fields 2, 3,
+// 7 and 16 of CSVCMsg_PacketEntities).
+struct PacketEntities {
+  int32_t updated_entries = 0;
+  bool is_delta = false;      // legacy_is_delta
+  bool has_pvs_bits = false;  // has_pvs_vis_bits(_deprecated) != 0
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+// Reads those fields from a serialized message without copying the data;
+// false when the message is malformed.
+bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out);
 
 struct Entity {
   int32_t index = -1;
@@ -72,8 +82,12 @@ class EntityManager {
   // A baseline (instancebaseline entry) for class `class_id` changed.
   void SetBaseline(int32_t class_id, std::string_view data);
 
+  // Whether OnEntityCreated carries the entity's initial state (walking
+  // the state costs; a parse-only run has nobody to read it).
+  void set_report_created_state(bool on) { report_created_state_ = on; }
+
   // Applies one svc_PacketEntities. `tick` is passed through to the sink.
-  Status Apply(const proto::CSVCMsg_PacketEntities& msg, const TickInfo& tick);
+  Status Apply(const PacketEntities& msg, const TickInfo& tick);
 
   const Entity* Get(int32_t index) const {
     return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
@@ -114,6 +128,7 @@ class EntityManager {
   Sink* sink_;
   unsigned class_id_bits_ = 0;
   bool applied_full_packet_ = false;
+  bool report_created_state_ = true;
   uint64_t next_lifetime_ = 1;
   size_t live_ = 0;
   std::vector<Entity*> entities_;

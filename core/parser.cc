@@ -11,6 +11,7 @@
 #include "core/dota/game_rules.h"
 #include "core/inner_messages.h"
 #include "core/proto_wire.h"
+#include "core/string_table_messages.h"
 #include "proto/demo.pb.h"
 #include "proto/gameevents.pb.h"
 #include "proto/netmessages.pb.h"
@@ -56,13 +57,12 @@ class Parser::Forwarder : public Sink {
   Forwarder(Parser* parser, Sink* out)
       : parser_(parser), out_(out), rules_(&parser->schema_) {}
 
-  void OnFieldRegistered(const ClassFields& c, const FieldMeta& m) override {
-    if (out_) out_->OnFieldRegistered(c, m);
+  void OnFieldRegistered(const ClassFields& c, uint32_t id) override {
+    if (out_) out_->OnFieldRegistered(c, id);
   }
   void OnEntityCreated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> s) override {
-    rules_.OnEntity(t, r, s, parser_->entities_->class_fields(r.class_id),
-                    &parser_->meta_);
+    rules_.OnCreated(t, *parser_->entities_->Get(r.index), &parser_->meta_);
     if (out_) out_->OnEntityCreated(t, r, s);
   }
   void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
@@ -89,16 +89,9 @@ class Parser::Forwarder : public Sink {
 struct Parser::Impl {
   proto::CDemoFileHeader header;
   proto::CDemoFileInfo file_info;
-  proto::CDemoSendTables send_tables;
-  proto::CSVCMsg_FlattenedSerializer serializers;
   proto::CDemoClassInfo class_info;
-  proto::CDemoFullPacket full_packet;
-  proto::CDemoStringTables string_tables;
   proto::CNETMsg_Tick net_tick;
   proto::CSVCMsg_ServerInfo server_info;
-  proto::CSVCMsg_CreateStringTable create_table;
-  proto::CSVCMsg_UpdateStringTable update_table;
-  proto::CSVCMsg_PacketEntities packet_entities;
   proto::CSVCMsg_UserMessage user_message;
   proto::CMsgSource1LegacyGameEventList event_list;
   proto::CMsgSource1LegacyGameEvent event;
@@ -113,6 +106,7 @@ struct Parser::Impl {
 Parser::Parser(Sink* sink) : sink_(sink), impl_(std::make_unique<Impl>()) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
+  entities_->set_report_created_state(sink != nullptr);
 }
 
 Parser::~Parser() = default;
@@ -255,12 +249,15 @@ Status Parser::ReadFrame(const Frame& frame) {
       saw_stop_ = true;
       return Status::Ok();
     case kDemSendTables: {
-      m.send_tables.Clear();
-      if (!m.send_tables.ParseFromArray(frame.data, size)) {
+      // CDemoSendTables.data (field 1): a varint length, then a
+      // CSVCMsg_FlattenedSerializer.
+      const uint8_t* raw = nullptr;
+      size_t raw_size = 0;
+      bool found = false;
+      if (!FindBytesField(frame.data, frame.size, 1, &raw, &raw_size, &found)) {
         return Status::Corrupt("send tables do not parse");
       }
-      // The data is a varint length, then a CSVCMsg_FlattenedSerializer.
-      const std::string& d = m.send_tables.data();
+      std::string_view d(reinterpret_cast<const char*>(raw), found ? raw_size : 0);
       BitReader r(reinterpret_cast<const uint8_t*>(d.data()), d.size());
       uint32_t len = r.ReadVarUint32();
       size_t start = r.position_bits() / 8;
@@ -268,12 +265,12 @@ Status Parser::ReadFrame(const Frame& frame) {
         return Status::Corrupt("send tables claim " + std::to_string(len) +
                                " bytes of " + std::to_string(d.size()));
       }
-      m.serializers.Clear();
-      if (!m.serializers.ParseFromArray(d.data() + start, static_cast<int>(len))) {
+      FlattenedSerializerMessage serializers;
+      if (!ParseFlattenedSerializer(d.substr(start, len), &serializers)) {
         return Status::Corrupt("flattened serializer does not parse");
       }
       float tick_interval = meta_.tick_interval > 0 ? meta_.tick_interval : 1.0f / 30;
-      return schema_.Build(m.serializers, tick_interval);
+      return schema_.Build(serializers, tick_interval);
     }
     case kDemClassInfo: {
       m.class_info.Clear();
@@ -287,12 +284,8 @@ Status Parser::ReadFrame(const Frame& frame) {
     }
     case kDemStringTables:
       ++counters_.string_table_snapshots;
-      m.string_tables.Clear();
-      if (!m.string_tables.ParseFromArray(frame.data, size)) {
-        return Status::Corrupt("string table snapshot does not parse");
-      }
-      ApplyStringTableSnapshot(m.string_tables);
-      return Status::Ok();
+      return ApplyStringTableSnapshot(
+          std::string_view(reinterpret_cast<const char*>(frame.data), frame.size));
     case kDemPacket:
     case kDemSignonPacket: {
       if (frame.command == kDemPacket) {
@@ -311,17 +304,34 @@ Status Parser::ReadFrame(const Frame& frame) {
     }
     case kDemFullPacket: {
       ++counters_.full_packets;
-      m.full_packet.Clear();
-      if (!m.full_packet.ParseFromArray(frame.data, size)) {
-        return Status::Corrupt("full packet does not parse");
+      // CDemoFullPacket: string_table (1), then packet (2, a CDemoPacket).
+      std::string_view tables, packet;
+      bool has_tables = false, has_packet = false;
+      WireReader r(frame.data, frame.size);
+      while (r.Next()) {
+        if (r.wire_type() != 2) continue;
+        if (r.field() == 1) {
+          tables = r.bytes();
+          has_tables = true;
+        } else if (r.field() == 2) {
+          packet = r.bytes();
+          has_packet = true;
+        }
       }
-      if (m.full_packet.has_string_table()) {
+      if (!r.ok()) return Status::Corrupt("full packet does not parse");
+      if (has_tables) {
         ++counters_.string_table_snapshots;
-        ApplyStringTableSnapshot(m.full_packet.string_table());
+        GEM_RETURN_IF_ERROR(ApplyStringTableSnapshot(tables));
       }
-      if (m.full_packet.has_packet()) {
-        const std::string& d = m.full_packet.packet().data();
-        return ApplyPacket(reinterpret_cast<const uint8_t*>(d.data()), d.size());
+      if (has_packet) {
+        const uint8_t* data = nullptr;
+        size_t data_size = 0;
+        bool found = false;
+        if (!FindBytesField(reinterpret_cast<const uint8_t*>(packet.data()), packet.size(), 3,
+                            &data, &data_size, &found)) {
+          return Status::Corrupt("full packet's packet does not parse");
+        }
+        if (found) return ApplyPacket(data, data_size);
       }
       return Status::Ok();
     }
@@ -331,33 +341,38 @@ Status Parser::ReadFrame(const Frame& frame) {
   }
 }
 
-void Parser::ApplyStringTableSnapshot(const proto::CDemoStringTables& snap) {
-  for (const auto& t : snap.tables()) {
-    StringTable* table = tables_.Find(t.table_name());
+Status Parser::ApplyStringTableSnapshot(std::string_view msg) {
+  if (!ReadStringTableSnapshot(msg, &snapshot_)) {
+    return Status::Corrupt("string table snapshot does not parse");
+  }
+  for (const SnapshotTable& t : snapshot_) {
+    StringTable* table = tables_.Find(t.name);
     if (table == nullptr) continue;  // snapshots never create tables
     // A snapshot is a checkpoint, not an event. Where it contradicts data
     // the create/update stream already gave, it was not taken at this tick
     // (some recorders write end-of-recording tables into the first full
     // packet): the whole table's snapshot is then ignored.
     bool agrees = true;
-    for (int i = 0; i < t.items_size() && agrees; ++i) {
-      const StringTableEntry* e = table->Find(i);
+    for (size_t i = 0; i < t.items.size() && agrees; ++i) {
+      const StringTableEntry* e = table->Find(static_cast<int64_t>(i));
       if (e == nullptr) break;
-      const auto& item = t.items(i);
-      agrees = e->name == item.str() &&
-               (!item.has_data() || e->data.empty() || e->data == item.data());
+      const SnapshotTable::Item& item = t.items[i];
+      agrees = e->name == item.str &&
+               (!item.has_data || e->data.empty() || e->data == item.data);
     }
     if (!agrees) {
       ++counters_.string_table_snapshots_ignored;
       continue;
     }
     changed_.clear();
-    for (int i = 0; i < t.items_size(); ++i) {
-      const auto& item = t.items(i);
-      table->ApplySnapshotEntry(i, item.str(), item.has_data(), item.data(), &changed_);
+    for (size_t i = 0; i < t.items.size(); ++i) {
+      const SnapshotTable::Item& item = t.items[i];
+      table->ApplySnapshotEntry(static_cast<int32_t>(i), item.str, item.has_data, item.data,
+                                &changed_);
     }
     ReportEntries(table);
   }
+  return Status::Ok();
 }
 
 Status Parser::ApplyPacket(const uint8_t* data, size_t size) {
@@ -411,11 +426,11 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
       return Status::Ok();
     case kSvcPacketEntities: {
       if (!schema_.built()) return Status::Ok();  // nothing to decode with yet
-      m.packet_entities.Clear();
-      if (!m.packet_entities.ParseFromArray(data, isize)) {
+      PacketEntities pe;
+      if (!ReadPacketEntities(data, size, &pe)) {
         return Status::Corrupt("packet entities do not parse");
       }
-      return entities_->Apply(m.packet_entities, tick_);
+      return entities_->Apply(pe, tick_);
     }
     case kSvcUserMessage: {
       m.user_message.Clear();
@@ -497,63 +512,53 @@ Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size)
 }
 
 Status Parser::OnCreateStringTable(const uint8_t* data, size_t size) {
-  Impl& m = *impl_;
-  m.create_table.Clear();
-  if (!m.create_table.ParseFromArray(data, static_cast<int>(size))) {
+  CreateStringTableMessage msg;
+  if (!ReadCreateStringTable(std::string_view(reinterpret_cast<const char*>(data), size),
+                             &msg)) {
     return Status::Corrupt("create string table does not parse");
   }
-  const auto& msg = m.create_table;
-  StringTableSettings settings;
-  settings.user_data_fixed_size = msg.user_data_fixed_size();
-  settings.user_data_size = msg.user_data_size();
-  settings.user_data_size_bits = msg.user_data_size_bits();
-  settings.flags = msg.flags();
-  settings.using_varint_bitcounts = msg.using_varint_bitcounts();
-
-  const std::string* entries = &msg.string_data();
-  if (msg.data_compressed()) {
-    const std::string& raw = msg.string_data();
-    if (raw.size() >= 4 && raw.compare(0, 4, "LZSS") == 0) {
-      return Status::Unsupported("string table " + msg.name() +
+  const std::string name(msg.name);
+  std::string_view entries = msg.string_data;
+  if (msg.data_compressed) {
+    std::string_view raw = msg.string_data;
+    if (raw.substr(0, 4) == "LZSS") {
+      return Status::Unsupported("string table " + name +
                                  " is LZSS-compressed (Dota builds up to 962)");
     }
     size_t out = 0;
     if (!snappy::GetUncompressedLength(raw.data(), raw.size(), &out) ||
         out > kMaxStringTableData || out > raw.size() * 22 + 32) {
-      return Status::Corrupt("string table " + msg.name() +
-                             " has a bad snappy length");
+      return Status::Corrupt("string table " + name + " has a bad snappy length");
     }
-    m.table_data.resize(out);
-    if (!snappy::RawUncompress(raw.data(), raw.size(), m.table_data.data())) {
-      return Status::Corrupt("string table " + msg.name() + " does not decompress");
+    impl_->table_data.resize(out);
+    if (!snappy::RawUncompress(raw.data(), raw.size(), impl_->table_data.data())) {
+      return Status::Corrupt("string table " + name + " does not decompress");
     }
-    entries = &m.table_data;
+    entries = impl_->table_data;
   }
-  StringTable* table = tables_.Create(msg.name(), settings);
+  StringTable* table = tables_.Create(name, msg.settings);
   if (sink_) sink_->OnStringTableCreated(tick_, *table);
   changed_.clear();
-  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(entries->data()),
-                                 entries->size(), msg.num_entries(), &changed_);
+  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(entries.data()),
+                                 entries.size(), msg.num_entries, &changed_);
   ReportEntries(table);
   return s;
 }
 
 Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
-  Impl& m = *impl_;
-  m.update_table.Clear();
-  if (!m.update_table.ParseFromArray(data, static_cast<int>(size))) {
+  UpdateStringTableMessage msg;
+  if (!ReadUpdateStringTable(std::string_view(reinterpret_cast<const char*>(data), size),
+                             &msg)) {
     return Status::Corrupt("update string table does not parse");
   }
-  StringTable* table = tables_.Get(m.update_table.table_id());
+  StringTable* table = tables_.Get(msg.table_id);
   if (table == nullptr) {
-    return Status::Corrupt("update of string table " +
-                           std::to_string(m.update_table.table_id()) +
+    return Status::Corrupt("update of string table " + std::to_string(msg.table_id) +
                            ", which does not exist");
   }
   changed_.clear();
-  const std::string& d = m.update_table.string_data();
-  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(d.data()), d.size(),
-                                 m.update_table.num_changed_entries(), &changed_);
+  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(msg.string_data.data()),
+                                 msg.string_data.size(), msg.num_changed_entries, &changed_);
   ReportEntries(table);
   return s;
 }

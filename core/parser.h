@@ -41,12 +41,9 @@
 #include "core/sink.h"
 #include "core/status.h"
 #include "core/string_table.h"
+#include "core/string_table_messages.h"
 
 namespace gem {
-
-namespace proto {
-class CDemoStringTables;
-}
 
 struct ParserCounters {
   uint64_t frames = 0;
@@ -90,7 +87,7 @@ class Parser {
   Status ApplyPacket(const uint8_t* data, size_t size);
   Status ApplyInner(uint32_t type, const uint8_t* data, size_t size);
   Status ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size);
-  void ApplyStringTableSnapshot(const proto::CDemoStringTables& snapshot);
+  Status ApplyStringTableSnapshot(std::string_view snapshot);
   Status OnCreateStringTable(const uint8_t* data, size_t size);
   Status OnUpdateStringTable(const uint8_t* data, size_t size);
   void ReportEntries(StringTable* table);
@@ -116,6 +113,7 @@ class Parser {
   std::vector<InnerMessage> inner_;
   std::string inner_data_;
   std::vector<int32_t> changed_;
+  std::vector<SnapshotTable> snapshot_;
 };
 
 }  // namespace gem

@@ -1,13 +1,14 @@
 #include "core/proto_wire.h"
 
-namespace gem {
-namespace {
+#include <cstring>
 
-bool ReadVarint(const uint8_t* data, size_t size, size_t* pos, uint64_t* out) {
+namespace gem {
+
+bool WireReader::ReadVarint(uint64_t* out) {
   uint64_t result = 0;
   for (unsigned shift = 0; shift < 64; shift += 7) {
-    if (*pos >= size) return false;
-    uint8_t b = data[(*pos)++];
+    if (pos_ >= size_) return false;
+    uint8_t b = data_[pos_++];
     result |= static_cast<uint64_t>(b & 0x7F) << shift;
     if ((b & 0x80) == 0) {
       *out = result;
@@ -17,47 +18,60 @@ bool ReadVarint(const uint8_t* data, size_t size, size_t* pos, uint64_t* out) {
   return false;
 }
 
-}  // namespace
+bool WireReader::NextSlow() {
+  if (!ok_ || pos_ >= size_) return false;
+  uint64_t tag;
+  if (!ReadVarint(&tag)) return ok_ = false;
+  field_ = static_cast<uint32_t>(tag >> 3);
+  wire_type_ = static_cast<uint32_t>(tag & 7);
+  switch (wire_type_) {
+    case 0:
+      if (!ReadVarint(&value_)) return ok_ = false;
+      return true;
+    case 1:
+      if (size_ - pos_ < 8) return ok_ = false;
+      std::memcpy(&value_, data_ + pos_, 8);
+      pos_ += 8;
+      return true;
+    case 2: {
+      uint64_t len;
+      if (!ReadVarint(&len) || len > size_ - pos_) return ok_ = false;
+      bytes_ = std::string_view(reinterpret_cast<const char*>(data_ + pos_), len);
+      pos_ += static_cast<size_t>(len);
+      return true;
+    }
+    case 5: {
+      if (size_ - pos_ < 4) return ok_ = false;
+      uint32_t v;
+      std::memcpy(&v, data_ + pos_, 4);
+      value_ = v;
+      pos_ += 4;
+      return true;
+    }
+    default:
+      return ok_ = false;  // groups (3, 4) never occur in these messages
+  }
+}
+
+float WireReader::fixed32_as_float() const {
+  uint32_t bits = static_cast<uint32_t>(value_);
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
 
 bool FindBytesField(const uint8_t* data, size_t size, uint32_t field_number,
                     const uint8_t** out, size_t* out_size, bool* found) {
   *found = false;
-  size_t pos = 0;
-  while (pos < size) {
-    uint64_t tag;
-    if (!ReadVarint(data, size, &pos, &tag)) return false;
-    const uint32_t wire_type = tag & 7;
-    const uint64_t number = tag >> 3;
-    switch (wire_type) {
-      case 0: {
-        uint64_t ignored;
-        if (!ReadVarint(data, size, &pos, &ignored)) return false;
-        break;
-      }
-      case 1:
-        if (size - pos < 8) return false;
-        pos += 8;
-        break;
-      case 2: {
-        uint64_t len;
-        if (!ReadVarint(data, size, &pos, &len) || len > size - pos) return false;
-        if (number == field_number) {
-          *out = data + pos;
-          *out_size = static_cast<size_t>(len);
-          *found = true;
-        }
-        pos += static_cast<size_t>(len);
-        break;
-      }
-      case 5:
-        if (size - pos < 4) return false;
-        pos += 4;
-        break;
-      default:
-        return false;  // groups (3, 4) and invalid types never occur here
+  WireReader r(data, size);
+  while (r.Next()) {
+    if (r.field() == field_number && r.wire_type() == 2) {
+      *out = r.bytes_data();
+      *out_size = r.bytes().size();
+      *found = true;
     }
   }
-  return true;
+  return r.ok();
 }
 
 }  // namespace gem

@@ -1,12 +1,63 @@
-// Minimal protobuf wire reading, for the few hot envelopes whose one bytes
-// field we want without copying it (CDemoPacket.data).
+// Minimal protobuf wire reading, for the hot or large messages that gem
+// reads without the generated classes: without copying their bytes fields
+// (packet data, entity data) or allocating per string (serializers,
+// string-table snapshots). Field numbers are those of proto/*.proto.
 #ifndef GEM_CORE_PROTO_WIRE_H_
 #define GEM_CORE_PROTO_WIRE_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace gem {
+
+class WireReader {
+ public:
+  WireReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  explicit WireReader(std::string_view s)
+      : data_(reinterpret_cast<const uint8_t*>(s.data())), size_(s.size()) {}
+
+  // Moves to the next field. False at the end, or when the message is
+  // malformed (then ok() is false).
+  bool Next() {
+    // Fast path: a one-byte tag with a one-byte varint value.
+    if (ok_ && pos_ + 1 < size_ && data_[pos_] < 0x80 && (data_[pos_] & 7) == 0 &&
+        data_[pos_ + 1] < 0x80) {
+      field_ = data_[pos_] >> 3;
+      wire_type_ = 0;
+      value_ = data_[pos_ + 1];
+      pos_ += 2;
+      return true;
+    }
+    return NextSlow();
+  }
+  bool ok() const { return ok_; }
+
+  uint32_t field() const { return field_; }
+  uint32_t wire_type() const { return wire_type_; }
+  // Wire type 0 (varint), 1 (fixed64) and 5 (fixed32) values.
+  uint64_t varint() const { return value_; }
+  int32_t int32() const { return static_cast<int32_t>(value_); }
+  float fixed32_as_float() const;
+  // Wire type 2 (length-delimited) payload.
+  std::string_view bytes() const { return bytes_; }
+  const uint8_t* bytes_data() const {
+    return reinterpret_cast<const uint8_t*>(bytes_.data());
+  }
+
+ private:
+  bool NextSlow();
+  bool ReadVarint(uint64_t* out);
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+  uint32_t field_ = 0;
+  uint32_t wire_type_ = 0;
+  uint64_t value_ = 0;
+  std::string_view bytes_;
+};
 
 // Finds the last occurrence of length-delimited field `field_number` in a
 // serialized message (protobuf semantics: the last one wins). Returns false

@@ -1,8 +1,5 @@
 #include "core/schema.h"
 
-#include <cstdio>
-
-#include "proto/netmessages.pb.h"
 
 namespace gem {
 namespace {
@@ -43,10 +40,18 @@ bool IsVariableArrayType(std::string_view base) {
          base == "CUtlVectorEmbeddedNetworkVar";
 }
 
+// ".0003": array indexes in names have at least four digits.
 void AppendIndex(std::string* name, int32_t index) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, ".%04d", index);
-  name->append(buf);
+  int n = 0;
+  uint32_t v = static_cast<uint32_t>(index);
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n < 4) buf[n++] = '0';
+  name->push_back('.');
+  while (n > 0) name->push_back(buf[--n]);
 }
 
 }  // namespace
@@ -62,57 +67,54 @@ const char* FieldModelName(FieldModel model) {
   return "unknown";
 }
 
-Status Schema::Build(const proto::CSVCMsg_FlattenedSerializer& msg,
-                     float tick_interval) {
-  const int symbol_count = msg.symbols_size();
-  auto symbol = [&](int32_t index, std::string* out) -> bool {
-    if (index < 0 || index >= symbol_count) return false;
-    *out = msg.symbols(index);
+Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval) {
+  const size_t symbol_count = msg.symbols.size();
+  auto symbol = [&](std::optional<int32_t> index, std::string* out) -> bool {
+    if (!index.has_value() || *index < 0 || static_cast<size_t>(*index) >= symbol_count) {
+      return false;
+    }
+    out->assign(msg.symbols[*index]);
     return true;
   };
-  std::vector<Field*> by_index(msg.fields_size(), nullptr);
-  std::unordered_map<std::string, const Serializer*> by_name_version;
-  auto key = [](const std::string& name, int32_t version) {
-    return name + "#" + std::to_string(version);
+  auto find = [&](std::string_view name, int32_t version) -> const Serializer* {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return nullptr;
+    for (const Serializer* s : it->second) {
+      if (s->version == version) return s;
+    }
+    return it->second.back();
   };
-  auto find = [&](const std::string& name, int32_t version) -> const Serializer* {
-    auto it = by_name_version.find(key(name, version));
-    if (it != by_name_version.end()) return it->second;
-    auto jt = by_name_.find(name);
-    return jt == by_name_.end() ? nullptr : jt->second;
-  };
+  std::vector<Field*> by_index(msg.fields.size(), nullptr);
 
-  for (const auto& s : msg.serializers()) {
+  for (const SerializerDesc& s : msg.serializers) {
     Serializer& ser = serializers_.emplace_back();
-    if (!symbol(s.serializer_name_sym(), &ser.name)) {
-      return Status::Corrupt("serializer name symbol " +
-                             std::to_string(s.serializer_name_sym()) +
+    if (!symbol(s.name_sym, &ser.name)) {
+      return Status::Corrupt("serializer name symbol " + std::to_string(s.name_sym) +
                              " is out of range");
     }
-    ser.version = s.serializer_version();
-    for (int32_t fi : s.fields_index()) {
-      if (fi < 0 || fi >= msg.fields_size()) {
+    ser.version = s.version;
+    ser.fields.reserve(s.fields_count);
+    for (uint32_t k = 0; k < s.fields_count; ++k) {
+      const int32_t fi = msg.field_indexes[s.fields_begin + k];
+      if (fi < 0 || static_cast<size_t>(fi) >= msg.fields.size()) {
         return Status::Corrupt("serializer " + ser.name + " lists field " +
                                std::to_string(fi) + " of " +
-                               std::to_string(msg.fields_size()));
+                               std::to_string(msg.fields.size()));
       }
       if (by_index[fi] == nullptr) {
-        const auto& pf = msg.fields(fi);
+        const SerializerFieldDesc& pf = msg.fields[fi];
         Field& f = fields_.emplace_back();
-        if (!symbol(pf.var_name_sym(), &f.name) ||
-            !symbol(pf.var_type_sym(), &f.type_text)) {
+        if (!symbol(pf.var_name_sym, &f.name) || !symbol(pf.var_type_sym, &f.type_text)) {
           return Status::Corrupt("field " + std::to_string(fi) +
                                  " names a symbol out of range");
         }
-        if (pf.has_var_encoder_sym()) symbol(pf.var_encoder_sym(), &f.encoder);
-        if (pf.has_send_node_sym()) symbol(pf.send_node_sym(), &f.send_node);
-        if (pf.has_var_serializer_sym()) {
-          symbol(pf.var_serializer_sym(), &f.var_serializer);
-        }
-        if (pf.has_bit_count()) f.bit_count = pf.bit_count();
-        if (pf.has_low_value()) f.low_value = pf.low_value();
-        if (pf.has_high_value()) f.high_value = pf.high_value();
-        if (pf.has_encode_flags()) f.encode_flags = pf.encode_flags();
+        symbol(pf.var_encoder_sym, &f.encoder);
+        symbol(pf.send_node_sym, &f.send_node);
+        symbol(pf.var_serializer_sym, &f.var_serializer);
+        f.bit_count = pf.bit_count;
+        f.low_value = pf.low_value;
+        f.high_value = pf.high_value;
+        f.encode_flags = pf.encode_flags;
         // Simulation and animation times travel as tick counts.
         if (f.name == "m_flSimulationTime" || f.name == "m_flAnimTime") {
           f.encoder = "simtime";
@@ -124,31 +126,31 @@ Status Schema::Build(const proto::CSVCMsg_FlattenedSerializer& msg,
         f.type_display = f.type->ToString();
         if (f.type->generic) f.element_type_display = f.type->generic->ToString();
 
-        if (pf.has_field_serializer_name_sym()) {
+        if (pf.field_serializer_name_sym.has_value()) {
           std::string sname;
-          if (!symbol(pf.field_serializer_name_sym(), &sname)) {
+          if (!symbol(pf.field_serializer_name_sym, &sname)) {
             return Status::Corrupt("field " + f.name +
                                    " names a serializer symbol out of range");
           }
-          f.serializer = find(sname, pf.field_serializer_version());
+          f.serializer = find(sname, pf.field_serializer_version);
           if (f.serializer == nullptr) {
             return Status::Corrupt("field " + f.name +
                                    " refers to unknown serializer " + sname);
           }
         }
-        for (const auto& poly : pf.polymorphic_types()) {
+        for (uint32_t p = 0; p < pf.polymorphic_count; ++p) {
+          const auto& [name_sym, version] = msg.polymorphic[pf.polymorphic_begin + p];
           std::string pname;
-          if (!symbol(poly.polymorphic_field_serializer_name_sym(), &pname)) {
+          if (!symbol(name_sym, &pname)) {
             return Status::Corrupt("field " + f.name +
                                    " names a polymorphic symbol out of range");
           }
-          const Serializer* p =
-              find(pname, poly.polymorphic_field_serializer_version());
-          if (p == nullptr) {
+          const Serializer* poly = find(pname, version);
+          if (poly == nullptr) {
             return Status::Corrupt("field " + f.name +
                                    " refers to unknown polymorphic type " + pname);
           }
-          f.polymorphic_types.push_back(p);
+          f.polymorphic_types.push_back(poly);
         }
 
         DecoderSpec spec;
@@ -201,8 +203,8 @@ Status Schema::Build(const proto::CSVCMsg_FlattenedSerializer& msg,
       }
       ser.fields.push_back(by_index[fi]);
     }
-    by_name_version[key(ser.name, ser.version)] = &ser;
-    by_name_[ser.name] = &ser;
+    // Later versions of a name win lookups by name alone.
+    by_name_[ser.name].push_back(&ser);
   }
   built_ = true;
   // Classes announced before the serializers get theirs now.
@@ -222,14 +224,15 @@ void Schema::SetClass(int32_t id, std::string name) {
 }
 
 const Serializer* Schema::FindSerializer(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
-  return it == by_name_.end() ? nullptr : it->second;
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second.back();
 }
 
 bool Schema::Resolve(const Serializer& root, const FieldPath& path,
                      ResolvedField* out, PolyChoice poly,
-                     const void* poly_ctx) {
+                     const void* poly_ctx, bool names) {
   out->name.clear();
+  out->type.clear();
   out->is_length = false;
   out->is_table_flag = false;
   const Serializer* ser = &root;
@@ -241,31 +244,33 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
       return false;
     }
     const Field* f = ser->fields[index];
-    if (!out->name.empty()) out->name.push_back('.');
-    out->name += f->name;
+    if (names) {
+      if (!out->name.empty()) out->name.push_back('.');
+      out->name += f->name;
+    }
     out->field = f;
     const bool ends_here = pos == path.last;
     switch (f->model) {
       case FieldModel::kSimple:
         if (!ends_here) return false;
         out->decoder = &f->decoder;
-        out->type = f->type_display;
+        if (names) out->type = f->type_display;
         return true;
       case FieldModel::kFixedArray:
         out->decoder = &f->decoder;
-        out->type = f->type_display;
+        if (names) out->type = f->type_display;
         if (ends_here) return true;
         if (pos + 1 != path.last) return false;
         if (path.index[pos + 1] < 0 ||
             (!f->type->count_unknown && path.index[pos + 1] >= f->type->count)) {
           return false;
         }
-        AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) AppendIndex(&out->name, path.index[pos + 1]);
         return true;
       case FieldModel::kFixedTable:
         if (ends_here) {
           out->decoder = &f->base_decoder;
-          out->type = f->type_display;
+          if (names) out->type = f->type_display;
           out->is_table_flag = true;
           return true;
         }
@@ -284,29 +289,29 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
       case FieldModel::kVariableArray:
         if (ends_here) {
           out->decoder = &f->base_decoder;
-          out->type = f->type_display;
+          if (names) out->type = f->type_display;
           out->is_length = true;
           return true;
         }
         if (pos + 1 != path.last || path.index[pos + 1] < 0) return false;
-        AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) AppendIndex(&out->name, path.index[pos + 1]);
         out->decoder = &f->child_decoder;
-        out->type = f->element_type_display;
+        if (names) out->type = f->element_type_display;
         return true;
       case FieldModel::kVariableTable:
         if (ends_here) {
           out->decoder = &f->base_decoder;
-          out->type = f->type_display;
+          if (names) out->type = f->type_display;
           out->is_length = true;
           return true;
         }
         if (path.index[pos + 1] < 0) return false;
-        AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) AppendIndex(&out->name, path.index[pos + 1]);
         if (pos + 1 == path.last) {
           // The element itself carries no value of its own; the reference
           // decoders read it as the length encoding.
           out->decoder = &f->base_decoder;
-          out->type = f->type_display;
+          if (names) out->type = f->type_display;
           return true;
         }
         ser = f->serializer;

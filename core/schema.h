@@ -27,13 +27,12 @@
 #include "core/field_decoder.h"
 #include "core/field_path.h"
 #include "core/field_type.h"
+#include "core/serializer_message.h"
 #include "core/status.h"
 
 namespace gem {
 
-namespace proto {
-class CSVCMsg_FlattenedSerializer;
-}
+struct FlattenedSerializerMessage;
 
 enum class FieldModel : uint8_t {
   kSimple,
@@ -93,8 +92,7 @@ class Schema {
  public:
   // Builds fields and serializers. `tick_interval` feeds simulation-time
   // decoding. Corrupt on dangling symbol or field indexes.
-  Status Build(const proto::CSVCMsg_FlattenedSerializer& msg,
-               float tick_interval);
+  Status Build(const FlattenedSerializerMessage& msg, float tick_interval);
 
   // Maps class ids to serializers (DEM_ClassInfo). Classes whose serializer
   // is unknown are kept with a null serializer (entities of them cannot be
@@ -123,14 +121,17 @@ class Schema {
   // (only consulted for polymorphic fields). False when the path does not
   // exist in the schema.
   using PolyChoice = uint32_t (*)(const void* ctx, const FieldPath& prefix);
+  // With `names` false, out->name and out->type are left empty (the hot
+  // path needs only the decoder).
   static bool Resolve(const Serializer& serializer, const FieldPath& path,
                       ResolvedField* out, PolyChoice poly = nullptr,
-                      const void* poly_ctx = nullptr);
+                      const void* poly_ctx = nullptr, bool names = true);
 
  private:
   std::deque<Field> fields_;
   std::deque<Serializer> serializers_;
-  std::unordered_map<std::string, const Serializer*> by_name_;
+  // Every version of each name, in order; keys view Serializer::name.
+  std::unordered_map<std::string_view, std::vector<const Serializer*>> by_name_;
   std::unordered_map<std::string, std::unique_ptr<FieldType>> types_;
   std::vector<ClassInfo> classes_;
   std::vector<std::string> default_rule_types_;

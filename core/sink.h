@@ -24,7 +24,6 @@
 namespace gem {
 
 class ClassFields;
-struct FieldMeta;
 class StringTable;
 
 // Where in the replay an event happened.
@@ -55,8 +54,9 @@ class Sink {
 
   // The demo header, once, before anything else.
   virtual void OnHeader(const ReplayHeader&) {}
-  // A class's field id was assigned; `fields` is the class's registry.
-  virtual void OnFieldRegistered(const ClassFields&, const FieldMeta&) {}
+  // Field `field_id` of a class was seen for the first time; its name and
+  // type are `fields.meta(field_id)` (formatted on request).
+  virtual void OnFieldRegistered(const ClassFields& /*fields*/, uint32_t /*field_id*/) {}
 
   virtual void OnEntityCreated(const TickInfo&, const EntityRef&,
                                std::span<const FieldChange> /*state*/) {}

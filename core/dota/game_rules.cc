@@ -13,7 +13,7 @@ constexpr std::string_view kGameWinner = "m_pGameRules.m_nGameWinner";
 bool ReadInt(const Entity& e, std::string_view name, int64_t* out) {
   uint32_t id = e.fields->FindByName(name);
   if (id == ClassFields::kInvalid) return false;
-  FieldState::Stored s = e.state.Get(e.fields->meta(id).path);
+  FieldState::Stored s = e.state.Get(e.fields->path(id));
   switch (s.value.kind) {
     case ValueKind::kInt: *out = s.value.i; return true;
     case ValueKind::kUint: *out = static_cast<int64_t>(s.value.u); return true;
@@ -23,16 +23,33 @@ bool ReadInt(const Entity& e, std::string_view name, int64_t* out) {
 
 }  // namespace
 
+bool GameRulesWatcher::IsRulesClass(int32_t class_id) {
+  if (class_known_ && class_id == class_id_) return true;
+  const ClassInfo* info = schema_->GetClass(class_id);
+  if (info == nullptr || info->name != kClassName) return false;
+  class_id_ = class_id;
+  class_known_ = true;
+  return true;
+}
+
+void GameRulesWatcher::OnCreated(const TickInfo& tick, const Entity& entity,
+                                 ReplayMetadata* meta) {
+  if (meta->game_start_tick >= 0 || !IsRulesClass(entity.class_id)) return;
+  // A replay that starts after the game began: the start is before tick 0
+  // of the recording, and the creation is the first we hear of it.
+  uint32_t id = entity.fields->FindByName(kGameStartTime);
+  if (id == ClassFields::kInvalid) return;
+  FieldState::Stored s = entity.state.Get(entity.fields->path(id));
+  if (s.value.kind == ValueKind::kFloat && s.value.f != 0.0f) {
+    meta->game_start_tick = tick.tick;
+    meta->game_start_time = s.value.f;
+  }
+}
+
 void GameRulesWatcher::OnEntity(const TickInfo& tick, const EntityRef& ref,
                                 std::span<const FieldChange> changes,
                                 const ClassFields* fields, ReplayMetadata* meta) {
-  if (meta->game_start_tick >= 0) return;
-  if (!class_known_ || ref.class_id != class_id_) {
-    const ClassInfo* info = schema_->GetClass(ref.class_id);
-    if (info == nullptr || info->name != kClassName) return;
-    class_id_ = ref.class_id;
-    class_known_ = true;
-  }
+  if (meta->game_start_tick >= 0 || !IsRulesClass(ref.class_id)) return;
   if (start_field_ == ClassFields::kInvalid && fields->size() != fields_checked_) {
     start_field_ = fields->FindByName(kGameStartTime);
     fields_checked_ = fields->size();

@@ -25,16 +25,20 @@ class GameRulesWatcher {
 
   explicit GameRulesWatcher(const Schema* schema) : schema_(schema) {}
 
-  // Called for every entity creation and update.
+  // Called for every entity update, and for every creation with the new
+  // entity (its whole state is the "change").
   void OnEntity(const TickInfo& tick, const EntityRef& ref,
                 std::span<const FieldChange> changes, const ClassFields* fields,
                 ReplayMetadata* meta);
+  void OnCreated(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
 
   // Fills match id, game mode and winner from the final game rules state
   // where the file info gave none.
   void Finish(const EntityManager& entities, ReplayMetadata* meta) const;
 
  private:
+  bool IsRulesClass(int32_t class_id);
+
   const Schema* schema_;
   int32_t class_id_ = -1;
   bool class_known_ = false;

@@ -130,10 +130,9 @@ uint32_t ClassFields::Register(const FieldPath& path, const Key& key, uint64_t h
   meta.id = static_cast<uint32_t>(metas_.size());
   meta.path = path;
   if (polymorphic_) {
-    meta.path_text = path.ToString();
-    meta.name = scratch_.name;
-    meta.type = scratch_.type;
-    meta.described = true;
+    if (texts_.size() <= meta.id) texts_.resize(meta.id + 1);
+    texts_[meta.id] = std::make_unique<FieldText>(
+        FieldText{path.ToString(), scratch_.name, scratch_.type});
   }
   meta.field = scratch_.field;
   meta.decoder = scratch_.decoder;
@@ -152,19 +151,21 @@ uint32_t ClassFields::Register(const FieldPath& path, const Key& key, uint64_t h
 }
 
 void ClassFields::Describe(uint32_t id) const {
-  FieldMeta& m = metas_[id];
+  const FieldMeta& m = metas_[id];
+  auto text = std::make_unique<FieldText>();
   ResolvedField r;
   if (Schema::Resolve(*serializer_, m.path, &r, nullptr, nullptr, true)) {
-    m.name = std::move(r.name);
-    m.type = std::move(r.type);
+    text->name = std::move(r.name);
+    text->type = std::move(r.type);
   }
-  m.path_text = m.path.ToString();
-  m.described = true;
+  text->path = m.path.ToString();
+  if (texts_.size() <= id) texts_.resize(metas_.size());
+  texts_[id] = std::move(text);
 }
 
 uint32_t ClassFields::FindByName(std::string_view name) const {
   for (uint32_t id = 0; id < metas_.size(); ++id) {
-    if (meta(id).name == name) return id;
+    if (text(id).name == name) return id;
   }
   return kInvalid;
 }

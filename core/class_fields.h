@@ -9,6 +9,7 @@
 #define GEM_CORE_CLASS_FIELDS_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,14 +21,17 @@ namespace gem {
 struct FieldMeta {
   uint32_t id = 0;
   FieldPath path;
-  std::string path_text;  // "0/3/3"
-  std::string name;       // "m_vecPlayerTeamData.0003.m_iKills"
-  std::string type;       // "int32"
   const Field* field = nullptr;
   const FieldDecoder* decoder = nullptr;
   bool is_length = false;
   bool is_table_flag = false;
-  bool described = false;  // path_text, name and type are filled
+};
+
+// A field's text, built on request (parsing alone never formats names).
+struct FieldText {
+  std::string path;  // "0/3/3"
+  std::string name;  // "m_vecPlayerTeamData.0003.m_iKills"
+  std::string type;  // "int32"
 };
 
 class ClassFields {
@@ -60,11 +64,11 @@ class ClassFields {
   }
 
   size_t size() const { return metas_.size(); }
-  // The field's description; its text (name, type, path) is built on the
-  // first request, so that parsing alone never formats names.
-  const FieldMeta& meta(uint32_t id) const {
-    if (!metas_[id].described) Describe(id);
-    return metas_[id];
+  const FieldMeta& meta(uint32_t id) const { return metas_[id]; }
+  // The field's name, type and path as text (formatted on first request).
+  const FieldText& text(uint32_t id) const {
+    if (id >= texts_.size() || !texts_[id]) Describe(id);
+    return *texts_[id];
   }
   // What decoding needs, without text.
   const FieldDecoder* decoder(uint32_t id) const { return hot_[id].decoder; }
@@ -98,7 +102,8 @@ class ClassFields {
   int32_t class_id_;
   const Serializer* serializer_;
   bool polymorphic_ = false;
-  mutable std::vector<FieldMeta> metas_;
+  std::vector<FieldMeta> metas_;
+  mutable std::vector<std::unique_ptr<FieldText>> texts_;
   // What decoding reads per value, packed apart from the descriptions.
   struct Hot {
     const FieldDecoder* decoder;

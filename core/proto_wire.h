@@ -20,13 +20,21 @@ class WireReader {
   // Moves to the next field. False at the end, or when the message is
   // malformed (then ok() is false).
   bool Next() {
-    // Fast path: a one-byte tag with a one-byte varint value.
-    if (ok_ && pos_ + 1 < size_ && data_[pos_] < 0x80 && (data_[pos_] & 7) == 0 &&
-        data_[pos_ + 1] < 0x80) {
+    // Fast path: a one-byte tag with a varint value of up to five bytes,
+    // wholly inside the message.
+    if (ok_ && pos_ + 6 <= size_ && data_[pos_] < 0x80 && (data_[pos_] & 7) == 0) {
+      const uint8_t* p = data_ + pos_ + 1;
+      uint64_t v = p[0] & 0x7F;
+      size_t n = 1;
+      while (p[n - 1] & 0x80) {
+        if (n == 5) return NextSlow();
+        v |= static_cast<uint64_t>(p[n] & 0x7F) << (7 * n);
+        ++n;
+      }
       field_ = data_[pos_] >> 3;
       wire_type_ = 0;
-      value_ = data_[pos_ + 1];
-      pos_ += 2;
+      value_ = v;
+      pos_ += 1 + n;
       return true;
     }
     return NextSlow();

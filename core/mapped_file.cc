@@ -19,17 +19,17 @@ Status MappedFile::Open(const std::string& path, bool* not_found) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (not_found != nullptr) *not_found = (errno == ENOENT);
-    return Status::IoError("cannot open " + path + ": " + std::strerror(errno));
+    return Status::InputError("cannot open " + path + ": " + std::strerror(errno));
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    return Status::IoError("cannot stat " + path + ": " + std::strerror(err));
+    return Status::InputError("cannot stat " + path + ": " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return Status::IoError(path + " is a directory, not a replay file");
+    return Status::InputError(path + " is a directory, not a replay file");
   }
   if (S_ISREG(st.st_mode)) {
     size_ = static_cast<size_t>(st.st_size);
@@ -53,7 +53,7 @@ Status MappedFile::Open(const std::string& path, bool* not_found) {
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
-      return Status::IoError("cannot read " + path + ": " + std::strerror(err));
+      return Status::InputError("cannot read " + path + ": " + std::strerror(err));
     }
     if (n == 0) break;
     buffer_.insert(buffer_.end(), chunk, chunk + n);

@@ -21,7 +21,7 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
-  // IoError says why the file could not be opened or read (missing,
+  // InputError says why the file could not be opened or read (missing,
   // unreadable, a directory); `*not_found` is set when it does not exist.
   Status Open(const std::string& path, bool* not_found = nullptr);
 

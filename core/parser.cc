@@ -160,6 +160,13 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
       return located;
     }
     meta_.bytes_read = stream.position();
+    if (sink_) {
+      Status health = sink_->Health();
+      if (!health.ok()) {
+        FinishMetadata();
+        return health;
+      }
+    }
     if (frame.tick != 0xFFFFFFFFu &&
         (frame.command == kDemPacket || frame.command == kDemFullPacket ||
          frame.command == kDemStop)) {

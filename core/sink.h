@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "core/events.h"
+#include "core/status.h"
 #include "core/value.h"
 
 namespace gem {
@@ -80,6 +81,10 @@ class Sink {
   virtual void OnFrameEnd(const TickInfo&) {}
   // Once, at the end (also after a recoverable error).
   virtual void OnMetadata(const ReplayMetadata&) {}
+
+  // A sink that failed (its own output broke) says so here; the parser
+  // checks after every frame and stops with this status.
+  virtual Status Health() const { return Status::Ok(); }
 };
 
 }  // namespace gem

@@ -14,8 +14,12 @@ const char* Status::CodeName(Code code) {
       return "corrupt data";
     case Code::kTruncated:
       return "truncated replay";
+    case Code::kInputError:
+      return "cannot read input";
     case Code::kIoError:
       return "I/O error";
+    case Code::kCannotCreate:
+      return "cannot create output";
     case Code::kInvalidArgument:
       return "invalid argument";
   }

@@ -23,7 +23,9 @@ class Status {
     kUnsupported,      // a demo we recognise but cannot read (Source 1, legacy)
     kCorrupt,          // malformed data: bad size, bad protobuf, bit overflow
     kTruncated,        // the input ends in the middle of a frame (recoverable)
-    kIoError,          // the operating system failed us
+    kInputError,       // the input cannot be opened or read (missing, no access)
+    kIoError,          // writing failed (disk full, output I/O error)
+    kCannotCreate,     // the output cannot be created (no such directory, exists)
     kInvalidArgument,  // the caller asked for something impossible
   };
 
@@ -44,8 +46,14 @@ class Status {
   static Status Truncated(std::string_view msg, uint64_t offset = kNoOffset) {
     return Status(Code::kTruncated, msg, offset);
   }
+  static Status InputError(std::string_view msg) {
+    return Status(Code::kInputError, msg, kNoOffset);
+  }
   static Status IoError(std::string_view msg) {
     return Status(Code::kIoError, msg, kNoOffset);
+  }
+  static Status CannotCreate(std::string_view msg) {
+    return Status(Code::kCannotCreate, msg, kNoOffset);
   }
   static Status InvalidArgument(std::string_view msg) {
     return Status(Code::kInvalidArgument, msg, kNoOffset);

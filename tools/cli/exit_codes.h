@@ -17,7 +17,8 @@ enum ExitCode : int {
   kExitIoError = 74,      // EX_IOERR: an I/O error (disk full, ...)
 };
 
-// Bad data of any kind is 65; I/O trouble reading is 66.
+// Bad data of any kind is 65; trouble reading the input 66; creating the
+// output 73; writing it 74.
 inline int ExitCodeFor(const Status& s) {
   switch (s.code()) {
     case Status::Code::kOk: return kExitOk;
@@ -25,7 +26,9 @@ inline int ExitCodeFor(const Status& s) {
     case Status::Code::kUnsupported:
     case Status::Code::kCorrupt:
     case Status::Code::kTruncated: return kExitDataError;
-    case Status::Code::kIoError: return kExitNoInput;
+    case Status::Code::kInputError: return kExitNoInput;
+    case Status::Code::kIoError: return kExitIoError;
+    case Status::Code::kCannotCreate: return kExitCantCreate;
     case Status::Code::kInvalidArgument: return kExitUsage;
   }
   return kExitSoftware;

@@ -1,0 +1,148 @@
+#include "core/codec/state_codec.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gem {
+namespace {
+
+void PutVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool GetVarint(std::string_view data, size_t* pos, uint64_t* out) {
+  uint64_t result = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (*pos >= data.size()) return false;
+    uint8_t b = static_cast<uint8_t>(data[(*pos)++]);
+    result |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *out = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+void PutFloat(float f, std::string* out) {
+  char b[4];
+  std::memcpy(b, &f, 4);  // little-endian host
+  out->append(b, 4);
+}
+
+bool GetFloat(std::string_view data, size_t* pos, float* f) {
+  if (data.size() - *pos < 4) return false;
+  std::memcpy(f, data.data() + *pos, 4);
+  *pos += 4;
+  return true;
+}
+
+}  // namespace
+
+void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* out) {
+  std::sort(entries->begin(), entries->end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  out->push_back(static_cast<char>(kStateFormatVersion));
+  PutVarint(entries->size(), out);
+  uint32_t prev = 0;
+  for (const auto& [field, v] : *entries) {
+    PutVarint(field - prev, out);
+    prev = field;
+    out->push_back(static_cast<char>(v.kind));
+    switch (v.kind) {
+      case ValueKind::kNone:
+        break;
+      case ValueKind::kBool:
+        out->push_back(v.b ? 1 : 0);
+        break;
+      case ValueKind::kInt:
+        PutVarint((static_cast<uint64_t>(v.i) << 1) ^ static_cast<uint64_t>(v.i >> 63), out);
+        break;
+      case ValueKind::kUint:
+        PutVarint(v.u, out);
+        break;
+      case ValueKind::kFloat:
+        PutFloat(v.f, out);
+        break;
+      case ValueKind::kVector:
+        out->push_back(static_cast<char>(v.count));
+        for (int k = 0; k < v.count && k < 4; ++k) PutFloat(v.v[k], out);
+        break;
+      case ValueKind::kString:
+        PutVarint(v.s.size(), out);
+        out->append(v.s);
+        break;
+    }
+  }
+}
+
+bool StateReader::Open(std::string_view blob) {
+  *this = StateReader();
+  blob_ = blob;
+  uint64_t count;
+  pos_ = 1;
+  if (blob.empty() || static_cast<uint8_t>(blob[0]) != kStateFormatVersion ||
+      !GetVarint(blob, &pos_, &count) || count > blob.size()) {
+    return ok_ = false;
+  }
+  count_ = static_cast<size_t>(count);
+  return true;
+}
+
+bool StateReader::Next(uint32_t* field_id, Value* value) {
+  if (!ok_ || index_ >= count_) return false;
+  uint64_t delta, raw;
+  if (!GetVarint(blob_, &pos_, &delta) || pos_ >= blob_.size()) return ok_ = false;
+  field_ += static_cast<uint32_t>(delta);
+  *field_id = field_;
+  uint8_t kind = static_cast<uint8_t>(blob_[pos_++]);
+  switch (static_cast<ValueKind>(kind)) {
+    case ValueKind::kNone:
+      *value = Value::None();
+      break;
+    case ValueKind::kBool:
+      if (pos_ >= blob_.size()) return ok_ = false;
+      *value = Value::Bool(blob_[pos_++] != 0);
+      break;
+    case ValueKind::kInt:
+      if (!GetVarint(blob_, &pos_, &raw)) return ok_ = false;
+      *value = Value::Int(static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1));
+      break;
+    case ValueKind::kUint:
+      if (!GetVarint(blob_, &pos_, &raw)) return ok_ = false;
+      *value = Value::Uint(raw);
+      break;
+    case ValueKind::kFloat: {
+      float f;
+      if (!GetFloat(blob_, &pos_, &f)) return ok_ = false;
+      *value = Value::Float(f);
+      break;
+    }
+    case ValueKind::kVector: {
+      if (pos_ >= blob_.size()) return ok_ = false;
+      uint8_t n = static_cast<uint8_t>(blob_[pos_++]);
+      if (n > 4) return ok_ = false;
+      float v[4] = {0, 0, 0, 0};
+      for (int k = 0; k < n; ++k) {
+        if (!GetFloat(blob_, &pos_, &v[k])) return ok_ = false;
+      }
+      *value = Value::Vector(v, n);
+      break;
+    }
+    case ValueKind::kString:
+      if (!GetVarint(blob_, &pos_, &raw) || raw > blob_.size() - pos_) return ok_ = false;
+      *value = Value::String(blob_.substr(pos_, raw));
+      pos_ += raw;
+      break;
+    default:
+      return ok_ = false;
+  }
+  ++index_;
+  return true;
+}
+
+}  // namespace gem

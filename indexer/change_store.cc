@@ -1,0 +1,100 @@
+#include "indexer/change_store.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gem::index {
+namespace {
+
+constexpr size_t kBlockSize = 4u << 20;
+// A chunk of long strings closes early, to keep rows small.
+constexpr size_t kMaxChunkBytes = 64u << 10;
+
+}  // namespace
+
+const char* ChangeStore::Store(const std::string& blob) {
+  if (blob.size() > kBlockSize / 4) {
+    // A big blob gets a block of its own; the current block stays open.
+    big_.push_back(std::make_unique<char[]>(blob.size()));
+    std::memcpy(big_.back().get(), blob.data(), blob.size());
+    return big_.back().get();
+  }
+  if (blocks_.empty() || block_used_ + blob.size() > block_size_) {
+    blocks_.push_back(std::make_unique<char[]>(kBlockSize));
+    block_used_ = 0;
+    block_size_ = kBlockSize;
+  }
+  char* at = blocks_.back().get() + block_used_;
+  std::memcpy(at, blob.data(), blob.size());
+  block_used_ += blob.size();
+  return at;
+}
+
+void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
+  Done d;
+  d.entity = entity;
+  d.field = field;
+  d.seq = open->next_seq++;
+  d.start_tick = open->writer.first_tick();
+  d.end_tick = open->writer.last_tick();
+  d.count = open->writer.count();
+  scratch_.clear();
+  open->writer.Finish(&scratch_);
+  d.data = Store(scratch_);
+  d.size = static_cast<uint32_t>(scratch_.size());
+  blob_bytes_ += scratch_.size();
+  done_.push_back(d);
+}
+
+void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value) {
+  if (entity >= open_.size()) open_.resize(entity + 1);
+  EntityChunks& chunks = open_[entity];
+  if (field >= chunks.slot.size()) chunks.slot.resize(field + 1, 0);
+  if (chunks.slot[field] == 0) {
+    chunks.open.emplace_back();
+    chunks.field_of.push_back(field);
+    chunks.slot[field] = static_cast<uint32_t>(chunks.open.size());
+  }
+  Open& open = chunks.open[chunks.slot[field] - 1];
+  if (!open.writer.empty() &&
+      (!open.writer.Accepts(value) || open.writer.count() >= max_per_chunk_ ||
+       open.writer.bytes() >= kMaxChunkBytes)) {
+    Close(entity, field, &open);
+  }
+  open.writer.Add(tick, value);
+  ++changes_;
+}
+
+void ChangeStore::CloseEntity(uint64_t entity) {
+  if (entity >= open_.size()) return;
+  EntityChunks& chunks = open_[entity];
+  for (size_t i = 0; i < chunks.open.size(); ++i) {
+    if (!chunks.open[i].writer.empty()) Close(entity, chunks.field_of[i], &chunks.open[i]);
+  }
+  EntityChunks().open.swap(chunks.open);
+  std::vector<uint32_t>().swap(chunks.slot);
+  std::vector<uint32_t>().swap(chunks.field_of);
+}
+
+Status ChangeStore::WriteAll(Stmt* insert) {
+  for (uint64_t e = 0; e < open_.size(); ++e) CloseEntity(e);
+  std::sort(done_.begin(), done_.end(), [](const Done& a, const Done& b) {
+    if (a.entity != b.entity) return a.entity < b.entity;
+    if (a.field != b.field) return a.field < b.field;
+    if (a.start_tick != b.start_tick) return a.start_tick < b.start_tick;
+    return a.seq < b.seq;
+  });
+  for (const Done& d : done_) {
+    insert->Int(1, static_cast<int64_t>(d.entity))
+        .Int(2, d.field)
+        .Int(3, d.start_tick)
+        .Int(4, d.seq)
+        .Int(5, d.end_tick)
+        .Int(6, d.count)
+        .Blob(7, std::string_view(d.data, d.size));
+    GEM_RETURN_IF_ERROR(insert->Run());
+  }
+  return Status::Ok();
+}
+
+}  // namespace gem::index

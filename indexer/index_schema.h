@@ -1,0 +1,34 @@
+// The gem index: the SQLite schema gem-index writes and libgem reads.
+//
+// Identification: PRAGMA application_id = kApplicationId ('GEM1') and
+// PRAGMA user_version = kSchemaVersion. A reader refuses other versions.
+//
+// Ticks: every row carries an index tick. Play ticks are the replay's
+// outer ticks (never decreasing: a tick smaller than one already seen is
+// raised to it); everything that arrives during the signon (before
+// DEM_SyncTick) gets kSignonTick, before any tick of play. "The state at
+// tick T" is the state after every packet whose tick is <= T.
+#ifndef GEM_INDEXER_INDEX_SCHEMA_H_
+#define GEM_INDEXER_INDEX_SCHEMA_H_
+
+#include <cstdint>
+
+namespace gem::index {
+
+constexpr int32_t kApplicationId = 0x47454D31;  // "GEM1"
+constexpr int32_t kSchemaVersion = 1;
+constexpr int64_t kSignonTick = -1;
+
+// Changes of one field of one entity are packed per chunk of at most this
+// many (see core/codec/chunk_codec.h).
+constexpr uint32_t kMaxChangesPerChunk = 256;
+
+// CREATE statements, run in one transaction on an empty database.
+extern const char kCreateSchemaSql[];
+
+// CREATE INDEX statements, run after the bulk load.
+extern const char kCreateIndexesSql[];
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_INDEX_SCHEMA_H_

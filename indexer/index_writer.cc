@@ -1,0 +1,419 @@
+#include "indexer/index_writer.h"
+
+#include "core/class_fields.h"
+#include "core/codec/state_codec.h"
+#include "core/dota/combat_log.h"
+#include "core/string_table.h"
+#include "indexer/combat_log_columns.h"
+#include "indexer/index_schema.h"
+#include "indexer/progress.h"
+
+namespace gem::index {
+namespace {
+
+constexpr const char* kIndexerVersion = "0.1.0";
+
+std::string CombatLogInsertSql() {
+  std::string cols =
+      "tick, source, type, type_name, target_name, target_name_idx, target_source_name, "
+      "target_source_name_idx, attacker_name, attacker_name_idx, damage_source_name, "
+      "damage_source_name_idx, inflictor_name, inflictor_name_idx, value_name, "
+      "assist_players";
+  int n = 16;
+#define GEM_COLUMN(name, kind) \
+  cols += ", " #name;          \
+  ++n;
+  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
+#undef GEM_COLUMN
+  std::string sql = "INSERT INTO combat_log(" + cols + ") VALUES(";
+  for (int i = 1; i <= n; ++i) sql += (i > 1 ? ",?" : "?");
+  return sql + ")";
+}
+
+void AppendJsonValue(const Value& v, std::string* out) { v.AppendJson(out); }
+
+}  // namespace
+
+IndexWriter::IndexWriter(Db* db, Progress* progress)
+    : db_(db), progress_(progress), changes_(kMaxChangesPerChunk) {}
+
+void IndexWriter::OnFrameEnd(const TickInfo& t) {
+  if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
+}
+
+Status IndexWriter::Open() {
+  GEM_RETURN_IF_ERROR(db_->Exec(
+      "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+      "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"));
+  GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
+  GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
+  GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
+  GEM_RETURN_IF_ERROR(insert_field_.Prepare(
+      db_,
+      "INSERT INTO fields(class_id, field_id, name, path, type, encoder, model, bits, low, "
+      "high, flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_state_.Prepare(
+      db_, "INSERT INTO entity_states(entity, tick, data) VALUES(?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_table_.Prepare(
+      db_,
+      "INSERT INTO string_tables(table_id, name, created_tick, user_data_fixed_size, "
+      "user_data_size, user_data_size_bits, flags, varint_bit_counts) "
+      "VALUES(?,?,?,?,?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_entry_.Prepare(
+      db_,
+      "INSERT INTO string_table_entries(table_id, idx, tick, seq, key, value) "
+      "VALUES(?,?,?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_event_.Prepare(
+      db_, "INSERT INTO game_events(tick, event_id, name, keys) VALUES(?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_combat_.Prepare(db_, CombatLogInsertSql()));
+  GEM_RETURN_IF_ERROR(insert_chat_.Prepare(
+      db_,
+      "INSERT INTO chat(tick, kind, sender, channel, text, message_name, params) "
+      "VALUES(?,?,?,?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_chat_event_.Prepare(
+      db_,
+      "INSERT INTO chat_events(tick, type, type_name, value, value2, value3, player_ids) "
+      "VALUES(?,?,?,?,?,?,?)"));
+  entities_.push_back({});  // lifetime ids start at 1
+  return Status::Ok();
+}
+
+int64_t IndexWriter::IndexTick(const TickInfo& t) {
+  if (t.signon || t.tick == 0xFFFFFFFFu) return kSignonTick;
+  int64_t tick = std::max<int64_t>(t.tick, last_tick_);
+  last_tick_ = tick;
+  return tick;
+}
+
+void IndexWriter::Run(Stmt* stmt) {
+  auto start = std::chrono::steady_clock::now();
+  Status s = stmt->Run();
+  stats_.sqlite_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!s.ok() && error_.ok()) error_ = s;
+}
+
+void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
+                                  std::span<const FieldChange> state) {
+  const int64_t tick = IndexTick(t);
+  if (r.lifetime >= entities_.size()) entities_.resize(r.lifetime + 1);
+  entities_[r.lifetime] = {r.index, r.serial, r.handle, r.class_id, tick, kNoTick};
+  ++stats_.entities;
+  state_scratch_.clear();
+  for (const FieldChange& c : state) state_scratch_.emplace_back(c.field_id, c.value);
+  stats_.created_values += state.size();
+  blob_scratch_.clear();
+  EncodeState(&state_scratch_, &blob_scratch_);
+  insert_state_.Int(1, static_cast<int64_t>(r.lifetime)).Int(2, tick).Blob(3, blob_scratch_);
+  Run(&insert_state_);
+}
+
+void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
+                                  std::span<const FieldChange> changes) {
+  const int64_t tick = IndexTick(t);
+  for (const FieldChange& c : changes) changes_.Add(r.lifetime, c.field_id, tick, c.value);
+}
+
+void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {
+  const int64_t tick = IndexTick(t);
+  if (r.lifetime < entities_.size()) entities_[r.lifetime].deleted_tick = tick;
+  changes_.CloseEntity(r.lifetime);
+}
+
+void IndexWriter::OnStringTableCreated(const TickInfo& t, const StringTable& table) {
+  int32_t id = static_cast<int32_t>(table_ids_.size());
+  table_ids_[&table] = id;
+  const StringTableSettings& s = table.settings();
+  insert_table_.Int(1, id)
+      .Text(2, table.name())
+      .Int(3, IndexTick(t))
+      .Int(4, s.user_data_fixed_size)
+      .Int(5, s.user_data_size)
+      .Int(6, s.user_data_size_bits)
+      .Int(7, s.flags)
+      .Int(8, s.using_varint_bitcounts);
+  Run(&insert_table_);
+}
+
+void IndexWriter::OnStringTableEntry(const TickInfo& t, const StringTable& table,
+                                     int32_t index) {
+  auto it = table_ids_.find(&table);
+  if (it == table_ids_.end()) return;
+  const StringTableEntry& e = table.entry(index);
+  insert_entry_.Int(1, it->second)
+      .Int(2, index)
+      .Int(3, IndexTick(t))
+      .Int(4, string_entry_seq_++)
+      .Text(5, e.name)
+      .Blob(6, e.data);
+  ++stats_.string_table_rows;
+  Run(&insert_entry_);
+}
+
+void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
+  json_scratch_ = "{";
+  for (size_t i = 0; i < e.keys.size(); ++i) {
+    if (i) json_scratch_ += ',';
+    if (e.keys[i].name.empty()) {
+      AppendJsonString("key" + std::to_string(i), &json_scratch_);
+    } else {
+      AppendJsonString(e.keys[i].name, &json_scratch_);
+    }
+    json_scratch_ += ':';
+    AppendJsonValue(e.keys[i].value, &json_scratch_);
+  }
+  json_scratch_ += '}';
+  insert_event_.Int(1, IndexTick(t)).Int(2, e.id).Text(3, e.name).Text(4, json_scratch_);
+  Run(&insert_event_);
+}
+
+void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
+  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  Stmt& s = insert_combat_;
+  s.Int(1, IndexTick(t)).Text(2, CombatLogSourceName(c.source)).Int(3, e.type());
+  if (c.type_name.empty()) s.Null(4); else s.Text(4, c.type_name);
+  int col = 5;
+  auto name = [&](bool has, uint32_t idx, std::string_view text) {
+    if (has) s.Text(col, text).Int(col + 1, idx); else s.Null(col).Null(col + 1);
+    col += 2;
+  };
+  name(e.has_target_name(), e.target_name(), c.target_name);
+  name(e.has_target_source_name(), e.target_source_name(), c.target_source_name);
+  name(e.has_attacker_name(), e.attacker_name(), c.attacker_name);
+  name(e.has_damage_source_name(), e.damage_source_name(), c.damage_source_name);
+  name(e.has_inflictor_name(), e.inflictor_name(), c.inflictor_name);
+  if (c.value_name.empty()) s.Null(col++); else s.Text(col++, c.value_name);
+  if (e.assist_players_size() > 0) {
+    json_scratch_ = "[";
+    for (int i = 0; i < e.assist_players_size(); ++i) {
+      if (i) json_scratch_ += ',';
+      json_scratch_ += std::to_string(e.assist_players(i));
+    }
+    json_scratch_ += ']';
+    s.Text(col++, json_scratch_);
+  } else {
+    s.Null(col++);
+  }
+#define GEM_COLUMN(field, kind)                                 \
+  if (e.has_##field()) {                                        \
+    if (#kind[0] == 'R') s.Real(col, e.field());                \
+    else s.Int(col, static_cast<int64_t>(e.field()));           \
+  } else {                                                      \
+    s.Null(col);                                                \
+  }                                                             \
+  ++col;
+  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
+#undef GEM_COLUMN
+  ++stats_.combat_log_rows;
+  Run(&s);
+}
+
+void IndexWriter::OnChatMessage(const TickInfo& t, const ChatMessage& m) {
+  insert_chat_.Int(1, IndexTick(t)).Text(2, m.kind).Int(3, m.sender).Int(4, m.channel);
+  insert_chat_.Text(5, m.text);
+  if (m.message_name.empty()) insert_chat_.Null(6); else insert_chat_.Text(6, m.message_name);
+  if (m.kind == "saytext2") {
+    json_scratch_ = "[";
+    for (int i = 0; i < 4; ++i) {
+      if (i) json_scratch_ += ',';
+      AppendJsonString(m.params[i], &json_scratch_);
+    }
+    json_scratch_ += ']';
+    insert_chat_.Text(7, json_scratch_);
+  } else {
+    insert_chat_.Null(7);
+  }
+  Run(&insert_chat_);
+}
+
+void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
+  json_scratch_ = "[";
+  for (int i = 0; i < 6; ++i) {
+    if (i) json_scratch_ += ',';
+    json_scratch_ += std::to_string(e.player_ids[i]);
+  }
+  json_scratch_ += ']';
+  insert_chat_event_.Int(1, IndexTick(t)).Int(2, e.type);
+  if (e.type_name.empty()) insert_chat_event_.Null(3); else insert_chat_event_.Text(3, e.type_name);
+  insert_chat_event_.Int(4, e.value).Int(5, e.value2).Int(6, e.value3).Text(7, json_scratch_);
+  Run(&insert_chat_event_);
+}
+
+Status IndexWriter::WriteFields(const Parser& parser) {
+  // Written at the end, class by class, in key order: an append, and the
+  // names are formatted once per field.
+  const Schema& schema = parser.schema();
+  for (size_t c = 0; c < schema.class_slots(); ++c) {
+    const ClassFields* fields = parser.entities().class_fields(static_cast<int32_t>(c));
+    if (fields == nullptr) continue;
+    for (uint32_t id = 0; id < fields->size(); ++id) {
+      const FieldMeta& m = fields->meta(id);
+      const FieldText& text = fields->text(id);
+      const Field& f = *m.field;
+      insert_field_.Int(1, fields->class_id())
+          .Int(2, id)
+          .Text(3, text.name)
+          .Text(4, text.path)
+          .Text(5, text.type);
+      if (f.encoder.empty()) insert_field_.Null(6); else insert_field_.Text(6, f.encoder);
+      insert_field_.Text(7, FieldModelName(f.model));
+      if (f.bit_count) insert_field_.Int(8, *f.bit_count); else insert_field_.Null(8);
+      if (f.low_value) insert_field_.Real(9, *f.low_value); else insert_field_.Null(9);
+      if (f.high_value) insert_field_.Real(10, *f.high_value); else insert_field_.Null(10);
+      if (f.encode_flags) insert_field_.Int(11, *f.encode_flags); else insert_field_.Null(11);
+      std::string decoder = m.decoder->Describe();
+      insert_field_.Text(12, decoder);
+      GEM_RETURN_IF_ERROR(insert_field_.Run());
+    }
+  }
+  return Status::Ok();
+}
+
+Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
+  Stmt s;
+  GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT INTO meta(key, value) VALUES(?, ?)"));
+  auto text = [&](const char* key, std::string_view value) {
+    return s.Text(1, key).Text(2, value).Run();
+  };
+  auto num = [&](const char* key, int64_t value) { return s.Text(1, key).Int(2, value).Run(); };
+  auto real = [&](const char* key, double value) { return s.Text(1, key).Real(2, value).Run(); };
+  const ReplayMetadata& m = meta_;
+  const std::string schema_version = std::to_string(kSchemaVersion);
+  GEM_RETURN_IF_ERROR(num("schema_version", kSchemaVersion));
+  GEM_RETURN_IF_ERROR(text("indexer_version", kIndexerVersion));
+  GEM_RETURN_IF_ERROR(text("source_name", source.name));
+  GEM_RETURN_IF_ERROR(text("source_sha256", source.sha256));
+  GEM_RETURN_IF_ERROR(num("source_bytes", static_cast<int64_t>(source.bytes)));
+  GEM_RETURN_IF_ERROR(text("game", m.game));
+  GEM_RETURN_IF_ERROR(num("game_build", m.game_build));
+  GEM_RETURN_IF_ERROR(num("game_build_from_header", m.game_build_from_header));
+  GEM_RETURN_IF_ERROR(num("network_protocol", m.header.network_protocol));
+  GEM_RETURN_IF_ERROR(num("header_build_num", m.header.build_num));
+  GEM_RETURN_IF_ERROR(text("map", m.header.map_name));
+  GEM_RETURN_IF_ERROR(text("server", m.header.server_name));
+  GEM_RETURN_IF_ERROR(text("client", m.header.client_name));
+  GEM_RETURN_IF_ERROR(text("game_directory", m.header.game_directory));
+  GEM_RETURN_IF_ERROR(real("tick_interval", m.tick_interval));
+  GEM_RETURN_IF_ERROR(num("match_id", static_cast<int64_t>(m.match_id)));
+  GEM_RETURN_IF_ERROR(num("game_mode", m.game_mode));
+  GEM_RETURN_IF_ERROR(num("league_id", m.league_id));
+  GEM_RETURN_IF_ERROR(num("winner", m.game_winner));
+  GEM_RETURN_IF_ERROR(text("match_source", m.match_source));
+  GEM_RETURN_IF_ERROR(num("playback_ticks", m.playback_ticks));
+  GEM_RETURN_IF_ERROR(real("playback_time", m.playback_time));
+  GEM_RETURN_IF_ERROR(num("playback_frames", m.playback_frames));
+  GEM_RETURN_IF_ERROR(num("signon_tick", kSignonTick));
+  GEM_RETURN_IF_ERROR(num("first_tick", m.first_tick));
+  GEM_RETURN_IF_ERROR(num("last_tick", m.last_tick));
+  GEM_RETURN_IF_ERROR(num("game_start_tick", m.game_start_tick));
+  GEM_RETURN_IF_ERROR(num("game_end_tick", m.game_end_tick));
+  GEM_RETURN_IF_ERROR(num("truncated", m.truncated));
+  GEM_RETURN_IF_ERROR(text("truncation_reason", m.truncation_reason));
+  GEM_RETURN_IF_ERROR(num("field_changes", static_cast<int64_t>(stats_.field_changes)));
+  GEM_RETURN_IF_ERROR(num("created_values", static_cast<int64_t>(stats_.created_values)));
+  GEM_RETURN_IF_ERROR(num("entities", static_cast<int64_t>(stats_.entities)));
+  GEM_RETURN_IF_ERROR(num("chunk_format", 1));
+  GEM_RETURN_IF_ERROR(num("state_format", 1));
+  GEM_RETURN_IF_ERROR(num("max_changes_per_chunk", kMaxChangesPerChunk));
+  GEM_RETURN_IF_ERROR(num("default_rule_types",
+                          static_cast<int64_t>(parser.schema().default_rule_types().size())));
+  (void)schema_version;
+  return Status::Ok();
+}
+
+Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
+  GEM_RETURN_IF_ERROR(error_);
+  auto start = std::chrono::steady_clock::now();
+
+  auto lap = [&, t = std::chrono::steady_clock::now()]() mutable {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+  };
+  GEM_RETURN_IF_ERROR(WriteFields(parser));
+  stats_.finish_fields_seconds = lap();
+
+  // Classes.
+  Stmt cls;
+  GEM_RETURN_IF_ERROR(cls.Prepare(db_, "INSERT INTO classes(class_id, name) VALUES(?, ?)"));
+  const Schema& schema = parser.schema();
+  for (size_t c = 0; c < schema.class_slots(); ++c) {
+    const ClassInfo* info = schema.GetClass(static_cast<int32_t>(c));
+    if (info == nullptr) continue;
+    GEM_RETURN_IF_ERROR(cls.Int(1, info->id).Text(2, info->name).Run());
+  }
+
+  // Entities, by lifetime id.
+  Stmt ent;
+  GEM_RETURN_IF_ERROR(ent.Prepare(
+      db_,
+      "INSERT INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
+      "deleted_tick) VALUES(?,?,?,?,?,?,?)"));
+  for (size_t id = 1; id < entities_.size(); ++id) {
+    const EntityRow& e = entities_[id];
+    ent.Int(1, static_cast<int64_t>(id))
+        .Int(2, e.index)
+        .Int(3, e.serial)
+        .Int(4, e.handle)
+        .Int(5, e.class_id)
+        .Int(6, e.created_tick);
+    if (e.deleted_tick == kNoTick) ent.Null(7); else ent.Int(7, e.deleted_tick);
+    GEM_RETURN_IF_ERROR(ent.Run());
+  }
+
+  // Field changes, in key order.
+  Stmt chunk;
+  GEM_RETURN_IF_ERROR(chunk.Prepare(
+      db_,
+      "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
+      "VALUES(?,?,?,?,?,?,?)"));
+  lap();
+  GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
+  stats_.finish_changes_seconds = lap();
+  stats_.field_changes = changes_.changes();
+  stats_.chunks = changes_.chunks();
+
+  // Players from the file info.
+  Stmt player;
+  GEM_RETURN_IF_ERROR(player.Prepare(
+      db_,
+      "INSERT INTO players(slot, hero_name, player_name, steam_id, game_team, "
+      "is_fake_client) VALUES(?,?,?,?,?,?)"));
+  for (size_t i = 0; i < meta_.players.size(); ++i) {
+    const PlayerInfo& p = meta_.players[i];
+    GEM_RETURN_IF_ERROR(player.Int(1, static_cast<int64_t>(i))
+                            .Text(2, p.hero_name)
+                            .Text(3, p.player_name)
+                            .Int(4, static_cast<int64_t>(p.steam_id))
+                            .Int(5, p.game_team)
+                            .Int(6, p.is_fake_client)
+                            .Run());
+  }
+
+  GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
+  for (Stmt* s : {&insert_field_, &insert_state_, &insert_table_, &insert_entry_,
+                  &insert_event_, &insert_combat_, &insert_chat_, &insert_chat_event_}) {
+    s->Finalize();
+  }
+  cls.Finalize();
+  ent.Finalize();
+  chunk.Finalize();
+  player.Finalize();
+  lap();
+  GEM_RETURN_IF_ERROR(db_->Exec(kCreateIndexesSql));
+  stats_.finish_indexes_seconds = lap();
+  GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));
+  stats_.finish_commit_seconds = lap();
+  GEM_RETURN_IF_ERROR(db_->Exec("ANALYZE;"));
+  stats_.finish_analyze_seconds = lap();
+  GEM_RETURN_IF_ERROR(db_->Exec(
+      "PRAGMA application_id=" + std::to_string(kApplicationId) +
+      "; PRAGMA user_version=" + std::to_string(kSchemaVersion) +
+      "; PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=DELETE;"));
+  stats_.sqlite_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::Ok();
+}
+
+}  // namespace gem::index

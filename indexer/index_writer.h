@@ -1,0 +1,114 @@
+// IndexWriter: the sink that turns a parse into a gem index (see
+// index_schema.h for the tables). Open() creates the schema in an empty
+// database and starts one transaction; the parser then reports to it; Finish()
+// writes what was held back (entities, field-change chunks in key order,
+// classes, metadata), builds the indexes and commits.
+//
+// A failure to write stops the parse through Sink::Health().
+#ifndef GEM_INDEXER_INDEX_WRITER_H_
+#define GEM_INDEXER_INDEX_WRITER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/parser.h"
+#include "core/sink.h"
+#include "indexer/change_store.h"
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+
+struct SourceInfo {
+  std::string name;    // the replay's file name
+  std::string sha256;  // filled by the caller before Finish()
+  uint64_t bytes = 0;
+};
+
+struct WriterStats {
+  uint64_t field_changes = 0;     // after creation
+  uint64_t created_values = 0;    // values in creation states
+  uint64_t chunks = 0;
+  uint64_t entities = 0;
+  uint64_t string_table_rows = 0;
+  uint64_t combat_log_rows = 0;
+  double sqlite_seconds = 0;      // time inside SQLite calls
+  // Parts of Finish().
+  double finish_fields_seconds = 0;
+  double finish_changes_seconds = 0;
+  double finish_indexes_seconds = 0;
+  double finish_commit_seconds = 0;
+  double finish_analyze_seconds = 0;
+};
+
+class IndexWriter : public Sink {
+ public:
+  // `progress` may be null.
+  IndexWriter(Db* db, class Progress* progress);
+
+  Status Open();
+  // Writes the held-back rows and the metadata, creates the indexes and
+  // commits. `parser` gives the schema (classes, fields).
+  Status Finish(const Parser& parser, const SourceInfo& source);
+
+  const WriterStats& stats() const { return stats_; }
+
+  // Sink.
+  void OnEntityCreated(const TickInfo& t, const EntityRef& r,
+                       std::span<const FieldChange> state) override;
+  void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
+                       std::span<const FieldChange> changes) override;
+  void OnEntityDeleted(const TickInfo& t, const EntityRef& r) override;
+  void OnStringTableCreated(const TickInfo& t, const StringTable& table) override;
+  void OnStringTableEntry(const TickInfo& t, const StringTable& table, int32_t index) override;
+  void OnGameEvent(const TickInfo& t, const GameEvent& e) override;
+  void OnCombatLog(const TickInfo& t, const CombatLogEntry& e) override;
+  void OnChatMessage(const TickInfo& t, const ChatMessage& m) override;
+  void OnChatEvent(const TickInfo& t, const ChatEvent& e) override;
+  void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
+  void OnFrameEnd(const TickInfo& t) override;
+  Status Health() const override { return error_; }
+
+ private:
+  struct EntityRow {
+    int32_t index;
+    uint32_t serial;
+    uint32_t handle;
+    int32_t class_id;
+    int64_t created_tick;
+    int64_t deleted_tick;  // kNoTick while alive
+  };
+  static constexpr int64_t kNoTick = INT64_MIN;
+
+  // The index tick of an event (see index_schema.h).
+  int64_t IndexTick(const TickInfo& t);
+  // Runs `stmt`, timing it; keeps the first failure.
+  void Run(Stmt* stmt);
+  Status WriteMeta(const Parser& parser, const SourceInfo& source);
+  Status WriteFields(const Parser& parser);
+
+  Db* db_;
+  class Progress* progress_;
+  Status error_;
+  WriterStats stats_;
+  ReplayMetadata meta_;
+  int64_t last_tick_ = -1;
+  ChangeStore changes_;
+  std::vector<EntityRow> entities_;  // by lifetime id
+  std::unordered_map<const StringTable*, int32_t> table_ids_;
+  std::unordered_map<const StringTable*, int64_t> table_seq_;
+  int64_t string_entry_seq_ = 0;
+  std::vector<std::pair<uint32_t, Value>> state_scratch_;
+  std::string blob_scratch_;
+  std::string json_scratch_;
+
+  Stmt insert_field_, insert_state_, insert_table_, insert_entry_, insert_event_,
+      insert_combat_, insert_chat_, insert_chat_event_;
+};
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_INDEX_WRITER_H_

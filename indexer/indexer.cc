@@ -1,0 +1,78 @@
+#include "indexer/indexer.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <thread>
+
+#include "core/mapped_file.h"
+#include "core/parser.h"
+#include "indexer/output_file.h"
+#include "indexer/progress.h"
+#include "indexer/sha256.h"
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+namespace {
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Status IndexReplay(const std::string& replay, const std::string& out,
+                   const IndexOptions& options, IndexReport* report) {
+  const auto start = std::chrono::steady_clock::now();
+  MappedFile file;
+  GEM_RETURN_IF_ERROR(file.Open(replay));
+  OutputFile output;
+  GEM_RETURN_IF_ERROR(output.Prepare(out, options.force));
+
+  // The checksum runs beside the parse (the machine has a second core).
+  SourceInfo source;
+  source.name = BaseName(replay);
+  source.bytes = file.size();
+  std::thread sha([&] { source.sha256 = Sha256Hex(file.data(), file.size()); });
+  struct Joiner {
+    std::thread* t;
+    ~Joiner() {
+      if (t->joinable()) t->join();
+    }
+  } joiner{&sha};
+
+  Db db;
+  GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
+  Progress progress(file.size(), options.progress);
+  IndexWriter writer(&db, &progress);
+  GEM_RETURN_IF_ERROR(writer.Open());
+
+  Parser parser(&writer);
+  const auto parse_start = std::chrono::steady_clock::now();
+  Status s = parser.Parse(file.data(), file.size());
+  report->parse_seconds = Since(parse_start);
+  progress.Finish();
+  if (!s.ok()) {
+    // The writer's own failure (disk full) outranks what it did to the parse.
+    Status health = writer.Health();
+    return health.ok() ? s : health;
+  }
+  sha.join();
+  GEM_RETURN_IF_ERROR(writer.Finish(parser, source));
+  GEM_RETURN_IF_ERROR(db.Close());
+  GEM_RETURN_IF_ERROR(output.Commit());
+
+  report->meta = parser.metadata();
+  report->stats = writer.stats();
+  struct stat st;
+  if (stat(out.c_str(), &st) == 0) report->db_bytes = static_cast<uint64_t>(st.st_size);
+  report->seconds = Since(start);
+  return Status::Ok();
+}
+
+}  // namespace gem::index

@@ -1,0 +1,37 @@
+// Indexing one replay into one gem index file: the whole job of gem-index,
+// as a library call (the command line is main.cc).
+#ifndef GEM_INDEXER_INDEXER_H_
+#define GEM_INDEXER_INDEXER_H_
+
+#include <string>
+
+#include "core/events.h"
+#include "core/status.h"
+#include "indexer/index_writer.h"
+
+namespace gem::index {
+
+struct IndexOptions {
+  bool force = false;     // replace an existing output
+  bool progress = false;  // draw progress on stderr (if it is a terminal)
+};
+
+struct IndexReport {
+  ReplayMetadata meta;
+  WriterStats stats;
+  double seconds = 0;        // the whole job
+  double parse_seconds = 0;  // parsing, including the writer's callbacks
+  uint64_t db_bytes = 0;
+};
+
+// Parses `replay` and writes the index to `out` atomically. Status codes:
+// kInputError (replay unreadable), kNotAReplay/kUnsupported/kCorrupt/
+// kTruncated (bad data), kCannotCreate (output), kIoError (writing failed).
+// A replay cut after its signon is indexed up to the cut: ok, with
+// report->meta.truncated set.
+Status IndexReplay(const std::string& replay, const std::string& out,
+                   const IndexOptions& options, IndexReport* report);
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_INDEXER_H_

@@ -1,0 +1,125 @@
+#include "indexer/output_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace gem::index {
+namespace {
+
+// The temporary files to remove if a signal ends the process. Written only
+// before the handlers can fire for them; read by the handler.
+char g_temp[2][4096];
+
+void RemoveOnSignal(int sig) {
+  for (const char* p : g_temp) {
+    if (p[0] != '\0') unlink(p);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void Arm(const std::string& temp) {
+  std::snprintf(g_temp[0], sizeof g_temp[0], "%s", temp.c_str());
+  std::snprintf(g_temp[1], sizeof g_temp[1], "%s-journal", temp.c_str());
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = RemoveOnSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+void Disarm() {
+  g_temp[0][0] = '\0';
+  g_temp[1][0] = '\0';
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+OutputFile::~OutputFile() {
+  if (!committed_) Abandon();
+}
+
+Status OutputFile::Prepare(const std::string& path, bool force) {
+  path_ = path;
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return Status::CannotCreate(path + " is a directory");
+    }
+    if (!force) {
+      return Status::CannotCreate(path + " exists; use --force to replace it");
+    }
+  }
+  const std::string dir = DirName(path);
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return Status::CannotCreate("no directory " + dir + " for " + path);
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string temp = dir + "/." + BaseName(path) + ".gem-tmp-" + std::to_string(getpid()) +
+                       "-" + std::to_string(attempt);
+    int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      temp_ = temp;
+      Arm(temp_);
+      return Status::Ok();
+    }
+    if (errno != EEXIST) {
+      return Status::CannotCreate("cannot create a file in " + dir + ": " +
+                                  std::strerror(errno));
+    }
+  }
+  return Status::CannotCreate("cannot find a free temporary name in " + dir);
+}
+
+Status OutputFile::Commit() {
+  int fd = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    if (fsync(fd) != 0) {
+      int err = errno;
+      close(fd);
+      return Status::IoError("cannot flush " + temp_ + ": " + std::strerror(err));
+    }
+    close(fd);
+  }
+  if (rename(temp_.c_str(), path_.c_str()) != 0) {
+    return Status::CannotCreate("cannot rename the index onto " + path_ + ": " +
+                                std::strerror(errno));
+  }
+  committed_ = true;
+  Disarm();
+  int dfd = open(DirName(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);  // make the rename durable; failure here loses nothing
+    close(dfd);
+  }
+  return Status::Ok();
+}
+
+void OutputFile::Abandon() {
+  if (temp_.empty() || committed_) return;
+  unlink(temp_.c_str());
+  unlink((temp_ + "-journal").c_str());
+  Disarm();
+  temp_.clear();
+}
+
+}  // namespace gem::index

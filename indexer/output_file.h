@@ -1,0 +1,40 @@
+// OutputFile: the index is written to a temporary file beside the output
+// and renamed onto it only when complete, so the output path never holds a
+// half-written database. The temporary file is removed on every failure
+// path, including SIGINT, SIGTERM and SIGHUP.
+#ifndef GEM_INDEXER_OUTPUT_FILE_H_
+#define GEM_INDEXER_OUTPUT_FILE_H_
+
+#include <string>
+
+#include "core/status.h"
+
+namespace gem::index {
+
+class OutputFile {
+ public:
+  OutputFile() = default;
+  ~OutputFile();  // removes the temporary file unless committed
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Checks that `path` may be written (CannotCreate when it exists and
+  // `force` is off, or its directory is missing or not writable) and
+  // creates the empty temporary file.
+  Status Prepare(const std::string& path, bool force);
+  const std::string& temp_path() const { return temp_; }
+
+  // Flushes the temporary file and renames it onto the output.
+  Status Commit();
+  // Removes the temporary file (and any SQLite side file).
+  void Abandon();
+
+ private:
+  std::string path_;
+  std::string temp_;
+  bool committed_ = false;
+};
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_OUTPUT_FILE_H_

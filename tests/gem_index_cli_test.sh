@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# gem-index's command line: exit codes, bad input, truncated replays, and
+# the rule that OUT.db is either a whole index or untouched, with no
+# temporary file left behind.
+set -u
+gi="$TEST_SRCDIR/$TEST_WORKSPACE/indexer/gem-index"
+checkout="$(dirname "$(dirname "$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/tests/workspace_anchor.txt")")")"
+fixtures="${GEM_FIXTURES:-$checkout/../shared/fixtures}"
+work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/gemidx.XXXXXX")"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+run() {  # expected-code description args...
+  local want="$1" what="$2"
+  shift 2
+  "$gi" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "$what: exit $got, expected $want"; sed 's/^/    /' "$work/err"
+  else
+    echo "ok: $what (exit $got)"
+  fi
+  return 0
+}
+no_leftovers() {  # dir description
+  local left
+  left=$(find "$1" -maxdepth 1 -name '.*gem-tmp*' | head -3)
+  [ -z "$left" ] || fail "$2: temporary files left: $left"
+}
+
+run 64 "no arguments"
+run 64 "one argument" x.dem
+run 64 "unknown option" --frobnicate a.dem b.db
+run 0 "help" --help
+grep -q "usage: gem-index" "$work/out" || fail "help prints usage"
+run 0 "version" --version
+grep -q "gem-index" "$work/out" || fail "version names the tool"
+run 66 "missing input" "$work/nope.dem" "$work/nope.db"
+[ -e "$work/nope.db" ] && fail "missing input created an output"
+
+mkdir -p "$work/bad"
+printf 'not a replay\n' > "$work/bad/junk.dem"
+: > "$work/bad/empty.dem"
+printf 'PBDEMS2\0' > "$work/bad/magic.dem"
+{ printf 'HL2DEMO\0'; head -c 1064 /dev/zero; } > "$work/bad/source1.dem"
+for f in junk empty magic source1; do
+  run 65 "bad input: $f" "$work/bad/$f.dem" "$work/bad/$f.db"
+  [ -e "$work/bad/$f.db" ] && fail "$f: an output was created"
+  no_leftovers "$work/bad" "$f"
+done
+grep -q "Source 1" "$work/err" || fail "Source 1 is named as such"
+
+if [ ! -f "$fixtures/dota2_haste_nekit.dem" ]; then
+  echo "SKIPPED: fixture dota2_haste_nekit.dem not found in $fixtures"
+else
+  nekit="$fixtures/dota2_haste_nekit.dem"
+  run 0 "index nekit" --quiet "$nekit" "$work/nekit.db"
+  [ "$(sqlite3 "$work/nekit.db" "select value from meta where key='truncated'")" = "0" ] ||
+    fail "whole replay flagged truncated"
+
+  # An existing output is refused without --force and left untouched.
+  sum_before=$(sha256sum "$work/nekit.db" | cut -d' ' -f1)
+  run 73 "existing output without --force" "$nekit" "$work/nekit.db"
+  [ "$(sha256sum "$work/nekit.db" | cut -d' ' -f1)" = "$sum_before" ] || fail "existing output changed"
+  echo "keep me" > "$work/precious.db"
+  run 73 "existing non-index output" "$nekit" "$work/precious.db"
+  [ "$(cat "$work/precious.db")" = "keep me" ] || fail "precious.db was touched"
+  run 0 "--force replaces" --force --quiet "$nekit" "$work/precious.db"
+  [ "$(sqlite3 "$work/precious.db" "pragma application_id")" = "$(printf %d 0x47454D31)" ] ||
+    fail "--force did not write an index"
+
+  # Outputs that cannot be created.
+  run 73 "output in a missing directory" "$nekit" "$work/no/such/dir/x.db"
+  mkdir -p "$work/adir.db"
+  run 73 "output is a directory" "$nekit" "$work/adir.db"
+
+  # Cut after the signon: indexed up to the cut, flagged.
+  size=$(stat -c %s "$nekit")
+  for frac in 40 55 70 85 99; do
+    cut=$((size * frac / 100))
+    head -c "$cut" "$nekit" > "$work/cut.dem"
+    rm -f "$work/cut.db"
+    run 0 "cut at $frac%" "$work/cut.dem" "$work/cut.db"
+    [ "$(sqlite3 "$work/cut.db" "select value from meta where key='truncated'")" = "1" ] ||
+      fail "cut at $frac% not flagged truncated"
+    grep -q "truncated" "$work/err" || fail "cut at $frac%: no notice on stderr"
+  done
+  # Cut early (inside the signon): refused cleanly.
+  for cut in 10 100 5000 60000; do
+    head -c "$cut" "$nekit" > "$work/early.dem"
+    rm -f "$work/early.db"
+    run 65 "cut early at byte $cut" "$work/early.dem" "$work/early.db"
+    [ -e "$work/early.db" ] && fail "cut early at $cut: output created"
+  done
+  no_leftovers "$work" "cuts"
+
+  # Flipped bytes: a clean exit code (0 or 65), never a signal.
+  for i in 1 2 3 4 5 6 7 8; do
+    cp "$nekit" "$work/flip.dem"
+    at=$(( (size / 9) * i + 123 ))
+    printf '\xA5' | dd of="$work/flip.dem" bs=1 seek="$at" conv=notrunc status=none
+    rm -f "$work/flip.db"
+    timeout 60 "$gi" --quiet "$work/flip.dem" "$work/flip.db" >/dev/null 2>"$work/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 65 ]; then
+      fail "flip at $at: exit $rc"; sed 's/^/    /' "$work/err"
+    fi
+    if [ "$rc" -ne 0 ] && [ -e "$work/flip.db" ]; then fail "flip at $at: failed but left an output"; fi
+  done
+  echo "ok: flipped bytes"
+  no_leftovers "$work" "flips"
+
+  # Writing fails (file size limit): 74, nothing left behind.
+  rm -f "$work/full.db"
+  ( ulimit -f 64; trap '' XFSZ; exec "$gi" --quiet "$nekit" "$work/full.db" ) >/dev/null 2>"$work/err"
+  rc=$?
+  [ "$rc" -eq 74 ] || { fail "disk full: exit $rc, expected 74"; sed 's/^/    /' "$work/err"; }
+  [ -e "$work/full.db" ] && fail "disk full: output created"
+  no_leftovers "$work" "disk full"
+  echo "ok: write failure"
+
+  # A signal mid-run leaves nothing behind.
+  big="$fixtures/dota2_haste_auto-20240102-2233-start.dem"
+  if [ -f "$big" ]; then
+    "$gi" --quiet "$big" "$work/sig.db" & pid=$!
+    sleep 0.02; kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    if [ -e "$work/sig.db" ]; then
+      [ "$(sqlite3 "$work/sig.db" "select value from meta where key='source_bytes'")" != "" ] ||
+        fail "signal left a partial output"
+    fi
+    no_leftovers "$work" "signal"
+  fi
+fi
+
+rm -rf "$work"
+if [ "$failures" -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all gem-index command-line checks passed"

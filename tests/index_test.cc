@@ -1,0 +1,316 @@
+// gem-index on the modern Dota fixtures, checked from the database alone:
+// plain SQL for string tables, the combat log and entity lifetimes; the
+// storage codec for the field changes, which must reproduce every golden
+// snapshot of dota2_haste_nekit at the snapshot's tick.
+#include <sqlite3.h>
+
+#include <cfloat>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/codec/chunk_codec.h"
+#include "core/codec/state_codec.h"
+#include "gtest/gtest.h"
+#include "indexer/index_schema.h"
+#include "indexer/indexer.h"
+#include "tests/golden.h"
+#include "tests/json.h"
+#include "tests/test_env.h"
+#include "tools/cli/crc32.h"
+
+namespace gem::testing {
+namespace {
+
+const char* kAuto = "dota2_haste_auto-20240102-2233-start";
+const char* kNekit = "dota2_haste_nekit";
+
+// Indexes a fixture once per test binary into the test's temporary dir.
+std::string IndexOf(const std::string& stem) {
+  static std::map<std::string, std::string> built;
+  auto it = built.find(stem);
+  if (it != built.end()) return it->second;
+  std::string replay = FixturePath(stem + ".dem");
+  if (replay.empty()) return "";
+  const char* tmp = getenv("TEST_TMPDIR");
+  std::string out = std::string(tmp ? tmp : "/tmp") + "/" + stem + ".db";
+  index::IndexOptions options;
+  options.force = true;
+  index::IndexReport report;
+  Status s = index::IndexReplay(replay, out, options, &report);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  built[stem] = s.ok() ? out : "";
+  return built[stem];
+}
+
+class Sql {
+ public:
+  explicit Sql(const std::string& path) {
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  }
+  ~Sql() { sqlite3_close(db_); }
+  // Rows of a query as text cells (blobs as raw bytes).
+  std::vector<std::vector<std::string>> Rows(const std::string& sql) {
+    std::vector<std::vector<std::string>> rows;
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db_) << " in " << sql;
+    while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+      std::vector<std::string> row;
+      for (int c = 0; c < sqlite3_column_count(st); ++c) {
+        const void* p = sqlite3_column_blob(st, c);
+        int n = sqlite3_column_bytes(st, c);
+        row.emplace_back(p ? static_cast<const char*>(p) : "", n);
+      }
+      rows.push_back(std::move(row));
+    }
+    sqlite3_finalize(st);
+    return rows;
+  }
+  std::string One(const std::string& sql) {
+    auto rows = Rows(sql);
+    return rows.empty() || rows[0].empty() ? "<none>" : rows[0][0];
+  }
+  sqlite3* db() { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+#define GEM_REQUIRE_INDEX(var, stem)                                     \
+  std::string var = IndexOf(stem);                                       \
+  if (var.empty()) {                                                     \
+    GTEST_SKIP() << "SKIPPED: fixture " << stem << ".dem not found in " \
+                 << FixturesDir();                                       \
+  }
+
+TEST(Index, IdentifiesItselfAndRecordsTheReplay) {
+  GEM_REQUIRE_INDEX(path, kNekit);
+  Sql sql(path);
+  EXPECT_EQ(sql.One("PRAGMA application_id"), std::to_string(index::kApplicationId));
+  EXPECT_EQ(sql.One("PRAGMA user_version"), std::to_string(index::kSchemaVersion));
+  EXPECT_EQ(sql.One("PRAGMA journal_mode"), "delete");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='source_sha256'"),
+            "7c4a064580da621ef963197715567ecf09122f9e7f78287fb7a607f876aeb534");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='source_bytes'"), "596539");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='game'"), "dota2");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='game_build'"), "5361");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='map'"), "start");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='match_id'"), "6660075552");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='playback_ticks'"), "1923");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='last_tick'"), "1923");
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='truncated'"), "0");
+  for (const char* key : {"schema_version", "indexer_version", "network_protocol", "server",
+                          "game_mode", "league_id", "winner", "field_changes"}) {
+    EXPECT_NE(sql.One(std::string("SELECT value FROM meta WHERE key='") + key + "'"), "<none>")
+        << key;
+  }
+  // field_changes counts what the changes table holds.
+  EXPECT_EQ(sql.One("SELECT value FROM meta WHERE key='field_changes'"),
+            sql.One("SELECT sum(count) FROM changes"));
+}
+
+TEST(Index, LiveEntitiesAtTheEnd) {
+  for (auto [stem, live] : {std::pair<const char*, int>{kAuto, 883}, {kNekit, 78}}) {
+    GEM_REQUIRE_INDEX(path, stem);
+    Sql sql(path);
+    EXPECT_EQ(sql.One("SELECT count(*) FROM entities WHERE deleted_tick IS NULL"),
+              std::to_string(live))
+        << stem;
+  }
+}
+
+// The final string tables, from SQL alone, against the golden files.
+void CheckFinalStringTables(const std::string& stem, size_t golden_jump_errors) {
+  GEM_REQUIRE_INDEX(path, stem);
+  Sql sql(path);
+  auto rows = sql.Rows(
+      "SELECT t.name, e.idx, e.key, e.value FROM string_table_entries e "
+      "JOIN string_tables t USING(table_id) "
+      "WHERE e.seq = (SELECT max(seq) FROM string_table_entries x "
+      "               WHERE x.table_id = e.table_id AND x.idx = e.idx)");
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> ours;
+  for (auto& r : rows) ours[{r[0], r[1]}] = r;
+  std::vector<std::vector<std::string>> golden;
+  ASSERT_TRUE(ReadTsv(GoldenFixtureDir(stem) + "/string_table_entries.tsv", &golden));
+  EXPECT_EQ(ours.size(), golden.size());
+  size_t equal = 0, differ = 0;
+  char crc[16];
+  for (const auto& g : golden) {
+    auto it = ours.find({g[0], g[1]});
+    ASSERT_NE(it, ours.end()) << g[0] << "[" << g[1] << "]";
+    std::string key;
+    AppendJsonString(it->second[2], &key);
+    std::snprintf(crc, sizeof crc, "%08x", cli::Crc32(it->second[3]));
+    if (key == g[2] && std::to_string(it->second[3].size()) == g[3] && crc == g[4]) {
+      ++equal;
+    } else {
+      ++differ;  // the golden's absolute jumps, see golden_tables_test
+    }
+  }
+  EXPECT_EQ(differ, golden_jump_errors) << stem;
+  std::printf("%s: %zu final string-table entries equal the golden from SQL\n", stem.c_str(),
+              equal);
+}
+
+TEST(Index, FinalStringTablesFromSqlEqualGolden) {
+  CheckFinalStringTables(kNekit, 0);
+  CheckFinalStringTables(kAuto, 2);
+}
+
+TEST(Index, AutoCombatLogHas36RowsWithNames) {
+  GEM_REQUIRE_INDEX(path, kAuto);
+  Sql sql(path);
+  EXPECT_EQ(sql.One("SELECT count(*) FROM combat_log"), "36");
+  EXPECT_EQ(sql.One("SELECT count(*) FROM combat_log WHERE type_name = "
+                    "'DOTA_COMBATLOG_MODIFIER_ADD'"),
+            "16");
+  EXPECT_EQ(sql.One("SELECT count(*) FROM combat_log WHERE type_name = "
+                    "'DOTA_COMBATLOG_MODIFIER_REMOVE'"),
+            "20");
+  EXPECT_EQ(sql.One("SELECT count(*) FROM combat_log WHERE inflictor_name LIKE 'modifier_%' "
+                    "AND target_name <> '' AND attacker_name <> ''"),
+            "36");
+}
+
+TEST(Index, TicksAreMonotonicAndSignonComesFirst) {
+  GEM_REQUIRE_INDEX(path, kNekit);
+  Sql sql(path);
+  // nekit's signon packets carry tick 4005; they are versioned before play.
+  EXPECT_EQ(sql.One("SELECT min(tick) FROM string_table_entries"),
+            std::to_string(index::kSignonTick));
+  EXPECT_EQ(sql.One("SELECT max(tick) <= 1923 AND max(tick) > 1000 FROM string_table_entries"),
+            "1");
+  EXPECT_EQ(sql.One("SELECT count(*) FROM string_table_entries a JOIN string_table_entries b "
+                    "ON b.seq = a.seq + 1 WHERE b.tick < a.tick"),
+            "0");
+  EXPECT_EQ(sql.One("SELECT count(*) FROM changes WHERE end_tick < start_tick"), "0");
+}
+
+// ---- Field values through the codec -----------------------------------
+
+using FieldValues = std::map<uint32_t, Value>;
+
+// An entity's fields as of `tick`: its creation state, then every change
+// at or before the tick.
+FieldValues StateAt(Sql* sql, int64_t entity, int64_t tick, std::vector<std::string>* keep) {
+  FieldValues out;
+  auto state = sql->Rows("SELECT data FROM entity_states WHERE entity = " +
+                         std::to_string(entity));
+  EXPECT_EQ(state.size(), 1u);
+  keep->push_back(state[0][0]);
+  StateReader sr;
+  EXPECT_TRUE(sr.Open(keep->back()));
+  uint32_t field;
+  Value v;
+  while (sr.Next(&field, &v)) out[field] = v;
+  EXPECT_TRUE(sr.ok());
+  auto chunks = sql->Rows(
+      "SELECT field_id, start_tick, data FROM changes WHERE entity = " + std::to_string(entity) +
+      " AND start_tick <= " + std::to_string(tick) + " ORDER BY field_id, start_tick, seq");
+  for (auto& c : chunks) {
+    keep->push_back(c[2]);
+    ChunkReader cr;
+    EXPECT_TRUE(cr.Open(keep->back(), std::stoll(c[1])));
+    int64_t t;
+    while (cr.Next(&t, &v)) {
+      if (t > tick) break;
+      out[static_cast<uint32_t>(std::stoul(c[0]))] = v;
+    }
+    EXPECT_TRUE(cr.ok());
+  }
+  return out;
+}
+
+std::string JsonOf(const Value& v) {
+  std::string s;
+  v.AppendJson(&s);
+  return s;
+}
+
+bool Matches(const Json& g, const Value& v) {
+  if (g.type == Json::Type::kNull) return v.is_none();
+  std::string text = JsonOf(v);
+  Json ours;
+  std::string error;
+  if (!ParseJson(text, &ours, &error)) return false;
+  auto num = [](const Json& a, const Json& b) {
+    if (a.is_integer() && b.is_integer()) return a.text == b.text;
+    double x = a.number(), y = b.number();
+    return x == y || std::fabs(x - y) <= 1e-5 * std::max(std::fabs(x), std::fabs(y)) ||
+           std::fabs(x - y) <= 4 * FLT_EPSILON * 1000;  // quantized: see golden_state_test
+  };
+  if (g.type == Json::Type::kArray) {
+    if (ours.type != Json::Type::kArray || ours.items.size() != g.items.size()) return false;
+    for (size_t i = 0; i < g.items.size(); ++i) {
+      if (!num(g.items[i], ours.items[i])) return false;
+    }
+    return true;
+  }
+  if (g.type != ours.type) return false;
+  if (g.type == Json::Type::kNumber) return num(g, ours);
+  if (g.type == Json::Type::kBool) return g.b == ours.b;
+  return g.text == ours.text;
+}
+
+TEST(Index, ChangesReproduceEveryNekitGoldenSnapshot) {
+  GEM_REQUIRE_INDEX(path, kNekit);
+  std::string text;
+  ASSERT_TRUE(ReadGzip(GoldenFixtureDir(kNekit) + "/entities_snapshots.jsonl.gz", &text));
+  Sql sql(path);
+  // field ids by (class name, path)
+  std::map<std::pair<std::string, std::string>, uint32_t> field_ids;
+  for (auto& r : sql.Rows("SELECT c.name, f.path, f.field_id FROM fields f "
+                          "JOIN classes c USING(class_id)")) {
+    field_ids[{r[0], r[1]}] = static_cast<uint32_t>(std::stoul(r[2]));
+  }
+  const std::string last_tick = sql.One("SELECT value FROM meta WHERE key='last_tick'");
+  size_t compared = 0, bad = 0, absent = 0;
+  std::string report;
+  std::vector<std::string> keep;
+  for (const std::string& line : SplitLines(text)) {
+    Json g;
+    std::string error;
+    ASSERT_TRUE(ParseJson(line, &g, &error)) << error;
+    // The snapshot's tick; the final snapshot is the state at the last tick.
+    std::string tick = g.Get("req_tick")->text == "4294967295" ? last_tick : g.Get("tick")->text;
+    const std::string cls = g.Get("class")->text;
+    auto ent = sql.Rows(
+        "SELECT e.entity FROM entities e JOIN classes c USING(class_id) WHERE e.ent_index = " +
+        g.Get("index")->text + " AND e.serial = " + g.Get("serial")->text + " AND c.name = '" +
+        cls + "' AND e.created_tick <= " + tick +
+        " AND (e.deleted_tick IS NULL OR e.deleted_tick > " + tick + ")");
+    if (ent.size() != 1) {
+      ++absent;
+      if (absent <= 5) report += "no live entity for " + line.substr(0, 120) + "\n";
+      continue;
+    }
+    keep.clear();
+    FieldValues values = StateAt(&sql, std::stoll(ent[0][0]), std::stoll(tick), &keep);
+    for (const Json& f : g.Get("fields")->items) {
+      ++compared;
+      auto id = field_ids.find({cls, f.Get("path")->text});
+      Value v;
+      if (id != field_ids.end()) {
+        auto it = values.find(id->second);
+        if (it != values.end()) v = it->second;
+      }
+      if (!Matches(*f.Get("v"), v)) {
+        if (++bad <= 10) {
+          report += "tick " + tick + " " + cls + " " + f.Get("name")->text + ": golden " +
+                    (f.Get("v")->is_null() ? "null" : f.Get("v")->text) + " ours " +
+                    JsonOf(v) + "\n";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(absent, 0u) << report;
+  EXPECT_EQ(compared, 49202u);
+  EXPECT_EQ(bad, 0u) << report;
+  std::printf("nekit: %zu golden field values reproduced from the index\n", compared - bad);
+}
+
+}  // namespace
+}  // namespace gem::testing

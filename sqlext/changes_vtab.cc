@@ -1,0 +1,276 @@
+// gem_changes: the history of field values as rows, one per change, in
+// ascending entity id, field id and tick. An entity's creation values are
+// changes at its creation tick; a value dropped by an array shrink is a
+// change to NULL.
+//
+//   entity, ent_index, class, field, path, tick, value
+//   hidden: db
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sqlext/common.h"
+#include "sqlext/plan.h"
+#include "sqlext/vtabs.h"
+
+namespace gem::sqlext {
+namespace {
+
+enum Col { kEntityCol, kEntIndex, kClassCol, kFieldCol, kPath, kTickCol, kValue, kDbCol };
+
+const Columns kColumns = [] {
+  Columns c;
+  c.tick = kTickCol;
+  c.tick_ranges = true;
+  c.entity = kEntityCol;
+  c.clazz = kClassCol;
+  c.field = kFieldCol;
+  c.db = kDbCol;
+  c.order_by_entity_ok = kEntityCol;
+  return c;
+}();
+
+struct ChangesTable {
+  sqlite3_vtab base;
+  Extension* ext;
+};
+
+struct Row {
+  int64_t tick;
+  Value value;
+  std::string storage;
+};
+
+struct ChangesCursor {
+  sqlite3_vtab_cursor base;
+  Extension* ext;
+  IndexReader* reader = nullptr;
+  PlanArgs args;
+  std::vector<const EntityInfo*> entities;
+  size_t entity_pos = 0;
+  ClassInfoRow* clazz = nullptr;
+  std::vector<uint32_t> fields;  // of the current entity
+  size_t field_pos = 0;
+  std::vector<Row> rows;         // of the current field
+  size_t row_pos = 0;
+  bool eof = true;
+  int64_t rowid = 0;
+};
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  int rc = sqlite3_declare_vtab(
+      db,
+      "CREATE TABLE x(entity INTEGER, ent_index INTEGER, class TEXT, field TEXT, path TEXT, "
+      "tick INTEGER, value, db HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  auto* t = static_cast<ChangesTable*>(sqlite3_malloc(sizeof(ChangesTable)));
+  if (t == nullptr) return SQLITE_NOMEM;
+  std::memset(t, 0, sizeof *t);
+  t->ext = static_cast<Extension*>(aux);
+  *out = &t->base;
+  t->ext->readers.TableConnected();
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  return SQLITE_OK;
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  reinterpret_cast<ChangesTable*>(vtab)->ext->readers.TableDisconnected();
+  sqlite3_free(vtab);
+  return SQLITE_OK;
+}
+
+int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
+  // A field's whole history: thousands of changes per entity.
+  return BestIndex(info, kColumns, /*rows_per_entity=*/20000, /*total_entities=*/1000);
+}
+
+int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
+  auto* c = new (std::nothrow) ChangesCursor();
+  if (c == nullptr) return SQLITE_NOMEM;
+  c->ext = reinterpret_cast<ChangesTable*>(vtab)->ext;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* cur) {
+  delete reinterpret_cast<ChangesCursor*>(cur);
+  return SQLITE_OK;
+}
+
+// Moves to the next (entity, field) that has rows; false on error.
+bool Advance(ChangesCursor* c, std::string* error) {
+  for (;;) {
+    // Next field of the current entity.
+    while (c->entity_pos < c->entities.size() && c->field_pos < c->fields.size()) {
+      const EntityInfo& e = *c->entities[c->entity_pos];
+      uint32_t f = c->fields[c->field_pos];
+      c->rows.clear();
+      c->row_pos = 0;
+      const int64_t lo = std::max(c->args.lo, e.created_tick);
+      if (!c->reader->Changes(e, f, lo, c->args.hi,
+                              [&](int64_t t, const Value& v) {
+                                c->rows.push_back({t, v, {}});
+                                if (v.kind == ValueKind::kString) {
+                                  c->rows.back().storage.assign(v.s);
+                                }
+                              },
+                              error)) {
+        return false;
+      }
+      for (Row& r : c->rows) {
+        if (r.value.kind == ValueKind::kString) r.value.s = r.storage;
+      }
+      if (!c->rows.empty()) return true;
+      ++c->field_pos;
+    }
+    // Next entity: its fields, filtered by name.
+    if (c->entity_pos < c->entities.size() && !c->fields.empty()) ++c->entity_pos;
+    if (c->entity_pos >= c->entities.size()) {
+      c->eof = true;
+      return true;
+    }
+    const EntityInfo& e = *c->entities[c->entity_pos];
+    c->fields.clear();
+    c->field_pos = 0;
+    c->clazz = c->reader->Class(e.class_id);
+    if (c->clazz == nullptr) {
+      ++c->entity_pos;
+      continue;
+    }
+    if (!c->reader->LoadFields(c->clazz, error)) return false;
+    if (c->args.fields.active) {
+      // Named fields: look up only those.
+      for (uint32_t f = 0; f < c->clazz->fields.size(); ++f) {
+        if (c->args.fields.Matches(c->clazz->fields[f].name)) c->fields.push_back(f);
+      }
+    } else {
+      // Every field that ever had a value.
+      if (!c->reader->FieldsWithValues(e, &c->fields, error)) return false;
+      c->fields.erase(std::remove_if(c->fields.begin(), c->fields.end(),
+                                     [&](uint32_t f) { return f >= c->clazz->fields.size(); }),
+                      c->fields.end());
+    }
+    if (c->fields.empty()) ++c->entity_pos;
+  }
+}
+
+int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
+  auto* c = reinterpret_cast<ChangesCursor*>(cur);
+  try {
+    c->args = ReadPlanArgs(idx_num, argc, argv);
+    c->entities.clear();
+    c->fields.clear();
+    c->rows.clear();
+    c->entity_pos = c->field_pos = c->row_pos = 0;
+    c->rowid = 0;
+    c->eof = true;
+    std::string error;
+    c->reader = c->ext->readers.Get(c->args.db, &error);
+    if (c->reader == nullptr) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    if (c->args.empty) return SQLITE_OK;
+    auto consider = [&](const EntityInfo* e) {
+      if (e == nullptr) return;
+      // The lifetime must overlap the tick range.
+      if (e->created_tick > c->args.hi || e->deleted_tick <= c->args.lo) return;
+      if (c->args.has_class) {
+        ClassInfoRow* cls = c->reader->Class(e->class_id);
+        if (cls == nullptr || cls->name != c->args.clazz) return;
+      }
+      c->entities.push_back(e);
+    };
+    if (c->args.has_entities) {
+      for (int64_t id : c->args.entities) consider(c->reader->Entity(id));
+    } else {
+      for (const EntityInfo& e : c->reader->entities()) consider(&e);
+    }
+    c->eof = false;
+    if (!Advance(c, &error)) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    SetVtabError(cur->pVtab, "gem_changes: internal error");
+    return SQLITE_ERROR;
+  }
+}
+
+int Next(sqlite3_vtab_cursor* cur) {
+  auto* c = reinterpret_cast<ChangesCursor*>(cur);
+  try {
+    ++c->rowid;
+    if (++c->row_pos < c->rows.size()) return SQLITE_OK;
+    ++c->field_pos;
+    std::string error;
+    if (!Advance(c, &error)) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    SetVtabError(cur->pVtab, "gem_changes: internal error");
+    return SQLITE_ERROR;
+  }
+}
+
+int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<ChangesCursor*>(cur)->eof; }
+
+int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
+  auto* c = reinterpret_cast<ChangesCursor*>(cur);
+  const EntityInfo& e = *c->entities[c->entity_pos];
+  const FieldInfo& f = c->clazz->fields[c->fields[c->field_pos]];
+  const Row& r = c->rows[c->row_pos];
+  auto text = [&](const std::string& s) {
+    sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+  };
+  switch (col) {
+    case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
+    case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
+    case kClassCol: text(c->clazz->name); break;
+    case kFieldCol: text(f.name); break;
+    case kPath: text(f.path); break;
+    case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
+    case kValue: ResultValue(ctx, r.value); break;
+    case kDbCol: text(c->args.db); break;
+  }
+  return SQLITE_OK;
+}
+
+int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
+  *rowid = reinterpret_cast<ChangesCursor*>(cur)->rowid;
+  return SQLITE_OK;
+}
+
+}  // namespace
+
+const sqlite3_module* ChangesModule() {
+  static const sqlite3_module module = [] {
+    sqlite3_module m;
+    std::memset(&m, 0, sizeof m);
+    m.iVersion = 0;
+    m.xCreate = nullptr;  // eponymous only
+    m.xConnect = Connect;
+    m.xBestIndex = BestIndexFn;
+    m.xDisconnect = Disconnect;
+    m.xOpen = Open;
+    m.xClose = Close;
+    m.xFilter = Filter;
+    m.xNext = Next;
+    m.xEof = Eof;
+    m.xColumn = Column;
+    m.xRowid = Rowid;
+    return m;
+  }();
+  return &module;
+}
+
+}  // namespace gem::sqlext

@@ -1,0 +1,164 @@
+// IndexReader: reads one gem index (one schema of a connection: "main" or an
+// attached name) for the extension's functions, with what every query needs
+// cached: the entities' lifetimes and classes, and each class's fields.
+//
+// Reads go through the connection the extension is loaded into; one index
+// seek per field answers an as-of question (the last chunk starting at or
+// before the tick, else the entity's creation state).
+//
+// Errors are returned as text (for sqlite3_result_error / zErrMsg); no
+// exception leaves this class.
+#ifndef GEM_SQLEXT_INDEX_READER_H_
+#define GEM_SQLEXT_INDEX_READER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/value.h"
+#include "sqlext/sqlite_api.h"
+
+namespace gem::sqlext {
+
+// Counters that show what a query touched (gem_debug() reports them).
+struct ReadCounters {
+  uint64_t seeks = 0;          // chunk look-ups issued
+  uint64_t chunks_read = 0;    // chunk blobs decoded
+  uint64_t states_read = 0;    // creation-state blobs decoded
+  uint64_t values_decoded = 0;
+};
+
+struct EntityInfo {
+  int64_t entity = 0;  // lifetime id
+  int32_t ent_index = 0;
+  int32_t serial = 0;
+  int32_t class_id = -1;
+  int64_t created_tick = 0;
+  int64_t deleted_tick = INT64_MAX;  // alive to the end
+  bool AliveAt(int64_t tick) const { return created_tick <= tick && tick < deleted_tick; }
+};
+
+struct FieldInfo {
+  uint32_t field_id = 0;
+  std::string name;
+  std::string path;
+  std::string type;
+};
+
+struct ClassInfoRow {
+  int32_t class_id = -1;
+  std::string name;
+  bool fields_loaded = false;
+  std::vector<FieldInfo> fields;  // by field id
+  std::unordered_map<std::string, uint32_t> by_name;
+};
+
+// One value found for a field: where it came from does not matter to the
+// caller, but its bytes must outlive the Value; `storage` owns them.
+struct FoundValue {
+  bool found = false;
+  int64_t tick = 0;
+  Value value;
+};
+
+class IndexReader {
+ public:
+  IndexReader(sqlite3* db, std::string schema) : db_(db), schema_(std::move(schema)) {}
+  ~IndexReader();
+
+  // Checks the schema holds a gem index this code reads and loads the
+  // entity list and class names. Idempotent; false with *error set.
+  bool Open(std::string* error);
+  // Whether the schema still names the file this reader opened.
+  bool StillValid() const;
+
+  const std::string& schema() const { return schema_; }
+  const std::vector<EntityInfo>& entities() const { return entities_; }  // by id order
+  const EntityInfo* Entity(int64_t id) const;
+  ClassInfoRow* Class(int32_t class_id);
+  // Loads a class's fields on first use.
+  bool LoadFields(ClassInfoRow* c, std::string* error);
+
+  // The value of field `field_id` of `e` as of `tick` (e must be alive).
+  bool ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick, FoundValue* out,
+               std::string* storage, std::string* error);
+
+  // Every field value of `e` as of `tick`: `emit(field_id, value)` in
+  // ascending field id; values dropped by an array shrink are skipped.
+  // `only` (ascending field ids, may be null) restricts the fields read:
+  // then each is one seek, and no other field is touched.
+  bool StateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
+               const std::function<void(uint32_t, const Value&)>& emit, std::string* error);
+
+  // Every change of field `field_id` of `e` with lo <= tick <= hi, in tick
+  // order; the creation state counts as a change at the creation tick.
+  bool Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, int64_t hi,
+               const std::function<void(int64_t, const Value&)>& emit, std::string* error);
+
+  // Field ids of `e` that have change rows (ascending).
+  bool ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
+  // Field ids of `e` that ever had a value: its creation state and its
+  // changed fields (ascending, distinct).
+  bool FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
+
+  ReadCounters& counters() { return counters_; }
+
+ private:
+  bool Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error);
+  bool ReadState(const EntityInfo& e, std::string* error);
+  std::string Table(const char* name) const;
+
+  sqlite3* db_;
+  std::string schema_;
+  std::string filename_;
+  bool opened_ = false;
+  std::vector<EntityInfo> entities_;
+  std::vector<ClassInfoRow> classes_;  // by class id
+  ReadCounters counters_;
+
+  // The last creation state read (one entity at a time, typically).
+  int64_t state_entity_ = -1;
+  std::string state_blob_;
+
+  sqlite3_stmt* last_chunk_ = nullptr;   // latest chunk at or before a tick
+  sqlite3_stmt* chunk_range_ = nullptr;  // chunks of a field overlapping a range
+  sqlite3_stmt* next_field_ = nullptr;   // next field id with chunks
+  sqlite3_stmt* state_ = nullptr;        // creation state
+  sqlite3_stmt* fields_ = nullptr;       // a class's fields
+};
+
+// The readers of one connection, by schema name; shared by all functions.
+//
+// Readers keep prepared statements, and sqlite3_close() refuses to close a
+// connection with statements left. SQLite disconnects every virtual table
+// before that check, so: while readers exist, gem_state is kept connected
+// (Anchor), and its xDisconnect calls Clear().
+class Readers {
+ public:
+  explicit Readers(sqlite3* db) : db_(db) {}
+  // The reader for `schema`, opened (validated) on first use; nullptr with
+  // *error set when the schema is not a gem index.
+  IndexReader* Get(std::string_view schema, std::string* error);
+  ReadCounters Totals() const;
+  // Finalizes every statement (the readers are rebuilt on demand).
+  void Clear();
+  // Virtual tables of this connection report in and out.
+  void TableConnected() { ++connected_; }
+  void TableDisconnected();
+
+ private:
+  void Anchor();
+
+  sqlite3* db_;
+  int connected_ = 0;
+  ReadCounters retired_;  // counters of readers cleared away
+  std::unordered_map<std::string, std::unique_ptr<IndexReader>> readers_;
+};
+
+}  // namespace gem::sqlext
+
+#endif  // GEM_SQLEXT_INDEX_READER_H_

@@ -1,0 +1,269 @@
+// gem_state(tick [, entity [, db]]): every field of every entity alive at
+// `tick`, one row per (entity, field), in ascending entity id and field id.
+//
+//   entity, ent_index, serial, class, field, path, type, value
+//   hidden: tick, for_entity, db
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sqlext/common.h"
+#include "sqlext/plan.h"
+#include "sqlext/vtabs.h"
+
+namespace gem::sqlext {
+namespace {
+
+enum Col { kEntityCol, kEntIndex, kSerial, kClassCol, kFieldCol, kPath, kType, kValue,
+           kTickCol, kForEntity, kDbCol };
+
+const Columns kColumns = [] {
+  Columns c;
+  c.tick = kTickCol;
+  c.entity = kEntityCol;
+  c.entity_arg = kForEntity;
+  c.clazz = kClassCol;
+  c.field = kFieldCol;
+  c.db = kDbCol;
+  c.tick_required = true;
+  c.order_by_entity_ok = kEntityCol;
+  return c;
+}();
+
+struct StateTable {
+  sqlite3_vtab base;
+  Extension* ext;
+};
+
+struct Row {
+  uint32_t field_id;
+  Value value;
+  std::string storage;
+};
+
+struct StateCursor {
+  sqlite3_vtab_cursor base;
+  Extension* ext;
+  IndexReader* reader = nullptr;
+  PlanArgs args;
+  std::vector<const EntityInfo*> entities;
+  size_t entity_pos = 0;
+  ClassInfoRow* clazz = nullptr;
+  std::vector<Row> rows;  // the current entity's fields
+  size_t row_pos = 0;
+  bool eof = true;
+  int64_t rowid = 0;
+};
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char** err) {
+  int rc = sqlite3_declare_vtab(
+      db,
+      "CREATE TABLE x(entity INTEGER, ent_index INTEGER, serial INTEGER, class TEXT, "
+      "field TEXT, path TEXT, type TEXT, value, tick HIDDEN, for_entity HIDDEN, db HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  auto* t = static_cast<StateTable*>(sqlite3_malloc(sizeof(StateTable)));
+  if (t == nullptr) return SQLITE_NOMEM;
+  std::memset(t, 0, sizeof *t);
+  t->ext = static_cast<Extension*>(aux);
+  *out = &t->base;
+  t->ext->readers.TableConnected();
+  (void)err;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  return SQLITE_OK;
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  reinterpret_cast<StateTable*>(vtab)->ext->readers.TableDisconnected();
+  sqlite3_free(vtab);
+  return SQLITE_OK;
+}
+
+int BestIndexFn(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  auto* t = reinterpret_cast<StateTable*>(vtab);
+  (void)t;
+  return BestIndex(info, kColumns, /*rows_per_entity=*/250, /*total_entities=*/1000);
+}
+
+int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
+  auto* t = reinterpret_cast<StateTable*>(vtab);
+  auto* c = new (std::nothrow) StateCursor();
+  if (c == nullptr) return SQLITE_NOMEM;
+  c->ext = t->ext;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* cur) {
+  delete reinterpret_cast<StateCursor*>(cur);
+  return SQLITE_OK;
+}
+
+// Loads the fields of the entity at entity_pos (skipping entities that
+// yield no row); false on error.
+bool LoadEntity(StateCursor* c, std::string* error) {
+  while (c->entity_pos < c->entities.size()) {
+    const EntityInfo& e = *c->entities[c->entity_pos];
+    c->rows.clear();
+    c->row_pos = 0;
+    c->clazz = c->reader->Class(e.class_id);
+    if (c->clazz == nullptr || !c->reader->LoadFields(c->clazz, error)) {
+      if (!error->empty()) return false;
+      ++c->entity_pos;
+      continue;
+    }
+    ClassInfoRow* cls = c->clazz;
+    std::vector<uint32_t> only;
+    if (c->args.fields.active) {
+      // Only the named fields are read, one seek each.
+      for (uint32_t f = 0; f < cls->fields.size(); ++f) {
+        if (c->args.fields.Matches(cls->fields[f].name)) only.push_back(f);
+      }
+    }
+    if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr,
+                            [&](uint32_t f, const Value& v) {
+                              c->rows.push_back({f, v, {}});
+                              if (v.kind == ValueKind::kString) {
+                                c->rows.back().storage.assign(v.s);
+                              }
+                            },
+                            error)) {
+      return false;
+    }
+    for (Row& r : c->rows) {
+      if (r.value.kind == ValueKind::kString) r.value.s = r.storage;
+    }
+    if (!c->rows.empty()) return true;
+    ++c->entity_pos;
+  }
+  c->eof = true;
+  return true;
+}
+
+int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
+  auto* c = reinterpret_cast<StateCursor*>(cur);
+  try {
+    c->args = ReadPlanArgs(idx_num, argc, argv);
+    c->entities.clear();
+    c->rows.clear();
+    c->entity_pos = 0;
+    c->rowid = 0;
+    c->eof = true;
+    if (!(idx_num & kTickEq)) {
+      SetVtabError(cur->pVtab,
+                   "gem_state: tick is required: use gem_state(tick [, entity [, db]]) or "
+                   "WHERE tick = ...");
+      return SQLITE_ERROR;
+    }
+    std::string error;
+    c->reader = c->ext->readers.Get(c->args.db, &error);
+    if (c->reader == nullptr) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    if (c->args.empty) return SQLITE_OK;
+    const int64_t tick = c->args.tick_eq;
+    auto consider = [&](const EntityInfo* e) {
+      if (e == nullptr || !e->AliveAt(tick)) return;
+      if (c->args.has_class) {
+        ClassInfoRow* cls = c->reader->Class(e->class_id);
+        if (cls == nullptr || cls->name != c->args.clazz) return;
+      }
+      c->entities.push_back(e);
+    };
+    if (c->args.has_entities) {
+      for (int64_t id : c->args.entities) consider(c->reader->Entity(id));
+    } else {
+      for (const EntityInfo& e : c->reader->entities()) consider(&e);
+    }
+    c->eof = false;
+    if (!LoadEntity(c, &error)) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    SetVtabError(cur->pVtab, "gem_state: internal error");
+    return SQLITE_ERROR;
+  }
+}
+
+int Next(sqlite3_vtab_cursor* cur) {
+  auto* c = reinterpret_cast<StateCursor*>(cur);
+  try {
+    ++c->rowid;
+    if (++c->row_pos < c->rows.size()) return SQLITE_OK;
+    ++c->entity_pos;
+    std::string error;
+    if (!LoadEntity(c, &error)) {
+      SetVtabError(cur->pVtab, error);
+      return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    SetVtabError(cur->pVtab, "gem_state: internal error");
+    return SQLITE_ERROR;
+  }
+}
+
+int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<StateCursor*>(cur)->eof; }
+
+int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
+  auto* c = reinterpret_cast<StateCursor*>(cur);
+  const EntityInfo& e = *c->entities[c->entity_pos];
+  const Row& r = c->rows[c->row_pos];
+  const FieldInfo* f =
+      r.field_id < c->clazz->fields.size() ? &c->clazz->fields[r.field_id] : nullptr;
+  auto text = [&](const std::string& s) {
+    sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+  };
+  switch (col) {
+    case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
+    case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
+    case kSerial: sqlite3_result_int(ctx, e.serial); break;
+    case kClassCol: text(c->clazz->name); break;
+    case kFieldCol: if (f) text(f->name); else sqlite3_result_null(ctx); break;
+    case kPath: if (f) text(f->path); else sqlite3_result_null(ctx); break;
+    case kType: if (f) text(f->type); else sqlite3_result_null(ctx); break;
+    case kValue: ResultValue(ctx, r.value); break;
+    case kTickCol: sqlite3_result_int64(ctx, c->args.tick_eq); break;
+    case kForEntity: sqlite3_result_int64(ctx, e.entity); break;
+    case kDbCol: text(c->args.db); break;
+  }
+  return SQLITE_OK;
+}
+
+int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
+  *rowid = reinterpret_cast<StateCursor*>(cur)->rowid;
+  return SQLITE_OK;
+}
+
+}  // namespace
+
+const sqlite3_module* StateModule() {
+  static const sqlite3_module module = [] {
+    sqlite3_module m;
+    std::memset(&m, 0, sizeof m);
+    m.iVersion = 0;
+    m.xCreate = nullptr;  // eponymous only: no CREATE VIRTUAL TABLE
+    m.xConnect = Connect;
+    m.xBestIndex = BestIndexFn;
+    m.xDisconnect = Disconnect;
+    m.xOpen = Open;
+    m.xClose = Close;
+    m.xFilter = Filter;
+    m.xNext = Next;
+    m.xEof = Eof;
+    m.xColumn = Column;
+    m.xRowid = Rowid;
+    return m;
+  }();
+  return &module;
+}
+
+}  // namespace gem::sqlext

@@ -1,0 +1,351 @@
+"""The gem SQLite extension through the real sqlite3 shell and Python's
+sqlite3 module (/usr/bin/python3): loading, the functions it registers,
+gem_state against the golden snapshots and against gem-dump, agreement of
+gem_value / gem_changes / gem_state, pushdown, errors, attached indexes."""
+import gzip
+import json
+import math
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
+LIB = os.path.join(RUNFILES, "sqlext", "libgem.so")
+GEM_INDEX = os.path.join(RUNFILES, "indexer", "gem-index")
+GEM_DUMP = os.path.join(RUNFILES, "tools", "gem-dump")
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
+    os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
+FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
+GOLDEN = os.environ.get("GEM_GOLDEN") or os.path.join(os.path.dirname(FIXTURES), "golden")
+TMP = tempfile.mkdtemp(prefix="gemext", dir=os.environ.get("TEST_TMPDIR"))
+NEKIT = "dota2_haste_nekit"
+AUTO = "dota2_haste_auto-20240102-2233-start"
+_built = {}
+
+
+def index_of(stem):
+    """Indexes a fixture once; None when the fixture is missing."""
+    if stem in _built:
+        return _built[stem]
+    replay = os.path.join(FIXTURES, stem + ".dem")
+    if not os.path.exists(replay):
+        _built[stem] = None
+        return None
+    out = os.path.join(TMP, stem + ".db")
+    subprocess.run([GEM_INDEX, "--quiet", "--force", replay, out], check=True)
+    _built[stem] = out
+    return out
+
+
+def need(stem):
+    path = index_of(stem)
+    if path is None:
+        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+    return path
+
+
+def connect(path=":memory:"):
+    con = sqlite3.connect(path)
+    con.enable_load_extension(True)
+    con.load_extension(LIB[:-3])  # like .load: the suffix is optional
+    con.enable_load_extension(False)
+    return con
+
+
+def counters(con):
+    return json.loads(con.execute("SELECT gem_debug()").fetchone()[0])["counters"]
+
+
+def same(golden, ours):
+    """A golden JSON value against an SQL value from the extension."""
+    if golden is None:
+        return ours is None
+    if isinstance(golden, bool):
+        return ours == int(golden)
+    if isinstance(golden, list):
+        try:
+            ours = json.loads(ours)
+        except (TypeError, ValueError):
+            return False
+        return len(golden) == len(ours) and all(same(g, o) for g, o in zip(golden, ours))
+    if isinstance(golden, float) or isinstance(ours, float):
+        if ours is None:
+            return False
+        g, o = float(golden), float(ours)
+        # Relative 1e-5; quantized floats near zero differ by one rounding
+        # of a term as large as their range (see golden_state_test.cc).
+        return g == o or abs(g - o) <= 1e-5 * max(abs(g), abs(o)) or abs(g - o) <= 1e-5
+    if isinstance(golden, int):
+        return ours == golden or (ours is not None and ours < 0 and ours + 2**64 == golden)
+    return golden == ours
+
+
+class Loading(unittest.TestCase):
+    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_value", 3), ("gem_value", 4),
+                          ("gem_version", 0)}
+    EXPECTED_MODULES = {"gem_changes", "gem_state"}
+
+    def test_sqlite3_shell_loads_and_lists_exactly_our_functions(self):
+        out = subprocess.run(
+            ["sqlite3", ":memory:", ".load " + LIB[:-3],
+             "SELECT gem_version();",
+             "SELECT name, narg FROM pragma_function_list WHERE name LIKE 'gem%' ORDER BY 1, 2;",
+             "SELECT name FROM pragma_module_list WHERE name LIKE 'gem%' ORDER BY 1;"],
+            capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual(out[0], "0.1.0")
+        functions = {(x.split("|")[0], int(x.split("|")[1])) for x in out[1:5]}
+        self.assertEqual(functions, self.EXPECTED_FUNCTIONS)
+        self.assertEqual(set(out[5:]), self.EXPECTED_MODULES)
+
+    def test_python_loads_and_lists_exactly_our_functions(self):
+        con = connect()
+        self.assertEqual(con.execute("SELECT gem_version()").fetchone()[0], "0.1.0")
+        functions = set(con.execute(
+            "SELECT name, narg FROM pragma_function_list WHERE name LIKE 'gem%'").fetchall())
+        self.assertEqual(functions, self.EXPECTED_FUNCTIONS)
+        modules = {r[0] for r in con.execute(
+            "SELECT name FROM pragma_module_list WHERE name LIKE 'gem%'")}
+        self.assertEqual(modules, self.EXPECTED_MODULES)
+        debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0])
+        self.assertEqual(debug["version"], "0.1.0")
+        self.assertEqual(debug["schema_version"], 1)
+        self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
+        self.assertIn("build", debug)
+
+    def test_index_opens_without_the_extension(self):
+        path = need(NEKIT)
+        out = subprocess.run(
+            ["sqlite3", path, "PRAGMA integrity_check;",
+             "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%VIRTUAL TABLE%';"],
+            capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual(out, ["ok", "0"])
+
+
+class Golden(unittest.TestCase):
+    def test_gem_state_equals_every_nekit_golden_snapshot(self):
+        path = need(NEKIT)
+        con = connect(path)
+        last_tick = int(con.execute("SELECT value FROM meta WHERE key='last_tick'").fetchone()[0])
+        golden = [json.loads(line) for line in gzip.open(
+            os.path.join(GOLDEN, NEKIT, "entities_snapshots.jsonl.gz"), "rt")]
+        by_tick = {}
+        for g in golden:
+            tick = last_tick if g["req_tick"] == 4294967295 else g["tick"]
+            by_tick.setdefault(tick, []).append(g)
+        compared = bad = 0
+        report = []
+        for tick, entities in by_tick.items():
+            rows = {}
+            for ent_index, serial, cls, path_, value in con.execute(
+                    "SELECT ent_index, serial, class, path, value FROM gem_state(?)", (tick,)):
+                rows[(ent_index, serial, path_)] = value
+            live = {(i, s) for (i, s, _) in rows}
+            self.assertEqual(live, {(g["index"], g["serial"]) for g in entities}, tick)
+            for g in entities:
+                for f in g["fields"]:
+                    compared += 1
+                    ours = rows.get((g["index"], g["serial"], f["path"]))
+                    if not same(f["v"], ours):
+                        bad += 1
+                        if len(report) < 10:
+                            report.append("tick %d %s %s: golden %r ours %r" % (
+                                tick, g["class"], f["name"], f["v"], ours))
+        self.assertEqual(compared, 49202)
+        self.assertEqual(bad, 0, "\n".join(report))
+        print("gem_state: %d golden values equal" % compared)
+
+    def test_gem_state_equals_gem_dump_on_auto(self):
+        path = need(AUTO)
+        replay = os.path.join(FIXTURES, AUTO + ".dem")
+        dump = subprocess.run([GEM_DUMP, "state", "--ticks", "1,100,300,600", replay],
+                              capture_output=True, text=True, check=True).stdout
+        con = connect(path)
+        last_tick = int(con.execute("SELECT value FROM meta WHERE key='last_tick'").fetchone()[0])
+        snapshots = {}
+        for line in dump.splitlines():
+            e = json.loads(line)
+            tick = last_tick if e["req_tick"] == 4294967295 else e["tick"]
+            snapshots.setdefault(tick, []).append(e)
+        compared = bad = 0
+        report = []
+        for tick, entities in snapshots.items():
+            rows = {}
+            for ent_index, serial, path_, value in con.execute(
+                    "SELECT ent_index, serial, path, value FROM gem_state(?)", (tick,)):
+                rows[(ent_index, serial, path_)] = value
+            for e in entities:
+                for f in e["fields"]:
+                    compared += 1
+                    ours = rows.get((e["index"], e["serial"], f["path"]))
+                    if not same(f["v"], ours):
+                        bad += 1
+                        if len(report) < 10:
+                            report.append("tick %d %s %s: dump %r gem_state %r" % (
+                                tick, e["class"], f["name"], f["v"], ours))
+        self.assertGreater(compared, 100000)
+        self.assertEqual(bad, 0, "\n".join(report))
+        print("auto: %d gem-dump values equal in gem_state" % compared)
+
+
+class Agreement(unittest.TestCase):
+    def test_gem_value_and_gem_changes_agree_with_gem_state(self):
+        path = need(NEKIT)
+        con = connect(path)
+        rng = random.Random(5)
+        checked = 0
+        for tick in (14, 600, 1799):
+            rows = con.execute("SELECT entity, field, value FROM gem_state(?)", (tick,)).fetchall()
+            for entity, field, value in rng.sample(rows, 200):
+                v = con.execute("SELECT gem_value(?, ?, ?)", (entity, field, tick)).fetchone()[0]
+                self.assertEqual(v, value, (entity, field, tick))
+                last = con.execute(
+                    "SELECT value FROM gem_changes WHERE entity = ? AND field = ? AND tick <= ? "
+                    "ORDER BY tick DESC LIMIT 1", (entity, field, tick)).fetchone()
+                self.assertIsNotNone(last, (entity, field, tick))
+                self.assertEqual(last[0], value, (entity, field, tick))
+                checked += 1
+        self.assertEqual(checked, 600)
+
+    def test_changes_come_in_tick_order_within_a_field(self):
+        path = need(AUTO)
+        con = connect(path)
+        hero = con.execute("SELECT entity FROM entities JOIN classes USING(class_id) "
+                           "WHERE name = 'CDOTA_Unit_Hero_Axe'").fetchone()[0]
+        rows = con.execute("SELECT field, tick FROM gem_changes WHERE entity = ?",
+                           (hero,)).fetchall()
+        self.assertGreater(len(rows), 100)
+        last = {}
+        for field, tick in rows:
+            self.assertGreaterEqual(tick, last.get(field, -10))
+            last[field] = tick
+        ranged = con.execute(
+            "SELECT count(*), min(tick), max(tick) FROM gem_changes WHERE entity = ? AND "
+            "field = 'CBodyComponent.m_vecX' AND tick BETWEEN 100 AND 300", (hero,)).fetchone()
+        full = [t for f, t in rows if f == "CBodyComponent.m_vecX" and 100 <= t <= 300]
+        self.assertEqual(ranged[0], len(full))
+        self.assertGreaterEqual(ranged[1], 100)
+        self.assertLessEqual(ranged[2], 300)
+
+    def test_values_are_typed(self):
+        path = need(NEKIT)
+        con = connect(path)
+        types = dict(con.execute(
+            "SELECT type, typeof(value) FROM gem_state(600) WHERE type IN "
+            "('int32', 'float32', 'CUtlSymbolLarge', 'Vector', 'bool', 'QAngle') GROUP BY 1"))
+        self.assertEqual(types["int32"], "integer")
+        self.assertEqual(types["float32"], "real")
+        self.assertEqual(types["CUtlSymbolLarge"], "text")
+        self.assertEqual(types["bool"], "integer")
+        vector = con.execute("SELECT value FROM gem_state(600) WHERE type = 'Vector' "
+                             "LIMIT 1").fetchone()[0]
+        self.assertEqual(len(json.loads(vector)), 3)
+        steam = con.execute("SELECT value FROM gem_state(600) WHERE field = "
+                            "'m_vecPlayerData.0001.m_iPlayerSteamID'").fetchone()[0]
+        self.assertEqual(steam, 76561198043439070)
+        self.assertIsNone(con.execute("SELECT gem_value(1, 'no_such_field', 600)").fetchone()[0])
+        self.assertIsNone(con.execute("SELECT gem_value(999999, 'x', 600)").fetchone()[0])
+
+
+class Pushdown(unittest.TestCase):
+    def test_one_entity_one_field_reads_only_that_field(self):
+        path = need(AUTO)
+        con = connect(path)
+        hero = con.execute("SELECT entity FROM entities JOIN classes USING(class_id) "
+                           "WHERE name = 'CDOTA_Unit_Hero_Axe'").fetchone()[0]
+        before = counters(con)
+        rows = con.execute("SELECT value FROM gem_state WHERE tick = 600 AND entity = ? AND "
+                           "field = 'm_iHealth'", (hero,)).fetchall()
+        after = counters(con)
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(after["seeks"] - before["seeks"], 1)
+        self.assertLessEqual(after["chunks_read"] - before["chunks_read"], 1)
+        before = counters(con)
+        con.execute("SELECT gem_value(?, 'm_iHealth', 600)", (hero,)).fetchone()
+        after = counters(con)
+        self.assertEqual(after["seeks"] - before["seeks"], 1)
+        # The history of one field reads that field's chunks and no other.
+        chunks = con.execute("SELECT count(*) FROM changes c JOIN fields f ON f.field_id = "
+                             "c.field_id AND f.class_id = (SELECT class_id FROM entities "
+                             "WHERE entity = ?) WHERE c.entity = ? AND f.name = "
+                             "'CBodyComponent.m_vecX'", (hero, hero)).fetchone()[0]
+        before = counters(con)
+        n = con.execute("SELECT count(*) FROM gem_changes WHERE entity = ? AND "
+                        "field = 'CBodyComponent.m_vecX'", (hero,)).fetchone()[0]
+        after = counters(con)
+        self.assertGreater(n, 10)
+        self.assertEqual(after["chunks_read"] - before["chunks_read"], chunks)
+
+    def test_plans_say_what_they_take(self):
+        con = connect(need(NEKIT))
+        plan = " ".join(r[3] for r in con.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM gem_state WHERE tick = 5 AND entity = 3 AND "
+            "field = 'm_iHealth'"))
+        # idxNum bits: tick(1) + entity(32) + field(256)
+        self.assertIn("INDEX 289", plan)
+        plan = " ".join(r[3] for r in con.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM gem_changes WHERE entity IN (1, 2) AND "
+            "tick BETWEEN 10 AND 20"))
+        # lo(2) + hi(8) + entity(32) + entity IN(64)
+        self.assertIn("INDEX 106", plan)
+
+
+class Errors(unittest.TestCase):
+    def test_missing_tick_says_so(self):
+        con = connect(need(NEKIT))
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT * FROM gem_state").fetchall()
+        self.assertIn("tick is required", str(e.exception))
+
+    def test_not_a_gem_index(self):
+        plain = os.path.join(TMP, "plain.db")
+        sqlite3.connect(plain).execute("CREATE TABLE IF NOT EXISTS t(x)")
+        con = connect(plain)
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT * FROM gem_state(1)").fetchall()
+        self.assertIn("not a gem index", str(e.exception))
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT gem_value(1, 'x', 1)").fetchall()
+        self.assertIn("not a gem index", str(e.exception))
+
+    def test_other_schema_version(self):
+        copy = os.path.join(TMP, "v99.db")
+        shutil.copy(need(NEKIT), copy)
+        sqlite3.connect(copy).execute("PRAGMA user_version = 99")
+        con = connect(copy)
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT * FROM gem_changes LIMIT 1").fetchall()
+        self.assertIn("schema version 99", str(e.exception))
+
+
+class Attached(unittest.TestCase):
+    def test_an_attached_index_answers_under_its_name(self):
+        path = need(NEKIT)
+        main = connect(path)
+        con = connect()
+        con.execute("ATTACH ? AS other", (path,))
+        expected = main.execute("SELECT count(*), total(value) FROM gem_state(600) "
+                                "WHERE typeof(value) = 'integer'").fetchone()
+        got = con.execute("SELECT count(*), total(value) FROM gem_state(600, NULL, 'other') "
+                          "WHERE typeof(value) = 'integer'").fetchone()
+        self.assertEqual(got, expected)
+        got = con.execute("SELECT count(*), total(value) FROM gem_state WHERE tick = 600 AND "
+                          "db = 'other' AND typeof(value) = 'integer'").fetchone()
+        self.assertEqual(got, expected)
+        v = con.execute("SELECT gem_value(1, 'm_flSimulationTime', 600, 'other')").fetchone()[0]
+        self.assertEqual(v, main.execute("SELECT gem_value(1, 'm_flSimulationTime', 600)")
+                         .fetchone()[0])
+        n = con.execute("SELECT count(*) FROM gem_changes WHERE db = 'other' AND entity = 1"
+                        ).fetchone()[0]
+        self.assertGreater(n, 0)
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -297,6 +297,29 @@ class Pushdown(unittest.TestCase):
         self.assertIn("INDEX 106", plan)
 
 
+class ReadmeQueries(unittest.TestCase):
+    def test_every_readme_query_runs_and_answers(self):
+        """The README's ```sql blocks, run on the auto fixture's index."""
+        path = need(AUTO)
+        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        self.assertGreaterEqual(len(blocks), 5)
+        con = connect(path)
+        results = [con.execute(sql).fetchall() for sql in blocks]
+        for sql, rows in zip(blocks, results):
+            self.assertTrue(rows, sql)
+        health, positions, kills, log = results[0], results[1], results[2], results[3]
+        self.assertEqual(len(health), 10)
+        self.assertTrue(all(isinstance(h, int) and h > 0 for _, h in health))
+        self.assertEqual(len(positions), 27)
+        self.assertTrue(all(abs(x) < 16384 and abs(y) < 16384 for _, x, y in positions))
+        self.assertEqual(len({(x, y) for _, x, y in positions}) > 1, True)  # the hero moves
+        self.assertEqual(len(kills), 10)
+        self.assertTrue(all(r[2] == 0 for r in kills))  # 27 seconds: nobody died
+        self.assertEqual(kills[0][1], "\U0001F479")    # slot 0's player name (an emoji)
+        self.assertTrue(all("kunkka" in (r[2] + r[3]) for r in log))
+
+
 class Errors(unittest.TestCase):
     def test_missing_tick_says_so(self):
         con = connect(need(NEKIT))

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/bit_reader.h"
+#include "core/bit_writer.h"
 #include "core/status.h"
 
 namespace gem {
@@ -102,6 +103,13 @@ FieldOp ReadFieldOp(BitReader* r);
 // Reads all paths of one update into `paths` (cleared first; capacity is
 // reused). Corrupt when the stream overflows or an op is malformed.
 Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths);
+
+// The writing side, for tools that produce replays: writes the ops that
+// take the reader from path to path through `paths` (any order, each of
+// depth 1 to kMaxDepth with indexes >= 0), then FieldPathEncodeFinish.
+// The common steps use the common (short) ops.
+void WriteFieldPaths(const std::vector<FieldPath>& paths, BitWriter* w);
+void WriteFieldOp(FieldOp op, BitWriter* w);
 
 }  // namespace gem
 

@@ -80,6 +80,14 @@ void EntityManager::SetBaseline(int32_t class_id, std::string_view data) {
   cs->template_ready = false;
 }
 
+const FieldState* EntityManager::Baseline(int32_t class_id, Status* status) {
+  ClassFields* fields = mutable_class_fields(class_id);
+  if (fields == nullptr) return nullptr;
+  ClassState* cs = GetClassState(class_id);
+  *status = PrepareTemplate(cs);
+  return status->ok() ? &cs->base_state : nullptr;
+}
+
 Status EntityManager::PrepareTemplate(ClassState* cs) {
   if (cs->template_ready) return Status::Ok();
   cs->base_state.Reset();

@@ -79,6 +79,7 @@ class EntityManager {
 
   // ServerInfo.max_classes fixes the class id width.
   void SetMaxClasses(int32_t max_classes);
+  unsigned class_id_bits() const { return class_id_bits_; }
   // A baseline (instancebaseline entry) for class `class_id` changed.
   void SetBaseline(int32_t class_id, std::string_view data);
 
@@ -99,6 +100,9 @@ class EntityManager {
                : nullptr;
   }
   ClassFields* mutable_class_fields(int32_t class_id);
+  // The decoded baseline of a class (empty when it has none); for tools
+  // that create entities. Null when the class has no serializer.
+  const FieldState* Baseline(int32_t class_id, Status* status);
   size_t live_count() const { return live_; }
   const EntityCounters& counters() const { return counters_; }
 

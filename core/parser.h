@@ -77,6 +77,9 @@ class Parser {
   const Schema& schema() const { return schema_; }
   const StringTables& string_tables() const { return tables_; }
   const EntityManager& entities() const { return *entities_; }
+  // For tools that build on a parsed replay (gem-synth): the class
+  // registries and baselines.
+  EntityManager& mutable_entities() { return *entities_; }
   const ParserCounters& counters() const { return counters_; }
   const TickInfo& current() const { return tick_; }
 

@@ -1,0 +1,146 @@
+"""A synthetic replay end to end: gem-synth writes two minutes of play and
+the ground truth it encoded; gem-index indexes it; gem_state (through
+/usr/bin/python3's sqlite3 and libgem) must give the truth's every value at
+every truth tick, with no value the truth lacks, and the index's counts must
+equal what gem-synth says it wrote."""
+import collections
+import json
+import os
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
+LIB = os.path.join(RUNFILES, "sqlext", "libgem.so")
+GEM_INDEX = os.path.join(RUNFILES, "indexer", "gem-index")
+GEM_SYNTH = os.path.join(RUNFILES, "tools", "gem-synth")
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
+    os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
+FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
+TMP = tempfile.mkdtemp(prefix="gemsynth", dir=os.environ.get("TEST_TMPDIR"))
+AUTO = "dota2_haste_auto-20240102-2233-start"
+MINUTES = 2
+_made = {}
+
+
+def synthetic():
+    """(index path, truth path, gem-synth's counts), made once."""
+    if "db" in _made:
+        return _made["db"]
+    replay = os.path.join(FIXTURES, AUTO + ".dem")
+    if not os.path.exists(replay):
+        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+    dem, truth, db = (os.path.join(TMP, "synth." + x) for x in ("dem", "truth", "db"))
+    out = subprocess.run([GEM_SYNTH, "--from", replay, "--minutes", str(MINUTES), "--seed", "42",
+                          "--truth", truth, dem], capture_output=True, text=True, check=True).stdout
+    counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
+    subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
+    _made["db"] = (db, truth, counts)
+    return _made["db"]
+
+
+def connect(path):
+    con = sqlite3.connect(path)
+    con.enable_load_extension(True)
+    con.load_extension(LIB)
+    con.enable_load_extension(False)
+    return con
+
+
+def f32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def same(truth, ours):
+    """A truth JSON value against the extension's SQL value, exactly (floats
+    as float32)."""
+    if truth is None:
+        return ours is None
+    if isinstance(truth, bool):
+        return ours == int(truth)
+    if isinstance(truth, list):
+        try:
+            ours = json.loads(ours)
+        except (TypeError, ValueError):
+            return False
+        return len(truth) == len(ours) and all(same(t, o) for t, o in zip(truth, ours))
+    if isinstance(truth, float) or isinstance(ours, float):
+        return ours is not None and f32(truth) == f32(ours)
+    if isinstance(truth, int):
+        return ours == truth or (ours is not None and ours < 0 and ours + 2**64 == truth)
+    return truth == ours
+
+
+class SyntheticReplay(unittest.TestCase):
+    def test_gem_state_equals_the_ground_truth_at_every_truth_tick(self):
+        db, truth_path, counts = synthetic()
+        con = connect(db)
+        by_tick = collections.defaultdict(list)
+        with open(truth_path) as f:
+            for line in f:
+                entity = json.loads(line)
+                by_tick[entity["tick"]].append(entity)
+        self.assertEqual(len(by_tick), MINUTES * 60 * 30 // 300)
+        compared = entities = bad = 0
+        report = []
+        for tick, truth in sorted(by_tick.items()):
+            wanted = ",".join(str(e["index"]) for e in truth)
+            rows = collections.defaultdict(dict)
+            for ent_index, serial, cls, path, value in con.execute(
+                    "SELECT ent_index, serial, class, path, value FROM gem_state(?) "
+                    "WHERE ent_index IN (%s)" % wanted, (tick,)):
+                rows[(ent_index, serial)][path] = (cls, value)
+            for e in truth:
+                entities += 1
+                ours = rows.get((e["index"], e["serial"]))
+                self.assertIsNotNone(ours, "tick %d: %s %d missing" % (tick, e["class"], e["index"]))
+                self.assertEqual({p for p in ours}, {f["path"] for f in e["fields"]},
+                                 "tick %d: %s %d has other fields" % (tick, e["class"], e["index"]))
+                for f in e["fields"]:
+                    compared += 1
+                    cls, value = ours[f["path"]]
+                    if cls != e["class"] or not same(f["v"], value):
+                        bad += 1
+                        if len(report) < 10:
+                            report.append("tick %d %s %s: truth %r gem_state %r" % (
+                                tick, e["class"], f["name"], f["v"], value))
+        self.assertEqual(entities, counts["truth_entities"])
+        self.assertGreater(compared, 100000)
+        self.assertEqual(bad, 0, "\n".join(report))
+        print("synthetic: %d values of %d entity samples equal the truth" % (compared, entities))
+
+    def test_index_counts_equal_what_gem_synth_wrote(self):
+        db, _, counts = synthetic()
+        con = connect(db)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(int(meta["last_tick"]), counts["last_tick"])
+        self.assertEqual(int(meta["truncated"]), 0)
+        self.assertEqual(con.execute("SELECT count(*) FROM combat_log").fetchone()[0],
+                         counts["combat_log"])
+        self.assertEqual(con.execute("SELECT count(*) FROM entities WHERE deleted_tick IS NULL")
+                         .fetchone()[0], counts["entities_live"])
+        self.assertEqual(con.execute("SELECT count(*) FROM entities WHERE created_tick > 0")
+                         .fetchone()[0], counts["entities_created"])
+        self.assertEqual(con.execute("SELECT count(*) FROM entities WHERE deleted_tick IS NOT NULL")
+                         .fetchone()[0], counts["entities_deleted"])
+        live = con.execute("SELECT count(DISTINCT entity) FROM gem_state(?)",
+                           (counts["last_tick"],)).fetchone()[0]
+        self.assertEqual(live, counts["entities_live"])
+        # Every modifier added or removed is a tick-versioned entry row.
+        n = con.execute("SELECT count(*) FROM string_table_entries JOIN string_tables "
+                        "USING (table_id) WHERE name = 'ActiveModifiers' AND tick > 0"
+                        ).fetchone()[0]
+        self.assertEqual(n, counts["modifiers_added"] + counts["modifiers_removed"])
+        # Field changes: the fixture's first packet wrote none (it creates
+        # everything); every later change is gem-synth's.
+        self.assertEqual(int(meta["field_changes"]), counts["field_changes"])
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -1,0 +1,60 @@
+// ReplayWriter: writes a Source 2 replay file frame by frame, in the
+// format DemoStream reads: the 16-byte header (its offsets fixed at the
+// end), then varint command / tick / size frames, snappy-compressed when
+// that is smaller. Packets are built from inner messages, bit-packed as
+// { ubit var type, varint size, bytes }.
+#ifndef GEM_TOOLS_SYNTH_REPLAY_WRITER_H_
+#define GEM_TOOLS_SYNTH_REPLAY_WRITER_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "core/bit_writer.h"
+#include "core/status.h"
+
+namespace gem::synth {
+
+class ReplayWriter {
+ public:
+  ~ReplayWriter();
+  Status Open(const std::string& path);
+  // A frame as written in another replay (already framed), copied as is.
+  Status CopyFrame(std::string_view framed);
+  // A frame with `payload` (uncompressed); compressed when it pays.
+  Status Frame(uint32_t command, uint32_t tick, std::string_view payload);
+  // Records where the DEM_FileInfo / DEM_SpawnGroups frames start (for
+  // the header) before they are written.
+  void MarkFileInfo() { fileinfo_at_ = pos_; }
+  void MarkSpawnGroups() { spawngroups_at_ = pos_; }
+  // Writes the header offsets and closes.
+  Status Close();
+  uint64_t bytes() const { return pos_; }
+
+ private:
+  Status Write(std::string_view bytes);
+
+  FILE* f_ = nullptr;
+  std::string path_;
+  uint64_t pos_ = 0;
+  uint64_t fileinfo_at_ = 0;
+  uint64_t spawngroups_at_ = 0;
+  std::string scratch_;
+};
+
+// Accumulates the inner messages of one packet.
+class PacketBuilder {
+ public:
+  void Add(uint32_t type, std::string_view payload);
+  bool empty() const { return w_.size_bits() == 0; }
+  // The packet's data (CDemoPacket.data), padded to a whole byte.
+  std::string Finish();
+
+ private:
+  BitWriter w_;
+};
+
+}  // namespace gem::synth
+
+#endif  // GEM_TOOLS_SYNTH_REPLAY_WRITER_H_

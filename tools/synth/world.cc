@@ -1,0 +1,621 @@
+#include "tools/synth/world.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/demo_stream.h"
+#include "core/field_encoder.h"
+#include "core/inner_messages.h"
+#include "proto/demo.pb.h"
+#include "proto/netmessages.pb.h"
+
+namespace gem::synth {
+namespace {
+
+// Collects a state walk as (field id, value) pairs.
+class Collector : public FieldState::Visitor {
+ public:
+  explicit Collector(std::vector<std::pair<uint32_t, OwnedValue>>* out) : out_(out) {}
+  void Visit(uint32_t field_id, const Value& value) override {
+    out_->emplace_back(field_id, OwnedValue(value));
+  }
+
+ private:
+  std::vector<std::pair<uint32_t, OwnedValue>>* out_;
+};
+
+bool IsPrefixOf(const FieldPath& prefix, const FieldPath& path) {
+  if (path.last <= prefix.last) return false;
+  for (int i = 0; i <= prefix.last; ++i) {
+    if (prefix.index[i] != path.index[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool PathLess::operator()(const FieldPath& a, const FieldPath& b) const {
+  const int n = std::min(a.last, b.last);
+  for (int i = 0; i <= n; ++i) {
+    if (a.index[i] != b.index[i]) return a.index[i] < b.index[i];
+  }
+  return a.last < b.last;
+}
+
+void OwnedValue::Assign(const Value& v) {
+  value = v;
+  if (v.kind == ValueKind::kString) {
+    bytes.assign(v.s.data(), v.s.size());
+    value.s = bytes;
+  } else {
+    bytes.clear();
+    value.s = {};
+  }
+}
+
+World::World() = default;
+World::~World() = default;
+
+Status World::Load(const std::string& fixture) {
+  GEM_RETURN_IF_ERROR(file_.Open(fixture));
+  DemoStream stream(file_.data(), file_.size());
+  GEM_RETURN_IF_ERROR(stream.Open());
+  if (stream.position() != DemoStream::kHeaderSize) {
+    return Status::Unsupported("the fixture must be a current Source 2 replay");
+  }
+  bool synced = false, done = false;
+  size_t prefix_end = stream.position();
+  while (!done) {
+    Frame frame;
+    bool end = false;
+    const size_t at = stream.position();
+    GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
+    if (end) break;
+    const size_t bytes = stream.position() - at;
+    switch (frame.command) {
+      case kDemFileInfo:
+        file_info_.assign(reinterpret_cast<const char*>(frame.data), frame.size);
+        continue;
+      case kDemSpawnGroups:
+        spawn_groups_frame_.assign(reinterpret_cast<const char*>(file_.data() + at), bytes);
+        continue;
+      case kDemStop:
+        continue;
+      case kDemFullPacket:
+        if (synced) done = true;  // the synthetic packets restate everything
+        continue;
+      case kDemSyncTick:
+        synced = true;
+        break;
+      case kDemPacket:
+        if (synced) {
+          start_tick_ = frame.tick;
+          done = true;
+        }
+        break;
+      default:
+        break;
+    }
+    if (done && frame.command != kDemPacket) break;
+    prefix_.emplace_back(at, bytes);
+    prefix_end = at + bytes;
+  }
+  if (!synced || prefix_.empty()) {
+    return Status::Unsupported("the fixture has no packet after its signon");
+  }
+  // Keep scanning for the trailing file info and spawn groups.
+  for (;;) {
+    Frame frame;
+    bool end = false;
+    const size_t at = stream.position();
+    if (!stream.Next(&frame, &end).ok() || end) break;
+    if (frame.command == kDemFileInfo) {
+      file_info_.assign(reinterpret_cast<const char*>(frame.data), frame.size);
+    } else if (frame.command == kDemSpawnGroups) {
+      spawn_groups_frame_.assign(reinterpret_cast<const char*>(file_.data() + at),
+                                 stream.position() - at);
+    }
+  }
+
+  parser_ = std::make_unique<Parser>(nullptr);
+  Status s = parser_->Parse(file_.data(), prefix_end);
+  if (!s.ok()) return s.WithContext("reading the fixture's signon");
+
+  const EntityManager& em = parser_->entities();
+  last_serial_.assign(EntityManager::kMaxEntities, 0);
+  for (int32_t i = 1; i < EntityManager::kMaxEntities; ++i) {
+    const Entity* e = em.Get(i);
+    if (e != nullptr) {
+      Adopt(*e);
+    } else {
+      free_indexes_.insert(i);
+    }
+  }
+  if (em.Get(0) != nullptr) Adopt(*em.Get(0));
+  const Schema& schema = parser_->schema();
+  for (size_t id = 0; id < schema.class_slots(); ++id) {
+    const ClassInfo* c = schema.GetClass(static_cast<int32_t>(id));
+    if (c != nullptr && c->serializer != nullptr) class_ids_.emplace(c->name, c->id);
+  }
+  const StringTables& tables = parser_->string_tables();
+  for (size_t id = 0; id < tables.size(); ++id) {
+    const StringTable* t = tables.Get(static_cast<int32_t>(id));
+    SimTable st;
+    st.id = static_cast<int32_t>(id);
+    st.name = t->name();
+    st.settings = t->settings();
+    for (size_t i = 0; i < t->size(); ++i) st.entries.push_back(t->entry(i));
+    tables_.push_back(std::move(st));
+  }
+  // The baselines the whole fixture comes to have.
+  Parser whole(nullptr);
+  if (whole.Parse(file_.data(), file_.size()).ok()) {
+    if (const StringTable* t = whole.string_tables().Find("instancebaseline")) {
+      for (size_t i = 0; i < t->size(); ++i) {
+        const StringTableEntry& e = t->entry(i);
+        char* end = nullptr;
+        const long id = std::strtol(e.name.c_str(), &end, 10);
+        if (end != e.name.c_str() && *end == '\0' && !e.data.empty()) {
+          later_baselines_.emplace(static_cast<int32_t>(id), e.data);
+        }
+      }
+    }
+  }
+  counters_.max_live = entities_.size();
+  return Status::Ok();
+}
+
+void World::Adopt(const Entity& e) {
+  auto sim = std::make_unique<SimEntity>();
+  sim->index = e.index;
+  sim->serial = e.serial;
+  sim->class_id = e.class_id;
+  sim->fields = parser_->mutable_entities().mutable_class_fields(e.class_id);
+  std::vector<std::pair<uint32_t, OwnedValue>> values;
+  Collector collect(&values);
+  e.state.VisitAll(&collect);
+  for (auto& [id, v] : values) sim->state[sim->fields->path(id)] = v;
+  last_serial_[e.index] = e.serial;
+  entities_[e.index] = std::move(sim);
+}
+
+int32_t World::ClassId(const std::string& name) const {
+  auto it = class_ids_.find(name);
+  return it == class_ids_.end() ? -1 : it->second;
+}
+
+bool World::HasBaseline(int32_t class_id) {
+  SimTable* t = FindTable("instancebaseline");
+  if (t == nullptr) return false;
+  const std::string key = std::to_string(class_id);
+  for (const StringTableEntry& e : t->entries) {
+    if (e.name == key && !e.data.empty()) return true;
+  }
+  return false;
+}
+
+bool World::EnsureBaseline(int32_t class_id) {
+  if (class_id < 0) return false;
+  if (HasBaseline(class_id)) return true;
+  SimTable* t = FindTable("instancebaseline");
+  auto later = later_baselines_.find(class_id);
+  if (t == nullptr || later == later_baselines_.end()) return false;
+  SetEntry(t, static_cast<int32_t>(t->entries.size()), std::to_string(class_id), later->second);
+  parser_->mutable_entities().SetBaseline(class_id, later->second);
+  return true;
+}
+
+SimTable* World::FindTable(const std::string& name) {
+  for (SimTable& t : tables_) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const FieldPath* World::PathOf(int32_t class_id, const std::string& name) {
+  auto& by_name = names_[class_id];
+  auto it = by_name.find(name);
+  if (it == by_name.end()) {
+    // Misses are remembered too, as a path of depth 0 (last = -1).
+    FieldPath path;
+    path.last = -1;
+    ClassFields* fields = parser_->mutable_entities().mutable_class_fields(class_id);
+    const uint32_t id = fields == nullptr ? ClassFields::kInvalid : fields->FindByName(name);
+    if (id != ClassFields::kInvalid) path = fields->path(id);
+    it = by_name.emplace(name, path).first;
+  }
+  return it->second.last < 0 ? nullptr : &it->second;
+}
+
+const FieldDecoder* World::DecoderOf(const SimEntity& e, const FieldPath& path) {
+  bool is_new = false;
+  const uint32_t id = e.fields->Lookup(path, &is_new);
+  return id == ClassFields::kInvalid ? nullptr : e.fields->decoder(id);
+}
+
+Value World::NumberFor(const FieldDecoder& d, double x) const {
+  switch (d.op) {
+    case DecodeOp::kBool:
+      return Value::Bool(x != 0);
+    case DecodeOp::kUVar32:
+    case DecodeOp::kUVar64:
+    case DecodeOp::kFixed64:
+    case DecodeOp::kComponentBit:
+    case DecodeOp::kPointer:
+      return Value::Uint(static_cast<uint64_t>(std::max(0.0, x)));
+    case DecodeOp::kSVar32:
+    case DecodeOp::kSVar64:
+    case DecodeOp::kUVar32MinusOne:
+      return Value::Int(static_cast<int64_t>(x));
+    case DecodeOp::kFloat:
+      return Value::Float(static_cast<float>(x));
+    case DecodeOp::kVector:
+    case DecodeOp::kVectorNormal:
+    case DecodeOp::kQAngleBits:
+    case DecodeOp::kQAnglePitchYaw:
+    case DecodeOp::kQAngleCoord:
+    case DecodeOp::kQAnglePrecise: {
+      const int n = d.op == DecodeOp::kVector ? d.count : 3;
+      const float xs[4] = {static_cast<float>(x), static_cast<float>(x),
+                           static_cast<float>(x), static_cast<float>(x)};
+      return Value::Vector(xs, n);
+    }
+    default:
+      return Value::None();
+  }
+}
+
+Value World::Number(const SimEntity& e, const std::string& name, double x) {
+  const FieldPath* path = PathOf(e.class_id, name);
+  if (path == nullptr) return Value::None();
+  const FieldDecoder* d = DecoderOf(e, *path);
+  return d == nullptr ? Value::None() : NumberFor(*d, x);
+}
+
+Value World::Get(const SimEntity& e, const std::string& name) const {
+  auto by_class = names_.find(e.class_id);
+  if (by_class == names_.end()) return Value::None();
+  auto it = by_class->second.find(name);
+  if (it == by_class->second.end() || it->second.last < 0) return Value::None();
+  auto v = e.state.find(it->second);
+  return v == e.state.end() ? Value::None() : v->second.value;
+}
+
+bool World::Set(SimEntity* e, const std::string& name, const Value& value) {
+  const FieldPath* path = PathOf(e->class_id, name);
+  return path != nullptr && SetPath(e, *path, value);
+}
+
+bool World::SetPath(SimEntity* e, const FieldPath& path, const Value& value) {
+  if (value.is_none()) return false;
+  bool is_new = false;
+  const uint32_t id = e->fields->Lookup(path, &is_new);
+  if (id == ClassFields::kInvalid) return false;
+  const FieldDecoder* decoder = e->fields->decoder(id);
+  const Value exact = RepresentableValue(*decoder, value);
+  auto it = e->state.find(path);
+  if (it != e->state.end() && it->second.value.SameAs(exact)) return true;
+  if (it == e->state.end()) it = e->state.emplace(path, OwnedValue()).first;
+  it->second.Assign(exact);
+  if (e->fields->is_length(id) && exact.kind == ValueKind::kUint) DropPast(e, path, exact.u);
+  Pending& p = pending_[e->index];
+  for (FieldWrite& w : p.writes) {
+    if (w.path == path) {
+      w.value = it->second;
+      return true;
+    }
+  }
+  p.writes.push_back({path, it->second, decoder});
+  return true;
+}
+
+void World::DropPast(SimEntity* e, const FieldPath& length_path, uint64_t length) {
+  const int level = length_path.last + 1;
+  for (auto it = e->state.upper_bound(length_path); it != e->state.end();) {
+    if (!IsPrefixOf(length_path, it->first)) break;
+    if (static_cast<uint64_t>(it->first.index[level]) >= length) {
+      if (!it->second.value.is_none()) ++dropped_in_packet_[e->index];
+      it = e->state.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+SimEntity* World::Create(int32_t class_id) {
+  if (free_indexes_.empty()) return nullptr;
+  ClassFields* fields = parser_->mutable_entities().mutable_class_fields(class_id);
+  if (fields == nullptr) return nullptr;
+  Status status;
+  const FieldState* baseline = parser_->mutable_entities().Baseline(class_id, &status);
+  if (baseline == nullptr) return nullptr;
+  const int32_t index = *free_indexes_.begin();
+  free_indexes_.erase(free_indexes_.begin());
+  auto sim = std::make_unique<SimEntity>();
+  sim->index = index;
+  sim->serial = (last_serial_[index] + 1) & ((1u << 17) - 1);
+  if (sim->serial == 0) sim->serial = 1;
+  last_serial_[index] = sim->serial;
+  sim->class_id = class_id;
+  sim->fields = fields;
+  std::vector<std::pair<uint32_t, OwnedValue>> values;
+  Collector collect(&values);
+  baseline->VisitAll(&collect);
+  for (auto& [id, v] : values) sim->state[fields->path(id)] = v;
+  Pending& p = pending_[index];
+  p.kind = Pending::kCreate;
+  p.writes.clear();
+  SimEntity* out = sim.get();
+  entities_[index] = std::move(sim);
+  ++counters_.created;
+  counters_.max_live = std::max<uint64_t>(counters_.max_live, entities_.size());
+  return out;
+}
+
+void World::Delete(SimEntity* e) {
+  const int32_t index = e->index;
+  Pending& p = pending_[index];
+  p.kind = Pending::kDelete;
+  p.writes.clear();
+  entities_.erase(index);
+  released_.push_back(index);
+  ++counters_.deleted;
+}
+
+void World::SetEntry(SimTable* t, int32_t index, const std::string& name,
+                     const std::string& data) {
+  if (index < 0 || static_cast<size_t>(index) > t->entries.size()) return;
+  if (static_cast<size_t>(index) == t->entries.size()) {
+    t->entries.push_back({name, data});
+    entry_is_new_.insert({t->id, index});
+  } else {
+    t->entries[index].data = data;  // names never change
+  }
+  pending_entries_[t->id].insert(index);
+}
+
+void World::AddMessage(uint32_t type, std::string payload) {
+  messages_.emplace_back(type, std::move(payload));
+}
+
+void World::EncodeEntity(const SimEntity& e, std::vector<FieldWrite>* writes, BitWriter* w) {
+  std::sort(writes->begin(), writes->end(),
+            [](const FieldWrite& a, const FieldWrite& b) { return PathLess()(a.path, b.path); });
+  std::vector<FieldPath> paths;
+  paths.reserve(writes->size());
+  for (const FieldWrite& fw : *writes) paths.push_back(fw.path);
+  WriteFieldPaths(paths, w);
+  for (const FieldWrite& fw : *writes) {
+    if (!EncodeField(*fw.decoder, fw.value.value, w)) {
+      std::fprintf(stderr, "gem-synth: internal error: %s %s cannot hold a %s\n",
+                   e.class_name().c_str(), fw.path.ToString().c_str(),
+                   ValueKindName(fw.value.value.kind));
+      std::abort();
+    }
+  }
+}
+
+std::string World::EncodePacketEntities(uint32_t tick, bool full) {
+  BitWriter w;
+  int32_t last = -1, count = 0;
+  const unsigned class_bits = parser_->entities().class_id_bits();
+  auto write_create = [&](const SimEntity& e, std::vector<FieldWrite>* writes) {
+    w.WriteBits(2, 2);
+    w.WriteBits(static_cast<uint32_t>(e.class_id), class_bits);
+    w.WriteBits(e.serial, 17);
+    w.WriteVarUint32(0);
+    EncodeEntity(e, writes, &w);
+  };
+  if (full) {
+    for (const auto& [index, e] : entities_) {
+      std::vector<FieldWrite> writes;
+      for (const auto& [path, v] : e->state) {
+        writes.push_back({path, v, DecoderOf(*e, path)});
+      }
+      w.WriteUBitVar(static_cast<uint32_t>(index - last - 1));
+      last = index;
+      write_create(*e, &writes);
+      ++count;
+    }
+  } else {
+    for (auto& [index, p] : pending_) {
+      w.WriteUBitVar(static_cast<uint32_t>(index - last - 1));
+      last = index;
+      ++count;
+      if (p.kind == Pending::kUpdate) {
+        counters_.field_changes += p.writes.size() + dropped_in_packet_[index];
+      } else if (p.kind == Pending::kCreate) {
+        counters_.created_values += p.writes.size();
+      }
+      if (p.kind == Pending::kDelete) {
+        w.WriteBits(3, 2);
+      } else if (p.kind == Pending::kCreate) {
+        write_create(*entities_.at(index), &p.writes);
+      } else {
+        w.WriteBits(0, 2);
+        EncodeEntity(*entities_.at(index), &p.writes, &w);
+      }
+    }
+  }
+  proto::CSVCMsg_PacketEntities msg;
+  msg.set_max_entries(EntityManager::kMaxEntities);
+  msg.set_updated_entries(count);
+  msg.set_legacy_is_delta(!full);
+  msg.set_update_baseline(false);
+  msg.set_baseline(0);
+  msg.set_delta_from(full ? -1 : static_cast<int32_t>(tick) - 2);
+  msg.set_entity_data(w.str());
+  msg.set_server_tick(tick);
+  return msg.SerializeAsString();
+}
+
+std::string World::EncodeTableUpdate(const SimTable& t, const std::set<int32_t>& changed) {
+  BitWriter w;
+  // The names of the entries of this message, for name compression.
+  std::vector<const std::string*> history;
+  int32_t last = -1;
+  for (int32_t index : changed) {
+    if (index == last + 1) {
+      w.WriteBool(true);
+    } else {
+      w.WriteBool(false);
+      w.WriteVarUint32(static_cast<uint32_t>(index - last - 2));
+    }
+    last = index;
+    const StringTableEntry& entry = t.entries[index];
+    // A name is sent with a new entry only (names never change after).
+    const bool is_new = entry_is_new_.count({t.id, index}) != 0;
+    w.WriteBool(is_new);
+    if (is_new) {
+      // The longest prefix shared with one of the last 32 names.
+      size_t best_len = 0, best_pos = 0;
+      const size_t first = history.size() > 32 ? history.size() - 32 : 0;
+      for (size_t h = first; h < history.size(); ++h) {
+        const std::string& base = *history[h];
+        size_t n = 0;
+        while (n < base.size() && n < entry.name.size() && n < 31 && base[n] == entry.name[n]) ++n;
+        if (n > best_len) best_len = n, best_pos = h - first;
+      }
+      if (best_len >= 2) {
+        w.WriteBool(true);
+        w.WriteBits(static_cast<uint32_t>(best_pos), 5);
+        w.WriteBits(static_cast<uint32_t>(best_len), 5);
+        w.WriteString(std::string_view(entry.name).substr(best_len));
+      } else {
+        w.WriteBool(false);
+        w.WriteString(entry.name);
+      }
+    }
+    history.push_back(&entry.name);
+    w.WriteBool(!entry.data.empty());
+    if (!entry.data.empty()) {
+      if (t.settings.user_data_fixed_size) {
+        const uint64_t bits = static_cast<uint64_t>(std::max(0, t.settings.user_data_size_bits));
+        for (uint64_t b = 0; b < bits; ++b) {
+          const size_t byte = b / 8;
+          const uint8_t v = byte < entry.data.size() ? static_cast<uint8_t>(entry.data[byte]) : 0;
+          w.WriteBool((v >> (b % 8)) & 1);
+        }
+      } else {
+        if (t.settings.flags & 1) w.WriteBool(false);  // not compressed
+        if (t.settings.using_varint_bitcounts) {
+          w.WriteUBitVar(static_cast<uint32_t>(entry.data.size()));
+        } else {
+          w.WriteBits(static_cast<uint32_t>(entry.data.size()), 17);
+        }
+        w.WriteBytes(entry.data);
+      }
+    }
+    ++counters_.string_entries;
+  }
+  proto::CSVCMsg_UpdateStringTable msg;
+  msg.set_table_id(t.id);
+  msg.set_num_changed_entries(static_cast<int32_t>(changed.size()));
+  msg.set_string_data(w.str());
+  return msg.SerializeAsString();
+}
+
+Status World::FlushPacket(uint32_t tick, ReplayWriter* out) {
+  PacketBuilder packet;
+  proto::CNETMsg_Tick net_tick;
+  net_tick.set_tick(tick);
+  packet.Add(kNetTick, net_tick.SerializeAsString());
+  for (const auto& [table_id, changed] : pending_entries_) {
+    packet.Add(kSvcUpdateStringTable, EncodeTableUpdate(tables_[table_id], changed));
+  }
+  pending_entries_.clear();
+  entry_is_new_.clear();
+  if (!pending_.empty()) {
+    packet.Add(kSvcPacketEntities, EncodePacketEntities(tick, false));
+  }
+  pending_.clear();
+  dropped_in_packet_.clear();
+  for (auto& [type, payload] : messages_) {
+    packet.Add(type, payload);
+    ++counters_.user_messages;
+  }
+  messages_.clear();
+  for (int32_t index : released_) free_indexes_.insert(index);
+  released_.clear();
+  proto::CDemoPacket frame;
+  frame.set_data(packet.Finish());
+  ++counters_.packets;
+  return out->Frame(kDemPacket, tick, frame.SerializeAsString());
+}
+
+Status World::WriteFullPacket(uint32_t tick, ReplayWriter* out) {
+  proto::CDemoFullPacket full;
+  proto::CDemoStringTables* snapshot = full.mutable_string_table();
+  for (const SimTable& t : tables_) {
+    proto::CDemoStringTables::table_t* table = snapshot->add_tables();
+    table->set_table_name(t.name);
+    table->set_table_flags(t.settings.flags);
+    for (const StringTableEntry& e : t.entries) {
+      proto::CDemoStringTables::items_t* item = table->add_items();
+      item->set_str(e.name);
+      if (!e.data.empty()) item->set_data(e.data);
+    }
+  }
+  PacketBuilder packet;
+  proto::CNETMsg_Tick net_tick;
+  net_tick.set_tick(tick);
+  packet.Add(kNetTick, net_tick.SerializeAsString());
+  packet.Add(kSvcPacketEntities, EncodePacketEntities(tick, true));
+  full.mutable_packet()->set_data(packet.Finish());
+  ++counters_.full_packets;
+  return out->Frame(kDemFullPacket, tick, full.SerializeAsString());
+}
+
+Status World::WritePrefix(ReplayWriter* out) {
+  for (const auto& [at, bytes] : prefix_) {
+    GEM_RETURN_IF_ERROR(out->CopyFrame(std::string_view(
+        reinterpret_cast<const char*>(file_.data() + at), bytes)));
+  }
+  return Status::Ok();
+}
+
+Status World::WriteEnd(uint32_t last_tick, ReplayWriter* out) {
+  GEM_RETURN_IF_ERROR(out->Frame(kDemStop, last_tick, {}));
+  if (!spawn_groups_frame_.empty()) {
+    out->MarkSpawnGroups();
+    GEM_RETURN_IF_ERROR(out->CopyFrame(spawn_groups_frame_));
+  }
+  proto::CDemoFileInfo info;
+  if (!file_info_.empty() && !info.ParseFromString(file_info_)) info.Clear();
+  const uint32_t ticks = last_tick;
+  info.set_playback_ticks(static_cast<int32_t>(ticks));
+  info.set_playback_frames(static_cast<int32_t>(counters_.packets + 1));
+  info.set_playback_time(static_cast<float>(ticks) / 30.0f);
+  out->MarkFileInfo();
+  return out->Frame(kDemFileInfo, last_tick, info.SerializeAsString());
+}
+
+void World::WriteTruth(uint32_t tick, const SimEntity& e, FILE* out) {
+  std::string line = "{\"req_tick\":" + std::to_string(tick) + ",\"tick\":" +
+                     std::to_string(tick) + ",\"index\":" + std::to_string(e.index) +
+                     ",\"serial\":" + std::to_string(e.serial) + ",\"class\":";
+  AppendJsonString(e.class_name(), &line);
+  line += ",\"fields\":[";
+  bool first = true;
+  for (const auto& [path, v] : e.state) {
+    bool is_new = false;
+    const uint32_t id = e.fields->Lookup(path, &is_new);
+    if (id == ClassFields::kInvalid) continue;
+    const FieldText& text = e.fields->text(id);
+    if (!first) line += ',';
+    first = false;
+    line += "{\"path\":\"" + text.path + "\",\"name\":";
+    AppendJsonString(text.name, &line);
+    line += ",\"type\":";
+    AppendJsonString(text.type, &line);
+    if (e.fields->is_length(id)) line += ",\"length\":true";
+    line += ",\"v\":";
+    v.value.AppendJson(&line);
+    line += '}';
+  }
+  line += "]}\n";
+  std::fwrite(line.data(), 1, line.size(), out);
+}
+
+}  // namespace gem::synth

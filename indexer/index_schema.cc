@@ -1,5 +1,9 @@
 #include "indexer/index_schema.h"
 
+#include <string>
+
+#include "indexer/combat_log_columns.h"
+
 namespace gem::index {
 
 // The contract of the index. Names and columns are relied on by libgem,
@@ -86,101 +90,6 @@ CREATE TABLE string_table_entries(
   value BLOB NOT NULL
 );
 
-CREATE TABLE combat_log(
-  id INTEGER PRIMARY KEY,
-  tick INTEGER NOT NULL,
-  source TEXT NOT NULL,   -- hltv, bulk or legacy_game_event
-  type INTEGER NOT NULL,
-  type_name TEXT,         -- DOTA_COMBATLOG_...
-  target_name TEXT,       -- names resolved through CombatLogNames ...
-  target_name_idx INTEGER,  -- ... beside their raw indexes
-  target_source_name TEXT,
-  target_source_name_idx INTEGER,
-  attacker_name TEXT,
-  attacker_name_idx INTEGER,
-  damage_source_name TEXT,
-  damage_source_name_idx INTEGER,
-  inflictor_name TEXT,
-  inflictor_name_idx INTEGER,
-  value_name TEXT,        -- purchases: the item bought
-  assist_players TEXT,    -- JSON array
-  is_attacker_illusion INTEGER,
-  is_attacker_hero INTEGER,
-  is_target_illusion INTEGER,
-  is_target_hero INTEGER,
-  is_visible_radiant INTEGER,
-  is_visible_dire INTEGER,
-  value INTEGER,
-  health INTEGER,
-  timestamp REAL,
-  stun_duration REAL,
-  slow_duration REAL,
-  is_ability_toggle_on INTEGER,
-  is_ability_toggle_off INTEGER,
-  ability_level INTEGER,
-  location_x REAL,
-  location_y REAL,
-  gold_reason INTEGER,
-  timestamp_raw REAL,
-  modifier_duration REAL,
-  xp_reason INTEGER,
-  last_hits INTEGER,
-  attacker_team INTEGER,
-  target_team INTEGER,
-  obs_wards_placed INTEGER,
-  assist_player0 INTEGER,
-  assist_player1 INTEGER,
-  assist_player2 INTEGER,
-  assist_player3 INTEGER,
-  stack_count INTEGER,
-  hidden_modifier INTEGER,
-  is_target_building INTEGER,
-  neutral_camp_type INTEGER,
-  rune_type INTEGER,
-  is_heal_save INTEGER,
-  is_ultimate_ability INTEGER,
-  attacker_hero_level INTEGER,
-  target_hero_level INTEGER,
-  xpm INTEGER,
-  gpm INTEGER,
-  event_location INTEGER,
-  target_is_self INTEGER,
-  damage_type INTEGER,
-  invisibility_modifier INTEGER,
-  damage_category INTEGER,
-  networth INTEGER,
-  building_type INTEGER,
-  modifier_elapsed_duration REAL,
-  silence_modifier INTEGER,
-  heal_from_lifesteal INTEGER,
-  modifier_purged INTEGER,
-  spell_evaded INTEGER,
-  motion_controller_modifier INTEGER,
-  long_range_kill INTEGER,
-  modifier_purge_ability INTEGER,
-  modifier_purge_npc INTEGER,
-  root_modifier INTEGER,
-  total_unit_death_count INTEGER,
-  aura_modifier INTEGER,
-  armor_debuff_modifier INTEGER,
-  no_physical_damage_modifier INTEGER,
-  modifier_ability INTEGER,
-  modifier_hidden INTEGER,
-  inflictor_is_stolen_ability INTEGER,
-  kill_eater_event INTEGER,
-  unit_status_label INTEGER,
-  spell_generated_attack INTEGER,
-  at_night_time INTEGER,
-  attacker_has_scepter INTEGER,
-  neutral_camp_team INTEGER,
-  regenerated_health REAL,
-  will_reincarnate INTEGER,
-  uses_charges INTEGER,
-  tracked_stat_id INTEGER,
-  modifier_purged_duration REAL,
-  heal_from_regen INTEGER
-);
-
 CREATE TABLE game_events(
   id INTEGER PRIMARY KEY,
   tick INTEGER NOT NULL,
@@ -224,8 +133,56 @@ CREATE TABLE players(
 const char kCreateIndexesSql[] = R"sql(
 CREATE INDEX entities_by_class ON entities(class_id);
 CREATE INDEX string_table_entries_by_entry ON string_table_entries(table_id, idx, tick, seq);
-CREATE INDEX combat_log_by_tick ON combat_log(tick);
+CREATE INDEX combat_log_by_tick ON combat_log_entries(tick);
 CREATE INDEX game_events_by_name ON game_events(name, tick);
 )sql";
+
+namespace {
+
+constexpr const char* kNameFields[] = {"target_name", "target_source_name", "attacker_name",
+                                       "damage_source_name", "inflictor_name"};
+
+}  // namespace
+
+std::string CombatLogSchemaSql() {
+  std::string sql =
+      "CREATE TABLE combat_log_names(idx INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
+      "CREATE TABLE combat_log_types(type INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
+      "CREATE TABLE combat_log_entries(\n"
+      "  id INTEGER PRIMARY KEY,\n"
+      "  tick INTEGER NOT NULL,\n"
+      "  source INTEGER NOT NULL,  -- 0 hltv, 1 bulk, 2 legacy_game_event\n"
+      "  type INTEGER NOT NULL";
+  for (const char* name : kNameFields) sql += std::string(",\n  ") + name + "_idx INTEGER";
+  sql += ",\n  value_name TEXT,\n  assist_players TEXT";
+#define GEM_COLUMN(field, kind, place) \
+  if (#place[0] == 'C') sql += std::string(",\n  " #field) + (#kind[0] == 'R' ? " REAL" : " INTEGER");
+  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
+#undef GEM_COLUMN
+  sql += ",\n  extra TEXT  -- JSON object: the EXTRA fields that are set\n);\n";
+
+  sql +=
+      "CREATE VIEW combat_log AS SELECT\n"
+      "  c.id, c.tick,\n"
+      "  CASE c.source WHEN 0 THEN 'hltv' WHEN 1 THEN 'bulk' ELSE 'legacy_game_event' END\n"
+      "    AS source,\n"
+      "  c.type, t.name AS type_name";
+  for (int i = 0; i < 5; ++i) {
+    const std::string f = kNameFields[i];
+    sql += ",\n  n" + std::to_string(i) + ".name AS " + f + ", c." + f + "_idx";
+  }
+  sql += ",\n  c.value_name, c.assist_players";
+#define GEM_COLUMN(field, kind, place)                                        \
+  sql += #place[0] == 'C' ? std::string(",\n  c." #field)                   \
+                          : std::string(",\n  json_extract(c.extra, '$." #field "') AS " #field);
+  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
+#undef GEM_COLUMN
+  sql += "\nFROM combat_log_entries c\n  LEFT JOIN combat_log_types t ON t.type = c.type";
+  for (int i = 0; i < 5; ++i) {
+    const std::string n = "n" + std::to_string(i);
+    sql += "\n  LEFT JOIN combat_log_names " + n + " ON " + n + ".idx = c." + kNameFields[i] + "_idx";
+  }
+  return sql + ";\n";
+}
 
 }  // namespace gem::index

@@ -12,11 +12,14 @@
 #define GEM_INDEXER_INDEX_SCHEMA_H_
 
 #include <cstdint>
+#include <string>
+
+#include "core/codec/index_format.h"
 
 namespace gem::index {
 
-constexpr int32_t kApplicationId = 0x47454D31;  // "GEM1"
-constexpr int32_t kSchemaVersion = 1;
+constexpr int32_t kApplicationId = kIndexApplicationId;
+constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
 constexpr int64_t kSignonTick = -1;
 
 // Changes of one field of one entity are packed per chunk of at most this
@@ -28,6 +31,13 @@ extern const char kCreateSchemaSql[];
 
 // CREATE INDEX statements, run after the bulk load.
 extern const char kCreateIndexesSql[];
+
+// The combat log: table combat_log_entries (names as CombatLogNames
+// indexes, rarely set fields in a JSON object), tables combat_log_names
+// (the final CombatLogNames: names never change) and combat_log_types
+// (DOTA_COMBATLOG_TYPES), and the view combat_log that joins them into one
+// row per entry with every field as a column.
+std::string CombatLogSchemaSql();
 
 }  // namespace gem::index
 

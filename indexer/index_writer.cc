@@ -1,5 +1,7 @@
 #include "indexer/index_writer.h"
 
+#include <charconv>
+
 #include "core/class_fields.h"
 #include "core/codec/state_codec.h"
 #include "core/dota/combat_log.h"
@@ -15,20 +17,41 @@ constexpr const char* kIndexerVersion = "0.1.0";
 
 std::string CombatLogInsertSql() {
   std::string cols =
-      "tick, source, type, type_name, target_name, target_name_idx, target_source_name, "
-      "target_source_name_idx, attacker_name, attacker_name_idx, damage_source_name, "
-      "damage_source_name_idx, inflictor_name, inflictor_name_idx, value_name, "
-      "assist_players";
-  int n = 16;
-#define GEM_COLUMN(name, kind) \
-  cols += ", " #name;          \
-  ++n;
+      "tick, source, type, target_name_idx, target_source_name_idx, attacker_name_idx, "
+      "damage_source_name_idx, inflictor_name_idx, value_name, assist_players";
+  int n = 10;
+#define GEM_COLUMN(name, kind, place) \
+  if (#place[0] == 'C') {             \
+    cols += ", " #name;               \
+    ++n;                              \
+  }
   GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
 #undef GEM_COLUMN
-  std::string sql = "INSERT INTO combat_log(" + cols + ") VALUES(";
+  cols += ", extra";
+  ++n;
+  std::string sql = "INSERT INTO combat_log_entries(" + cols + ") VALUES(";
   for (int i = 1; i <= n; ++i) sql += (i > 1 ? ",?" : "?");
   return sql + ")";
 }
+
+int CombatLogSourceId(CombatLogEntry::Source source) {
+  switch (source) {
+    case CombatLogEntry::Source::kHltv: return 0;
+    case CombatLogEntry::Source::kBulk: return 1;
+    case CombatLogEntry::Source::kLegacyGameEvent: return 2;
+  }
+  return 2;
+}
+
+// A number as JSON: integers as they are; a float as the shortest text of
+// its exact double value (so that json_extract gives the same REAL a
+// column would hold).
+void AppendJsonNumber(double v, std::string* out) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+void AppendJsonNumber(int64_t v, std::string* out) { out->append(std::to_string(v)); }
 
 void AppendJsonValue(const Value& v, std::string* out) { v.AppendJson(out); }
 
@@ -48,6 +71,18 @@ Status IndexWriter::Open() {
   GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
+  GEM_RETURN_IF_ERROR(db_->Exec(CombatLogSchemaSql()));
+  {
+    Stmt type;
+    GEM_RETURN_IF_ERROR(
+        type.Prepare(db_, "INSERT INTO combat_log_types(type, name) VALUES(?,?)"));
+    for (int i = proto::DOTA_COMBATLOG_TYPES_MIN; i <= proto::DOTA_COMBATLOG_TYPES_MAX; ++i) {
+      if (!proto::DOTA_COMBATLOG_TYPES_IsValid(i)) continue;
+      type.Int(1, i).Text(2, proto::DOTA_COMBATLOG_TYPES_Name(
+                                 static_cast<proto::DOTA_COMBATLOG_TYPES>(i)));
+      GEM_RETURN_IF_ERROR(type.Run());
+    }
+  }
   GEM_RETURN_IF_ERROR(insert_field_.Prepare(
       db_,
       "INSERT INTO fields(class_id, field_id, name, path, type, encoder, model, bits, low, "
@@ -170,18 +205,17 @@ void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
 void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
   const proto::CMsgDOTACombatLogEntry& e = *c.entry;
   Stmt& s = insert_combat_;
-  s.Int(1, IndexTick(t)).Text(2, CombatLogSourceName(c.source)).Int(3, e.type());
-  if (c.type_name.empty()) s.Null(4); else s.Text(4, c.type_name);
-  int col = 5;
-  auto name = [&](bool has, uint32_t idx, std::string_view text) {
-    if (has) s.Text(col, text).Int(col + 1, idx); else s.Null(col).Null(col + 1);
-    col += 2;
+  s.Int(1, IndexTick(t)).Int(2, CombatLogSourceId(c.source)).Int(3, e.type());
+  int col = 4;
+  auto name = [&](bool has, uint32_t idx) {
+    if (has) s.Int(col, idx); else s.Null(col);
+    ++col;
   };
-  name(e.has_target_name(), e.target_name(), c.target_name);
-  name(e.has_target_source_name(), e.target_source_name(), c.target_source_name);
-  name(e.has_attacker_name(), e.attacker_name(), c.attacker_name);
-  name(e.has_damage_source_name(), e.damage_source_name(), c.damage_source_name);
-  name(e.has_inflictor_name(), e.inflictor_name(), c.inflictor_name);
+  name(e.has_target_name(), e.target_name());
+  name(e.has_target_source_name(), e.target_source_name());
+  name(e.has_attacker_name(), e.attacker_name());
+  name(e.has_damage_source_name(), e.damage_source_name());
+  name(e.has_inflictor_name(), e.inflictor_name());
   if (c.value_name.empty()) s.Null(col++); else s.Text(col++, c.value_name);
   if (e.assist_players_size() > 0) {
     json_scratch_ = "[";
@@ -194,16 +228,33 @@ void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
   } else {
     s.Null(col++);
   }
-#define GEM_COLUMN(field, kind)                                 \
-  if (e.has_##field()) {                                        \
-    if (#kind[0] == 'R') s.Real(col, e.field());                \
-    else s.Int(col, static_cast<int64_t>(e.field()));           \
-  } else {                                                      \
-    s.Null(col);                                                \
-  }                                                             \
-  ++col;
+  json_scratch_.clear();
+#define GEM_COLUMN(field, kind, place)                                   \
+  if (#place[0] == 'C') {                                                \
+    if (!e.has_##field()) {                                              \
+      s.Null(col);                                                       \
+    } else if (#kind[0] == 'R') {                                        \
+      s.Real(col, e.field());                                            \
+    } else {                                                             \
+      s.Int(col, static_cast<int64_t>(e.field()));                       \
+    }                                                                    \
+    ++col;                                                               \
+  } else if (e.has_##field()) {                                          \
+    json_scratch_ += json_scratch_.empty() ? "{\"" #field "\":" : ",\"" #field "\":"; \
+    if (#kind[0] == 'R') {                                               \
+      AppendJsonNumber(static_cast<double>(e.field()), &json_scratch_);  \
+    } else {                                                             \
+      AppendJsonNumber(static_cast<int64_t>(e.field()), &json_scratch_); \
+    }                                                                    \
+  }
   GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
 #undef GEM_COLUMN
+  if (json_scratch_.empty()) {
+    s.Null(col);
+  } else {
+    json_scratch_ += '}';
+    s.Text(col, json_scratch_);
+  }
   ++stats_.combat_log_rows;
   Run(&s);
 }
@@ -401,6 +452,13 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   chunk.Finalize();
   player.Finalize();
   lap();
+  // Names never change, so the last name of each CombatLogNames entry is
+  // its name for the whole replay.
+  GEM_RETURN_IF_ERROR(db_->Exec(
+      "INSERT OR REPLACE INTO combat_log_names(idx, name) "
+      "SELECT idx, key FROM string_table_entries WHERE table_id IN "
+      "(SELECT table_id FROM string_tables WHERE name = 'CombatLogNames') "
+      "ORDER BY tick, seq;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateIndexesSql));
   stats_.finish_indexes_seconds = lap();
   GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));

@@ -2,6 +2,7 @@
 // gem_debug().
 #include <string>
 
+#include "core/codec/index_format.h"
 #include "sqlext/common.h"
 #include "sqlext/functions.h"
 
@@ -74,7 +75,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
     auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
     ReadCounters t = ext->readers.Totals();
     std::string json = "{\"version\":\"" + std::string(kVersion) +
-                       "\",\"build\":\"" GEM_BUILD_LABEL "\",\"schema_version\":1" +
+                       "\",\"build\":\"" GEM_BUILD_LABEL "\",\"schema_version\":" +
+                       std::to_string(kIndexSchemaVersion) +
                        ",\"sqlite\":\"" + sqlite3_libversion() + "\"" +
                        ",\"counters\":{\"seeks\":" + std::to_string(t.seeks) +
                        ",\"chunks_read\":" + std::to_string(t.chunks_read) +

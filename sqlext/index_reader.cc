@@ -4,13 +4,14 @@
 #include <cstring>
 
 #include "core/codec/chunk_codec.h"
+#include "core/codec/index_format.h"
 #include "core/codec/state_codec.h"
 
 namespace gem::sqlext {
 namespace {
 
-constexpr int32_t kApplicationId = 0x47454D31;  // "GEM1", see indexer/index_schema.h
-constexpr int32_t kSchemaVersion = 1;
+constexpr int32_t kApplicationId = kIndexApplicationId;
+constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
 
 std::string Quoted(std::string_view name) {
   std::string out = "\"";

@@ -116,7 +116,7 @@ class Loading(unittest.TestCase):
         self.assertEqual(modules, self.EXPECTED_MODULES)
         debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0])
         self.assertEqual(debug["version"], "0.1.0")
-        self.assertEqual(debug["schema_version"], 1)
+        self.assertEqual(debug["schema_version"], 2)
         self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
         self.assertIn("build", debug)
 

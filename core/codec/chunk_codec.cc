@@ -1,5 +1,6 @@
 #include "core/codec/chunk_codec.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gem {
@@ -45,22 +46,56 @@ float BitsFloat(uint32_t b) {
   return f;
 }
 
-// The difference of two float bit patterns as a signed 32-bit number:
-// nearby floats of one sign have nearby patterns.
-uint64_t FloatDelta(uint32_t now, uint32_t prev) {
-  return ZigZag(static_cast<int32_t>(now - prev));
-}
+int TrailingZeros(uint32_t x) { return x == 0 ? 0 : __builtin_ctz(x); }
 
 }  // namespace
+
+void ChunkWriter::PutTickDelta(uint64_t delta) {
+  if (count_ >= 2 && delta == last_delta_) {
+    ++run_;
+    return;
+  }
+  FlushRun();
+  PutVarint(delta << 1, &ticks_);
+  last_delta_ = delta;
+}
+
+void ChunkWriter::FlushRun() {
+  if (run_ == 0) return;
+  PutVarint(((run_ - 1) << 1) | 1, &ticks_);
+  run_ = 0;
+}
+
+void ChunkWriter::AddFloat(uint32_t bits, FloatStream* s) {
+  const int64_t delta = static_cast<int32_t>(bits - s->prev);
+  PutVarint(ZigZag(delta), &float_values_[0]);
+  PutVarint(ZigZag(delta - s->prev_delta), &float_values_[1]);
+  const uint32_t x = bits ^ s->prev;
+  const int t = TrailingZeros(x);
+  PutVarint(x == 0 ? 0 : ((static_cast<uint64_t>(x >> t) << 5) | static_cast<uint64_t>(t)),
+            &float_values_[2]);
+  s->prev = bits;
+  s->prev_delta = delta;
+}
+
+size_t ChunkWriter::bytes() const {
+  size_t values = values_.size();
+  if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
+    values = std::min({float_values_[0].size(), float_values_[1].size(),
+                       float_values_[2].size()});
+  }
+  return 8 + ticks_.size() + values;
+}
 
 void ChunkWriter::Add(int64_t tick, const Value& value) {
   if (count_ == 0) {
     kind_ = value.kind;
     first_tick_ = tick;
     prev_ = 0;
-    std::memset(prev_vec_, 0, sizeof prev_vec_);
+    for (FloatStream& s : streams_) s = FloatStream();
+    run_ = 0;
   } else {
-    PutVarint(static_cast<uint64_t>(tick - last_tick_), &ticks_);
+    PutTickDelta(static_cast<uint64_t>(tick - last_tick_));
   }
   last_tick_ = tick;
   ++count_;
@@ -76,19 +111,12 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
       PutVarint(ZigZag(static_cast<int64_t>(value.u - prev_)), &values_);
       prev_ = value.u;
       break;
-    case ValueKind::kFloat: {
-      uint32_t bits = FloatBits(value.f);
-      PutVarint(FloatDelta(bits, static_cast<uint32_t>(prev_)), &values_);
-      prev_ = bits;
+    case ValueKind::kFloat:
+      AddFloat(FloatBits(value.f), &streams_[0]);
       break;
-    }
     case ValueKind::kVector:
-      values_.push_back(static_cast<char>(value.count));
-      for (int k = 0; k < value.count && k < 4; ++k) {
-        uint32_t bits = FloatBits(value.v[k]);
-        PutVarint(FloatDelta(bits, prev_vec_[k]), &values_);
-        prev_vec_[k] = bits;
-      }
+      for (std::string& out : float_values_) out.push_back(static_cast<char>(value.count));
+      for (int k = 0; k < value.count && k < 4; ++k) AddFloat(FloatBits(value.v[k]), &streams_[k]);
       break;
     case ValueKind::kString:
       PutVarint(value.s.size(), &values_);
@@ -98,13 +126,25 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
 }
 
 void ChunkWriter::Finish(std::string* out) {
+  FlushRun();
   out->push_back(static_cast<char>(kChunkFormatVersion));
   PutVarint(count_, out);
   out->push_back(static_cast<char>(kind_));
+  const std::string* values = &values_;
+  if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
+    int best = 0;
+    for (int m = 1; m < kFloatModes; ++m) {
+      if (float_values_[m].size() < float_values_[best].size()) best = m;
+    }
+    out->push_back(static_cast<char>(best));
+    values = &float_values_[best];
+  }
+  PutVarint(ticks_.size(), out);
   out->append(ticks_);
-  out->append(values_);
+  out->append(*values);
   ticks_.clear();
   values_.clear();
+  for (std::string& v : float_values_) v.clear();
   count_ = 0;
 }
 
@@ -112,35 +152,74 @@ bool ChunkReader::Open(std::string_view blob, int64_t first_tick) {
   *this = ChunkReader();
   blob_ = blob;
   size_t pos = 1;
-  uint64_t count;
+  uint64_t count, tick_bytes;
   if (blob.empty() || static_cast<uint8_t>(blob[0]) != kChunkFormatVersion ||
-      !GetVarint(blob, &pos, &count) || count == 0 || count > blob.size() ||
+      !GetVarint(blob, &pos, &count) || count == 0 || count > (blob.size() + 4) * 64 ||
       pos >= blob.size()) {
     return ok_ = false;
   }
   uint8_t kind = static_cast<uint8_t>(blob[pos++]);
   if (kind > static_cast<uint8_t>(ValueKind::kString)) return ok_ = false;
   kind_ = static_cast<ValueKind>(kind);
+  if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
+    if (pos >= blob.size()) return ok_ = false;
+    float_mode_ = static_cast<uint8_t>(blob[pos++]);
+    if (float_mode_ > 2) return ok_ = false;
+  }
+  if (!GetVarint(blob, &pos, &tick_bytes) || tick_bytes > blob.size() - pos) return ok_ = false;
   count_ = static_cast<size_t>(count);
   tick_pos_ = pos;
-  for (size_t i = 1; i < count_; ++i) {  // the values follow the deltas
-    uint64_t ignored;
-    if (!GetVarint(blob, &pos, &ignored)) return ok_ = false;
-  }
-  value_pos_ = pos;
+  tick_end_ = pos + static_cast<size_t>(tick_bytes);
+  value_pos_ = tick_end_;
   tick_ = first_tick;
+  return true;
+}
+
+bool ChunkReader::NextFloat(int k, uint32_t* bits) {
+  uint64_t raw;
+  if (!GetVarint(blob_, &value_pos_, &raw)) return false;
+  switch (float_mode_) {
+    case 0:
+      prev_delta_[k] = UnZigZag(raw);
+      break;
+    case 1:
+      prev_delta_[k] += UnZigZag(raw);
+      break;
+    default: {
+      const uint32_t t = static_cast<uint32_t>(raw & 31);
+      const uint64_t x = raw == 0 ? 0 : (raw >> 5) << t;
+      if (x > UINT32_MAX) return false;
+      prev_bits_[k] ^= static_cast<uint32_t>(x);
+      *bits = prev_bits_[k];
+      return true;
+    }
+  }
+  prev_bits_[k] += static_cast<uint32_t>(prev_delta_[k]);
+  *bits = prev_bits_[k];
   return true;
 }
 
 bool ChunkReader::Next(int64_t* tick, Value* value) {
   if (!ok_ || index_ >= count_) return false;
   if (index_ > 0) {
-    uint64_t delta;
-    if (!GetVarint(blob_, &tick_pos_, &delta)) return ok_ = false;
-    tick_ += static_cast<int64_t>(delta);
+    if (repeats_ > 0) {
+      --repeats_;
+    } else {
+      if (tick_pos_ >= tick_end_) return ok_ = false;
+      uint64_t v;
+      if (!GetVarint(blob_.substr(0, tick_end_), &tick_pos_, &v)) return ok_ = false;
+      if (v & 1) {
+        if (index_ < 2) return ok_ = false;  // nothing to repeat yet
+        repeats_ = v >> 1;                   // this one is the first repeat
+      } else {
+        delta_ = v >> 1;
+      }
+    }
+    tick_ += static_cast<int64_t>(delta_);
   }
   *tick = tick_;
   uint64_t raw;
+  uint32_t bits;
   switch (kind_) {
     case ValueKind::kNone:
       *value = Value::None();
@@ -160,9 +239,8 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
       *value = Value::Uint(prev_);
       break;
     case ValueKind::kFloat:
-      if (!GetVarint(blob_, &value_pos_, &raw)) return ok_ = false;
-      prev_ = static_cast<uint32_t>(prev_ + static_cast<uint64_t>(UnZigZag(raw)));
-      *value = Value::Float(BitsFloat(static_cast<uint32_t>(prev_)));
+      if (!NextFloat(0, &bits)) return ok_ = false;
+      *value = Value::Float(BitsFloat(bits));
       break;
     case ValueKind::kVector: {
       if (value_pos_ >= blob_.size()) return ok_ = false;
@@ -170,9 +248,8 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
       if (n > 4) return ok_ = false;
       float v[4] = {0, 0, 0, 0};
       for (int k = 0; k < n; ++k) {
-        if (!GetVarint(blob_, &value_pos_, &raw)) return ok_ = false;
-        prev_vec_[k] += static_cast<uint32_t>(UnZigZag(raw));
-        v[k] = BitsFloat(prev_vec_[k]);
+        if (!NextFloat(k, &bits)) return ok_ = false;
+        v[k] = BitsFloat(bits);
       }
       *value = Value::Vector(v, n);
       break;

@@ -2,18 +2,29 @@
 // one field of one entity is packed into one blob. The indexer encodes, the
 // SQLite extension decodes; nothing else knows the layout.
 //
-// Layout (integers are LEB128 varints unless said otherwise):
-//   u8      format version (1)
+// Layout, format 2 (integers are LEB128 varints unless said otherwise):
+//   u8      format version (2)
 //   varint  count (>= 1)
 //   u8      the values' kind (ValueKind); one chunk holds one kind
-//   varint  count - 1 tick deltas (>= 0; the first tick is stored outside
-//           the blob, in the row's start_tick column)
+//   u8      float mode, for float and vector chunks only (see below)
+//   varint  byte length of the tick section
+//   tick section: the count - 1 tick deltas (>= 0; the first tick is
+//           stored outside the blob, in the row's start_tick column), run-
+//           length coded: an even varint 2d is a delta d; an odd varint
+//           2r+1 repeats the previous delta r+1 more times
 //   values, each by kind:
 //     none    nothing (values dropped by an array shrink)
 //     bool    one byte, 0 or 1
 //     int     zigzag(value - previous)           previous starts at 0
 //     uint    zigzag(value - previous)           64-bit wrapping difference
-//     float   zigzag(bits - previous bits)       float32 bit patterns as int32
+//     float   the float32 bit pattern b against the previous one p (p
+//             starts at 0), by the chunk's float mode:
+//               0 delta   zigzag(b - p) as a signed 32-bit difference
+//               1 delta of deltas   zigzag(d - previous d), d as in mode 0
+//                         (previous d starts at 0; 64-bit difference)
+//               2 xor     x = b ^ p; 0 when x == 0, else
+//                         ((x >> t) << 5) | t with t = trailing zeros of x
+//             The writer encodes all three and keeps the shortest.
 //     vector  u8 component count, then each component like a float, against
 //             the same component of the previous vector
 //     string  varint length, bytes
@@ -30,7 +41,7 @@
 
 namespace gem {
 
-constexpr uint8_t kChunkFormatVersion = 1;
+constexpr uint8_t kChunkFormatVersion = 2;
 
 // Builds one chunk as changes arrive. Holds only the encoded bytes and the
 // previous values, so that many chunks can be open at once.
@@ -41,8 +52,8 @@ class ChunkWriter {
   int64_t first_tick() const { return first_tick_; }
   int64_t last_tick() const { return last_tick_; }
   ValueKind kind() const { return kind_; }
-  // Bytes held (to bound chunk sizes).
-  size_t bytes() const { return ticks_.size() + values_.size(); }
+  // Bytes the blob would take now, about (to bound chunk sizes).
+  size_t bytes() const;
 
   // Whether `value` can join this chunk: same kind (any value can start an
   // empty chunk). Ticks must not decrease.
@@ -53,14 +64,28 @@ class ChunkWriter {
   void Finish(std::string* out);
 
  private:
+  // One float stream (a float chunk's values, or one vector component)
+  // encoded in every float mode at once.
+  struct FloatStream {
+    uint32_t prev = 0;
+    int64_t prev_delta = 0;
+  };
+  void AddFloat(uint32_t bits, FloatStream* stream);
+  void PutTickDelta(uint64_t delta);
+  void FlushRun();
+
+  static constexpr int kFloatModes = 3;
   uint32_t count_ = 0;
   ValueKind kind_ = ValueKind::kNone;
   int64_t first_tick_ = 0;
   int64_t last_tick_ = 0;
-  uint64_t prev_ = 0;        // int / uint / float bits
-  uint32_t prev_vec_[4] = {0, 0, 0, 0};
+  uint64_t prev_ = 0;  // int / uint
+  FloatStream streams_[4];
+  uint64_t last_delta_ = 0;  // tick delta being repeated
+  uint64_t run_ = 0;         // pending repeats of last_delta_
   std::string ticks_;
-  std::string values_;
+  std::string values_;                   // all kinds but floats and vectors
+  std::string float_values_[kFloatModes];  // floats and vectors, per mode
 };
 
 // Reads a blob. Usage: Open(), then Next() until it returns false.
@@ -80,12 +105,19 @@ class ChunkReader {
   size_t count_ = 0;
   size_t index_ = 0;
   size_t tick_pos_ = 0;
+  size_t tick_end_ = 0;
   size_t value_pos_ = 0;
   int64_t tick_ = 0;
+  uint64_t delta_ = 0;
+  uint64_t repeats_ = 0;
   ValueKind kind_ = ValueKind::kNone;
+  uint8_t float_mode_ = 0;
   bool ok_ = true;
   uint64_t prev_ = 0;
-  uint32_t prev_vec_[4] = {0, 0, 0, 0};
+  uint32_t prev_bits_[4] = {0, 0, 0, 0};
+  int64_t prev_delta_[4] = {0, 0, 0, 0};
+
+  bool NextFloat(int component, uint32_t* bits);
 };
 
 }  // namespace gem

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "core/bit_reader.h"
+#include "core/quantized_units.h"
 #include "core/value.h"
 
 namespace gem {
@@ -49,9 +50,7 @@ struct QuantizedFloat {
     if ((flags & kRoundDown) && r->ReadBool()) return low;
     if ((flags & kRoundUp) && r->ReadBool()) return high;
     if ((flags & kEncodeZero) && r->ReadBool()) return 0.0f;
-    // float32 throughout, in the order Valve's decoder uses.
-    float u = static_cast<float>(r->ReadBits(bit_count));
-    return low + (high - low) * (u * dec_mul);
+    return QuantizedFromUnits(low, high, dec_mul, r->ReadBits(bit_count));
   }
 
   // The value a float quantizes to (used to drop unneeded marker flags).

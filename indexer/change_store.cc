@@ -49,7 +49,8 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   done_.push_back(d);
 }
 
-void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value) {
+void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
+                      const FloatQuantizer* quantizer) {
   if (entity >= open_.size()) open_.resize(entity + 1);
   EntityChunks& chunks = open_[entity];
   if (field >= chunks.slot.size()) chunks.slot.resize(field + 1, 0);
@@ -64,6 +65,7 @@ void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value
        open.writer.bytes() >= kMaxChunkBytes)) {
     Close(entity, field, &open);
   }
+  if (open.writer.empty()) open.writer.SetQuantizer(quantizer);
   open.writer.Add(tick, value);
   ++changes_;
 }

@@ -25,8 +25,10 @@ class ChangeStore {
   explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
 
   // Records a change. `entity` is a lifetime id (small, dense); ticks of one
-  // (entity, field) must not decrease.
-  void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value);
+  // (entity, field) must not decrease. `quantizer` (may be null) tells how
+  // the field's floats were quantized (copied).
+  void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
+           const FloatQuantizer* quantizer = nullptr);
   // The entity is gone: closes its chunks and frees their writers.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows with `insert`, which binds

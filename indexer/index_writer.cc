@@ -146,7 +146,24 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
 void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> changes) {
   const int64_t tick = IndexTick(t);
-  for (const FieldChange& c : changes) changes_.Add(r.lifetime, c.field_id, tick, c.value);
+  for (const FieldChange& c : changes) {
+    changes_.Add(r.lifetime, c.field_id, tick, c.value, QuantizerOf(r.class_id, c.field_id));
+  }
+}
+
+void IndexWriter::OnFieldRegistered(const ClassFields& fields, uint32_t field_id) {
+  const FieldDecoder* d = fields.decoder(field_id);
+  if (d == nullptr || d->float_encoding != FloatEncoding::kQuantized ||
+      (d->op != DecodeOp::kFloat && d->op != DecodeOp::kVector)) {
+    return;
+  }
+  const int32_t class_id = fields.class_id();
+  if (class_id < 0) return;
+  if (static_cast<size_t>(class_id) >= quantizers_.size()) quantizers_.resize(class_id + 1);
+  auto& by_field = quantizers_[class_id];
+  if (field_id >= by_field.size()) by_field.resize(field_id + 1);
+  const QuantizedFloat& q = d->quantized;
+  by_field[field_id] = FloatQuantizer{q.low, q.high, q.dec_mul, q.bit_count};
 }
 
 void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {

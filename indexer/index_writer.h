@@ -70,6 +70,7 @@ class IndexWriter : public Sink {
   void OnChatEvent(const TickInfo& t, const ChatEvent& e) override;
   void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
   void OnFrameEnd(const TickInfo& t) override;
+  void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
   Status Health() const override { return error_; }
 
  private:
@@ -98,6 +99,15 @@ class IndexWriter : public Sink {
   int64_t last_tick_ = -1;
   ChangeStore changes_;
   std::vector<EntityRow> entities_;  // by lifetime id
+  // How each quantized float field's values decode, by class and field id
+  // (bits == 0: not a quantized float), for the codec's unit modes.
+  std::vector<std::vector<FloatQuantizer>> quantizers_;
+  const FloatQuantizer* QuantizerOf(int32_t class_id, uint32_t field_id) const {
+    if (class_id < 0 || static_cast<size_t>(class_id) >= quantizers_.size()) return nullptr;
+    const auto& by_field = quantizers_[class_id];
+    return field_id < by_field.size() && by_field[field_id].bits != 0 ? &by_field[field_id]
+                                                                     : nullptr;
+  }
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;
   int64_t string_entry_seq_ = 0;

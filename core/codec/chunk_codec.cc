@@ -1,6 +1,7 @@
 #include "core/codec/chunk_codec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace gem {
@@ -48,6 +49,30 @@ float BitsFloat(uint32_t b) {
 
 int TrailingZeros(uint32_t x) { return x == 0 ? 0 : __builtin_ctz(x); }
 
+// The units u with QuantizedFromUnits(u) == the float of `bits`, bit for
+// bit; false when there are none (a value the quantizer cannot give).
+bool ToUnits(const FloatQuantizer& q, uint32_t bits, int64_t* units) {
+  const float v = BitsFloat(bits);
+  const double range = static_cast<double>(q.high) - q.low;
+  const double max_units = static_cast<double>((uint64_t{1} << q.bits) - 1);
+  if (!(range > 0) || !std::isfinite(v)) return false;
+  const double guess = std::nearbyint((static_cast<double>(v) - q.low) / range * max_units);
+  for (double u : {guess, guess - 1, guess + 1}) {
+    if (u < 0 || u > max_units) continue;
+    const uint32_t k = static_cast<uint32_t>(u);
+    if (FloatBits(QuantizedFromUnits(q.low, q.high, q.mul, k)) == bits) {
+      *units = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+void PutRawFloat(uint32_t bits, std::string* out) {
+  out->push_back(0);  // escape
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(bits >> (8 * i)));
+}
+
 }  // namespace
 
 void ChunkWriter::PutTickDelta(uint64_t delta) {
@@ -76,6 +101,18 @@ void ChunkWriter::AddFloat(uint32_t bits, FloatStream* s) {
             &float_values_[2]);
   s->prev = bits;
   s->prev_delta = delta;
+  if (!use_units_) return;
+  int64_t units;
+  if (!ToUnits(quantizer_, bits, &units)) {
+    PutRawFloat(bits, &float_values_[3]);
+    PutRawFloat(bits, &float_values_[4]);
+    return;
+  }
+  const int64_t du = units - s->prev_units;
+  PutVarint(ZigZag(du) + 1, &float_values_[3]);
+  PutVarint(ZigZag(du - s->prev_units_delta) + 1, &float_values_[4]);
+  s->prev_units = units;
+  s->prev_units_delta = du;
 }
 
 size_t ChunkWriter::bytes() const {
@@ -83,6 +120,9 @@ size_t ChunkWriter::bytes() const {
   if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
     values = std::min({float_values_[0].size(), float_values_[1].size(),
                        float_values_[2].size()});
+    if (use_units_) {
+      values = std::min({values, float_values_[3].size() + 12, float_values_[4].size() + 12});
+    }
   }
   return 8 + ticks_.size() + values;
 }
@@ -94,6 +134,8 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
     prev_ = 0;
     for (FloatStream& s : streams_) s = FloatStream();
     run_ = 0;
+    use_units_ = has_quantizer_ && quantizer_.bits >= 1 && quantizer_.bits <= 31 &&
+                 (value.kind == ValueKind::kFloat || value.kind == ValueKind::kVector);
   } else {
     PutTickDelta(static_cast<uint64_t>(tick - last_tick_));
   }
@@ -133,10 +175,17 @@ void ChunkWriter::Finish(std::string* out) {
   const std::string* values = &values_;
   if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
     int best = 0;
-    for (int m = 1; m < kFloatModes; ++m) {
-      if (float_values_[m].size() < float_values_[best].size()) best = m;
+    auto cost = [&](int m) { return float_values_[m].size() + (m >= 3 ? 12 : 0); };
+    for (int m = 1; m < (use_units_ ? kFloatModes : 3); ++m) {
+      if (cost(m) < cost(best)) best = m;
     }
     out->push_back(static_cast<char>(best));
+    if (best >= 3) {
+      for (float f : {quantizer_.low, quantizer_.high, quantizer_.mul}) {
+        const uint32_t b = FloatBits(f);
+        for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(b >> (8 * i)));
+      }
+    }
     values = &float_values_[best];
   }
   PutVarint(ticks_.size(), out);
@@ -164,7 +213,16 @@ bool ChunkReader::Open(std::string_view blob, int64_t first_tick) {
   if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
     if (pos >= blob.size()) return ok_ = false;
     float_mode_ = static_cast<uint8_t>(blob[pos++]);
-    if (float_mode_ > 2) return ok_ = false;
+    if (float_mode_ > 4) return ok_ = false;
+    if (float_mode_ >= 3) {
+      if (blob.size() - pos < 12) return ok_ = false;
+      float* params[] = {&q_low_, &q_high_, &q_mul_};
+      for (float* f : params) {
+        uint32_t b = 0;
+        for (int i = 0; i < 4; ++i) b |= static_cast<uint32_t>(static_cast<uint8_t>(blob[pos++])) << (8 * i);
+        *f = BitsFloat(b);
+      }
+    }
   }
   if (!GetVarint(blob, &pos, &tick_bytes) || tick_bytes > blob.size() - pos) return ok_ = false;
   count_ = static_cast<size_t>(count);
@@ -178,6 +236,22 @@ bool ChunkReader::Open(std::string_view blob, int64_t first_tick) {
 bool ChunkReader::NextFloat(int k, uint32_t* bits) {
   uint64_t raw;
   if (!GetVarint(blob_, &value_pos_, &raw)) return false;
+  if (float_mode_ >= 3) {
+    if (raw == 0) {  // escape: the bit pattern follows
+      if (blob_.size() - value_pos_ < 4) return false;
+      uint32_t b = 0;
+      for (int i = 0; i < 4; ++i) b |= static_cast<uint32_t>(static_cast<uint8_t>(blob_[value_pos_++])) << (8 * i);
+      *bits = b;
+      return true;
+    }
+    const int64_t d = UnZigZag(raw - 1);
+    prev_delta_[k] = float_mode_ == 3 ? d : prev_delta_[k] + d;
+    prev_units_[k] += prev_delta_[k];
+    if (prev_units_[k] < 0 || prev_units_[k] > int64_t{0x7FFFFFFF}) return false;
+    *bits = FloatBits(QuantizedFromUnits(q_low_, q_high_, q_mul_,
+                                         static_cast<uint32_t>(prev_units_[k])));
+    return true;
+  }
   switch (float_mode_) {
     case 0:
       prev_delta_[k] = UnZigZag(raw);

@@ -24,7 +24,19 @@
 //                         (previous d starts at 0; 64-bit difference)
 //               2 xor     x = b ^ p; 0 when x == 0, else
 //                         ((x >> t) << 5) | t with t = trailing zeros of x
-//             The writer encodes all three and keeps the shortest.
+//               3 quantized, delta   the value as quantizer units u (see
+//                         below): zigzag(u - previous u) + 1
+//               4 quantized, delta of deltas   zigzag((u - previous u) -
+//                         previous (u - previous u)) + 1
+//             In modes 3 and 4 a 0 is an escape: the value's 4 bytes follow
+//             (little-endian bit pattern) and the unit state stays as it
+//             was. The writer encodes every mode it can and keeps the
+//             shortest.
+//   quantizer (modes 3 and 4 only, right after the mode byte): low, high
+//           and mul as float32 bit patterns (4 bytes each, little-endian);
+//           units u give the float low + (high - low) * (float(u) * mul),
+//           computed in float32 in that order (QuantizedFromUnits), which
+//           is how replays' quantized floats decode.
 //     vector  u8 component count, then each component like a float, against
 //             the same component of the previous vector
 //     string  varint length, bytes
@@ -37,11 +49,20 @@
 #include <string>
 #include <string_view>
 
+#include "core/quantized_units.h"
 #include "core/value.h"
 
 namespace gem {
 
 constexpr uint8_t kChunkFormatVersion = 2;
+
+// A quantized float's decoding: `bits` wide units over [low, high].
+struct FloatQuantizer {
+  float low = 0.0f;
+  float high = 1.0f;
+  float mul = 0.0f;   // 1 / (2^bits - 1), as the decoder computed it
+  uint32_t bits = 0;  // 1..31
+};
 
 // Builds one chunk as changes arrive. Holds only the encoded bytes and the
 // previous values, so that many chunks can be open at once.
@@ -58,6 +79,13 @@ class ChunkWriter {
   // Whether `value` can join this chunk: same kind (any value can start an
   // empty chunk). Ticks must not decrease.
   bool Accepts(const Value& value) const { return count_ == 0 || value.kind == kind_; }
+  // Float and vector values of this chunk come from a quantized decoder:
+  // lets the writer store them as units. Set before the first Add of a
+  // chunk (null: none).
+  void SetQuantizer(const FloatQuantizer* q) {
+    has_quantizer_ = q != nullptr;
+    if (q != nullptr) quantizer_ = *q;
+  }
   void Add(int64_t tick, const Value& value);
 
   // Appends the blob to `out` and empties the writer (keeping capacity).
@@ -69,12 +97,17 @@ class ChunkWriter {
   struct FloatStream {
     uint32_t prev = 0;
     int64_t prev_delta = 0;
+    int64_t prev_units = 0;
+    int64_t prev_units_delta = 0;
   };
   void AddFloat(uint32_t bits, FloatStream* stream);
   void PutTickDelta(uint64_t delta);
   void FlushRun();
 
-  static constexpr int kFloatModes = 3;
+  static constexpr int kFloatModes = 5;
+  FloatQuantizer quantizer_;
+  bool has_quantizer_ = false;
+  bool use_units_ = false;  // a quantizer was set when the chunk started
   uint32_t count_ = 0;
   ValueKind kind_ = ValueKind::kNone;
   int64_t first_tick_ = 0;
@@ -116,6 +149,8 @@ class ChunkReader {
   uint64_t prev_ = 0;
   uint32_t prev_bits_[4] = {0, 0, 0, 0};
   int64_t prev_delta_[4] = {0, 0, 0, 0};
+  float q_low_ = 0, q_high_ = 0, q_mul_ = 0;
+  int64_t prev_units_[4] = {0, 0, 0, 0};
 
   bool NextFloat(int component, uint32_t* bits);
 };

@@ -53,30 +53,76 @@ void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value
                       const FloatQuantizer* quantizer) {
   if (entity >= open_.size()) open_.resize(entity + 1);
   EntityChunks& chunks = open_[entity];
-  if (field >= chunks.slot.size()) chunks.slot.resize(field + 1, 0);
-  if (chunks.slot[field] == 0) {
-    chunks.open.emplace_back();
-    chunks.field_of.push_back(field);
-    chunks.slot[field] = static_cast<uint32_t>(chunks.open.size());
+  if (chunks.buffer.capacity() == 0) chunks.buffer.reserve(kBufferedPerEntity);
+  Buffered& b = chunks.buffer.emplace_back();
+  b.tick = tick;
+  b.field = field;
+  b.kind = value.kind;
+  b.count = value.count;
+  b.quantizer = quantizer;
+  if (value.kind == ValueKind::kString) {
+    b.s.offset = static_cast<uint32_t>(chunks.strings.size());
+    b.s.size = static_cast<uint32_t>(value.s.size());
+    chunks.strings.append(value.s);
+  } else {
+    std::memcpy(b.v, value.v, sizeof b.v);
   }
-  Open& open = chunks.open[chunks.slot[field] - 1];
-  if (!open.writer.empty() &&
-      (!open.writer.Accepts(value) || open.writer.count() >= max_per_chunk_ ||
-       open.writer.bytes() >= kMaxChunkBytes)) {
-    Close(entity, field, &open);
-  }
-  if (open.writer.empty()) open.writer.SetQuantizer(quantizer);
-  open.writer.Add(tick, value);
   ++changes_;
+  if (chunks.buffer.size() >= kBufferedPerEntity) Pack(entity, &chunks);
+}
+
+void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
+  const std::vector<Buffered>& buffer = chunks->buffer;
+  // Stable by field: each field's changes stay in tick order.
+  order_.resize(buffer.size());
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+    return buffer[a].field < buffer[b].field;
+  });
+  Open* open = nullptr;
+  uint32_t open_field = UINT32_MAX;
+  for (uint32_t i : order_) {
+    const Buffered& b = buffer[i];
+    if (b.field != open_field) {
+      open_field = b.field;
+      if (b.field >= chunks->slot.size()) chunks->slot.resize(b.field + 1, 0);
+      if (chunks->slot[b.field] == 0) {
+        chunks->open.emplace_back();
+        chunks->field_of.push_back(b.field);
+        chunks->slot[b.field] = static_cast<uint32_t>(chunks->open.size());
+      }
+      open = &chunks->open[chunks->slot[b.field] - 1];
+    }
+    Value value;
+    value.kind = b.kind;
+    value.count = b.count;
+    if (b.kind == ValueKind::kString) {
+      value.s = std::string_view(chunks->strings).substr(b.s.offset, b.s.size);
+    } else {
+      std::memcpy(value.v, b.v, sizeof b.v);
+    }
+    if (!open->writer.empty() &&
+        (!open->writer.Accepts(value) || open->writer.count() >= max_per_chunk_ ||
+         open->writer.bytes() >= kMaxChunkBytes)) {
+      Close(entity, b.field, open);
+    }
+    if (open->writer.empty()) open->writer.SetQuantizer(b.quantizer);
+    open->writer.Add(b.tick, value);
+  }
+  chunks->buffer.clear();
+  chunks->strings.clear();
 }
 
 void ChangeStore::CloseEntity(uint64_t entity) {
   if (entity >= open_.size()) return;
   EntityChunks& chunks = open_[entity];
+  Pack(entity, &chunks);
   for (size_t i = 0; i < chunks.open.size(); ++i) {
     if (!chunks.open[i].writer.empty()) Close(entity, chunks.field_of[i], &chunks.open[i]);
   }
   EntityChunks().open.swap(chunks.open);
+  std::vector<Buffered>().swap(chunks.buffer);
+  std::string().swap(chunks.strings);
   std::vector<uint32_t>().swap(chunks.slot);
   std::vector<uint32_t>().swap(chunks.field_of);
 }

@@ -1,10 +1,18 @@
 // ChangeStore: field changes collected during a parse, packed into chunks
-// (core/codec/chunk_codec.h) as they arrive and written in key order at the
-// end, so that the changes table is appended in (entity, field_id,
-// start_tick, seq) order.
+// (core/codec/chunk_codec.h) and written in key order at the end, so that
+// the changes table is appended in (entity, field_id, start_tick, seq)
+// order.
 //
-// Memory: one open chunk per (entity, field) that has changed since its
-// last chunk was closed, plus every closed chunk's bytes until WriteAll().
+// Speed: changes arrive entity by entity, each touching a few of the
+// entity's fields. Packing each change straight into its field's chunk
+// would touch a different chunk writer (cold in cache) for every change.
+// Instead each entity appends its changes to one small buffer, and a full
+// buffer is sorted by field and packed field by field: each writer is
+// touched once per buffer, not once per change.
+//
+// Memory: per entity a buffer of at most kBufferedPerEntity changes, one
+// open chunk per field that changed since its last chunk was closed, and
+// every closed chunk's bytes until WriteAll().
 #ifndef GEM_INDEXER_CHANGE_STORE_H_
 #define GEM_INDEXER_CHANGE_STORE_H_
 
@@ -22,14 +30,16 @@ namespace gem::index {
 
 class ChangeStore {
  public:
+  static constexpr size_t kBufferedPerEntity = 512;
+
   explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
 
   // Records a change. `entity` is a lifetime id (small, dense); ticks of one
   // (entity, field) must not decrease. `quantizer` (may be null) tells how
-  // the field's floats were quantized (copied).
+  // the field's floats were quantized; it must stay valid until WriteAll().
   void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
            const FloatQuantizer* quantizer = nullptr);
-  // The entity is gone: closes its chunks and frees their writers.
+  // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows with `insert`, which binds
   // (entity, field_id, start_tick, seq, end_tick, count, data).
@@ -40,6 +50,22 @@ class ChangeStore {
   uint64_t blob_bytes() const { return blob_bytes_; }
 
  private:
+  // One buffered change. Strings live in the entity's `strings`.
+  struct Buffered {
+    int64_t tick;
+    uint32_t field;
+    ValueKind kind;
+    uint8_t count;
+    union {
+      bool b;
+      uint64_t u;
+      float v[4];
+      struct {
+        uint32_t offset, size;
+      } s;
+    };
+    const FloatQuantizer* quantizer;
+  };
   struct Open {
     ChunkWriter writer;
     uint32_t next_seq = 0;
@@ -54,20 +80,24 @@ class ChangeStore {
     const char* data;
     uint32_t size;
   };
-
-  void Close(uint64_t entity, uint32_t field, Open* open);
-  const char* Store(const std::string& blob);
-
-  uint32_t max_per_chunk_;
   // The open chunks of one entity: only fields that changed get a writer;
-  // slot_ maps a field id to its writer (index + 1, 0 = none yet).
+  // slot maps a field id to its writer (index + 1, 0 = none yet).
   struct EntityChunks {
+    std::vector<Buffered> buffer;
+    std::string strings;
     std::vector<uint32_t> slot;
     std::vector<Open> open;
     std::vector<uint32_t> field_of;  // writer index -> field id
   };
+
+  void Pack(uint64_t entity, EntityChunks* chunks);
+  void Close(uint64_t entity, uint32_t field, Open* open);
+  const char* Store(const std::string& blob);
+
+  uint32_t max_per_chunk_;
   std::vector<EntityChunks> open_;  // by entity
   std::vector<Done> done_;
+  std::vector<uint32_t> order_;     // Pack's scratch
   // Closed chunks' bytes, in blocks that never move.
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::unique_ptr<char[]>> big_;

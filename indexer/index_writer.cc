@@ -147,7 +147,7 @@ void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> changes) {
   const int64_t tick = IndexTick(t);
   for (const FieldChange& c : changes) {
-    changes_.Add(r.lifetime, c.field_id, tick, c.value, QuantizerOf(r.class_id, c.field_id));
+    pipeline_.Add(r.lifetime, c.field_id, tick, c.value, QuantizerOf(r.class_id, c.field_id));
   }
 }
 
@@ -161,15 +161,16 @@ void IndexWriter::OnFieldRegistered(const ClassFields& fields, uint32_t field_id
   if (class_id < 0) return;
   if (static_cast<size_t>(class_id) >= quantizers_.size()) quantizers_.resize(class_id + 1);
   auto& by_field = quantizers_[class_id];
-  if (field_id >= by_field.size()) by_field.resize(field_id + 1);
+  if (field_id >= by_field.size()) by_field.resize(field_id + 1, nullptr);
   const QuantizedFloat& q = d->quantized;
-  by_field[field_id] = FloatQuantizer{q.low, q.high, q.dec_mul, q.bit_count};
+  quantizer_store_.push_back(FloatQuantizer{q.low, q.high, q.dec_mul, q.bit_count});
+  by_field[field_id] = &quantizer_store_.back();
 }
 
 void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {
   const int64_t tick = IndexTick(t);
   if (r.lifetime < entities_.size()) entities_[r.lifetime].deleted_tick = tick;
-  changes_.CloseEntity(r.lifetime);
+  pipeline_.CloseEntity(r.lifetime);
 }
 
 void IndexWriter::OnStringTableCreated(const TickInfo& t, const StringTable& table) {
@@ -437,6 +438,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
       "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
       "VALUES(?,?,?,?,?,?,?)"));
   lap();
+  pipeline_.Drain();
   GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
   stats_.finish_changes_seconds = lap();
   stats_.field_changes = changes_.changes();

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -17,6 +18,7 @@
 
 #include "core/parser.h"
 #include "core/sink.h"
+#include "indexer/change_pipeline.h"
 #include "indexer/change_store.h"
 #include "indexer/sqlite_db.h"
 
@@ -98,15 +100,17 @@ class IndexWriter : public Sink {
   ReplayMetadata meta_;
   int64_t last_tick_ = -1;
   ChangeStore changes_;
+  ChangePipeline pipeline_{&changes_};  // feeds changes_ on a worker thread
   std::vector<EntityRow> entities_;  // by lifetime id
   // How each quantized float field's values decode, by class and field id
-  // (bits == 0: not a quantized float), for the codec's unit modes.
-  std::vector<std::vector<FloatQuantizer>> quantizers_;
+  // (null: not a quantized float), for the codec's unit modes. The deque
+  // keeps them in place while the change store holds pointers to them.
+  std::deque<FloatQuantizer> quantizer_store_;
+  std::vector<std::vector<const FloatQuantizer*>> quantizers_;
   const FloatQuantizer* QuantizerOf(int32_t class_id, uint32_t field_id) const {
     if (class_id < 0 || static_cast<size_t>(class_id) >= quantizers_.size()) return nullptr;
     const auto& by_field = quantizers_[class_id];
-    return field_id < by_field.size() && by_field[field_id].bits != 0 ? &by_field[field_id]
-                                                                     : nullptr;
+    return field_id < by_field.size() ? by_field[field_id] : nullptr;
   }
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;

@@ -91,49 +91,76 @@ void ChunkWriter::FlushRun() {
   run_ = 0;
 }
 
-void ChunkWriter::AddFloat(uint32_t bits, FloatStream* s) {
-  const int64_t delta = static_cast<int32_t>(bits - s->prev);
-  PutVarint(ZigZag(delta), &float_values_[0]);
-  PutVarint(ZigZag(delta - s->prev_delta), &float_values_[1]);
-  const uint32_t x = bits ^ s->prev;
-  const int t = TrailingZeros(x);
-  PutVarint(x == 0 ? 0 : ((static_cast<uint64_t>(x >> t) << 5) | static_cast<uint64_t>(t)),
-            &float_values_[2]);
-  s->prev = bits;
-  s->prev_delta = delta;
-  if (!use_units_) return;
-  int64_t units;
-  if (!ToUnits(quantizer_, bits, &units)) {
-    PutRawFloat(bits, &float_values_[3]);
-    PutRawFloat(bits, &float_values_[4]);
-    return;
-  }
-  const int64_t du = units - s->prev_units;
-  PutVarint(ZigZag(du) + 1, &float_values_[3]);
-  PutVarint(ZigZag(du - s->prev_units_delta) + 1, &float_values_[4]);
-  s->prev_units = units;
-  s->prev_units_delta = du;
+namespace {
+
+size_t VarintLength(uint64_t v) {
+  return v < 128 ? 1 : (static_cast<size_t>(64 - __builtin_clzll(v)) + 6) / 7;
 }
 
-size_t ChunkWriter::bytes() const {
-  size_t values = values_.size();
-  if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
-    values = std::min({float_values_[0].size(), float_values_[1].size(),
-                       float_values_[2].size()});
-    if (use_units_) {
-      values = std::min({values, float_values_[3].size() + 12, float_values_[4].size() + 12});
+// One float stream's bytes in `mode` (see the header), written to `out`
+// when it is not null, else only counted. `step` is the distance between
+// a stream's values in `bits` (1 for floats; for vectors the values are
+// stored as [count, c0, c1, ...] and each component is a stream).
+struct FloatModeCoder {
+  int mode;
+  const FloatQuantizer* q;
+  const int64_t* units;  // modes 3 and 4: each float's units, -1 if none
+  uint32_t prev = 0;
+  int64_t prev_delta = 0;
+  int64_t prev_units = 0;
+  int64_t prev_units_delta = 0;
+
+  // `at` indexes the float in the chunk (for `units`).
+  size_t Put(uint32_t bits, size_t at, std::string* out) {
+    const int64_t delta = static_cast<int32_t>(bits - prev);
+    uint64_t code = 0;
+    switch (mode) {
+      case 0:
+        code = ZigZag(delta);
+        break;
+      case 1:
+        code = ZigZag(delta - prev_delta);
+        break;
+      case 2: {
+        const uint32_t x = bits ^ prev;
+        const int t = TrailingZeros(x);
+        code = x == 0 ? 0 : ((static_cast<uint64_t>(x >> t) << 5) | static_cast<uint64_t>(t));
+        break;
+      }
+      default: {
+        const int64_t u = units[at];
+        if (u < 0) {
+          if (out != nullptr) PutRawFloat(bits, out);
+          prev = bits;
+          prev_delta = delta;
+          return 5;
+        }
+        const int64_t du = u - prev_units;
+        code = ZigZag(mode == 3 ? du : du - prev_units_delta) + 1;
+        prev_units = u;
+        prev_units_delta = du;
+        break;
+      }
     }
+    prev = bits;
+    prev_delta = delta;
+    if (out != nullptr) PutVarint(code, out);
+    return VarintLength(code);
   }
-  return 8 + ticks_.size() + values;
-}
+};
+
+}  // namespace
+
+size_t ChunkWriter::bytes() const { return 8 + ticks_.size() + values_.size() + float_estimate_; }
 
 void ChunkWriter::Add(int64_t tick, const Value& value) {
   if (count_ == 0) {
     kind_ = value.kind;
     first_tick_ = tick;
     prev_ = 0;
-    for (FloatStream& s : streams_) s = FloatStream();
     run_ = 0;
+    float_estimate_ = 0;
+    std::memset(estimate_prev_, 0, sizeof estimate_prev_);
     use_units_ = has_quantizer_ && quantizer_.bits >= 1 && quantizer_.bits <= 31 &&
                  (value.kind == ValueKind::kFloat || value.kind == ValueKind::kVector);
   } else {
@@ -141,6 +168,15 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
   }
   last_tick_ = tick;
   ++count_;
+  // Floats are kept as bit patterns and encoded by Finish, in the mode
+  // that turns out shortest; meanwhile the size of mode 0 (never smaller
+  // than the one chosen) bounds the chunk.
+  auto add_float = [&](int k, float f) {
+    const uint32_t bits = FloatBits(f);
+    floats_.push_back(bits);
+    float_estimate_ += VarintLength(ZigZag(static_cast<int32_t>(bits - estimate_prev_[k])));
+    estimate_prev_[k] = bits;
+  };
   switch (value.kind) {
     case ValueKind::kNone:
       break;
@@ -154,11 +190,12 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
       prev_ = value.u;
       break;
     case ValueKind::kFloat:
-      AddFloat(FloatBits(value.f), &streams_[0]);
+      add_float(0, value.f);
       break;
     case ValueKind::kVector:
-      for (std::string& out : float_values_) out.push_back(static_cast<char>(value.count));
-      for (int k = 0; k < value.count && k < 4; ++k) AddFloat(FloatBits(value.v[k]), &streams_[k]);
+      floats_.push_back(value.count);
+      ++float_estimate_;
+      for (int k = 0; k < value.count && k < 4; ++k) add_float(k, value.v[k]);
       break;
     case ValueKind::kString:
       PutVarint(value.s.size(), &values_);
@@ -167,17 +204,45 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
   }
 }
 
+void ChunkWriter::EncodeFloats(int mode, std::string* out, size_t* size) const {
+  const int64_t* units = units_.data();
+  FloatModeCoder coders[4] = {{mode, &quantizer_, units}, {mode, &quantizer_, units},
+                              {mode, &quantizer_, units}, {mode, &quantizer_, units}};
+  size_t n = 0;
+  if (kind_ == ValueKind::kFloat) {
+    for (size_t i = 0; i < floats_.size(); ++i) n += coders[0].Put(floats_[i], i, out);
+  } else {
+    for (size_t i = 0; i < floats_.size();) {
+      const uint32_t count = floats_[i++];
+      if (out != nullptr) out->push_back(static_cast<char>(count));
+      ++n;
+      for (uint32_t k = 0; k < count && k < 4; ++k, ++i) n += coders[k].Put(floats_[i], i, out);
+    }
+  }
+  *size = n;
+}
+
 void ChunkWriter::Finish(std::string* out) {
   FlushRun();
   out->push_back(static_cast<char>(kChunkFormatVersion));
   PutVarint(count_, out);
   out->push_back(static_cast<char>(kind_));
-  const std::string* values = &values_;
   if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
+    if (use_units_) {
+      // Units once per float (a vector's count slots get -1, unused).
+      units_.resize(floats_.size());
+      for (size_t i = 0; i < floats_.size(); ++i) {
+        int64_t u;
+        units_[i] = ToUnits(quantizer_, floats_[i], &u) ? u : -1;
+      }
+    }
     int best = 0;
-    auto cost = [&](int m) { return float_values_[m].size() + (m >= 3 ? 12 : 0); };
-    for (int m = 1; m < (use_units_ ? kFloatModes : 3); ++m) {
-      if (cost(m) < cost(best)) best = m;
+    size_t best_cost = SIZE_MAX;
+    for (int m = 0; m < (use_units_ ? kFloatModes : 3); ++m) {
+      size_t cost;
+      EncodeFloats(m, nullptr, &cost);
+      if (m >= 3) cost += 12;  // the quantizer
+      if (cost < best_cost) best = m, best_cost = cost;
     }
     out->push_back(static_cast<char>(best));
     if (best >= 3) {
@@ -186,14 +251,19 @@ void ChunkWriter::Finish(std::string* out) {
         for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(b >> (8 * i)));
       }
     }
-    values = &float_values_[best];
+    PutVarint(ticks_.size(), out);
+    out->append(ticks_);
+    size_t ignored;
+    EncodeFloats(best, out, &ignored);
+  } else {
+    PutVarint(ticks_.size(), out);
+    out->append(ticks_);
+    out->append(values_);
   }
-  PutVarint(ticks_.size(), out);
-  out->append(ticks_);
-  out->append(*values);
   ticks_.clear();
   values_.clear();
-  for (std::string& v : float_values_) v.clear();
+  floats_.clear();
+  units_.clear();
   count_ = 0;
 }
 

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/quantized_units.h"
 #include "core/value.h"
@@ -64,8 +65,9 @@ struct FloatQuantizer {
   uint32_t bits = 0;  // 1..31
 };
 
-// Builds one chunk as changes arrive. Holds only the encoded bytes and the
-// previous values, so that many chunks can be open at once.
+// Builds one chunk as changes arrive. Holds the encoded ticks and values,
+// floats as their bit patterns (4 bytes a value), so that many chunks can
+// be open at once.
 class ChunkWriter {
  public:
   bool empty() const { return count_ == 0; }
@@ -92,17 +94,10 @@ class ChunkWriter {
   void Finish(std::string* out);
 
  private:
-  // One float stream (a float chunk's values, or one vector component)
-  // encoded in every float mode at once.
-  struct FloatStream {
-    uint32_t prev = 0;
-    int64_t prev_delta = 0;
-    int64_t prev_units = 0;
-    int64_t prev_units_delta = 0;
-  };
-  void AddFloat(uint32_t bits, FloatStream* stream);
   void PutTickDelta(uint64_t delta);
   void FlushRun();
+  // The floats in `mode`: appended to `out` (unless null); *size = bytes.
+  void EncodeFloats(int mode, std::string* out, size_t* size) const;
 
   static constexpr int kFloatModes = 5;
   FloatQuantizer quantizer_;
@@ -113,12 +108,16 @@ class ChunkWriter {
   int64_t first_tick_ = 0;
   int64_t last_tick_ = 0;
   uint64_t prev_ = 0;  // int / uint
-  FloatStream streams_[4];
   uint64_t last_delta_ = 0;  // tick delta being repeated
   uint64_t run_ = 0;         // pending repeats of last_delta_
   std::string ticks_;
-  std::string values_;                   // all kinds but floats and vectors
-  std::string float_values_[kFloatModes];  // floats and vectors, per mode
+  std::string values_;            // all kinds but floats and vectors
+  // Floats and vectors, as bit patterns (a vector: its count, then its
+  // components), encoded by Finish.
+  std::vector<uint32_t> floats_;
+  std::vector<int64_t> units_;  // Finish: floats_ as units (-1: none)
+  size_t float_estimate_ = 0;     // their size in mode 0
+  uint32_t estimate_prev_[4] = {0, 0, 0, 0};
 };
 
 // Reads a blob. Usage: Open(), then Next() until it returns false.

@@ -1,0 +1,98 @@
+#include "indexer/change_pipeline.h"
+
+#include <cstring>
+
+namespace gem::index {
+
+ChangePipeline::ChangePipeline(ChangeStore* store) : store_(store) {
+  for (Batch& b : batches_) b.records.reserve(kBatchRecords);
+  worker_ = std::thread([this] { Run(); });
+}
+
+ChangePipeline::~ChangePipeline() { Drain(); }
+
+void ChangePipeline::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
+                         const FloatQuantizer* quantizer) {
+  Record& r = filling_->records.emplace_back();
+  r.tick = tick;
+  r.entity = entity;
+  r.field = field;
+  r.kind = value.kind;
+  r.count = value.count;
+  r.close = false;
+  r.quantizer = quantizer;
+  if (value.kind == ValueKind::kString) {
+    r.s.offset = static_cast<uint32_t>(filling_->strings.size());
+    r.s.size = static_cast<uint32_t>(value.s.size());
+    filling_->strings.append(value.s);
+  } else {
+    std::memcpy(r.v, value.v, sizeof r.v);
+  }
+  if (filling_->records.size() >= kBatchRecords) Submit();
+}
+
+void ChangePipeline::CloseEntity(uint64_t entity) {
+  Record& r = filling_->records.emplace_back();
+  r.entity = entity;
+  r.close = true;
+  if (filling_->records.size() >= kBatchRecords) Submit();
+}
+
+void ChangePipeline::Submit() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return handed_ == nullptr; });
+  handed_ = filling_;
+  filling_ = filling_ == &batches_[0] ? &batches_[1] : &batches_[0];
+  cv_.notify_all();
+}
+
+void ChangePipeline::Run() {
+  for (;;) {
+    Batch* batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return handed_ != nullptr || stop_; });
+      if (handed_ == nullptr) return;  // stopped, nothing left
+      batch = handed_;
+    }
+    Apply(*batch, store_);
+    batch->records.clear();
+    batch->strings.clear();
+    std::lock_guard<std::mutex> lock(mu_);
+    handed_ = nullptr;
+    cv_.notify_all();
+  }
+}
+
+void ChangePipeline::Apply(const Batch& batch, ChangeStore* store) {
+  for (const Record& r : batch.records) {
+    if (r.close) {
+      store->CloseEntity(r.entity);
+      continue;
+    }
+    Value value;
+    value.kind = r.kind;
+    value.count = r.count;
+    if (r.kind == ValueKind::kString) {
+      value.s = std::string_view(batch.strings).substr(r.s.offset, r.s.size);
+    } else {
+      std::memcpy(value.v, r.v, sizeof r.v);
+    }
+    store->Add(r.entity, r.field, r.tick, value, r.quantizer);
+  }
+}
+
+void ChangePipeline::Drain() {
+  if (drained_) return;
+  drained_ = true;
+  if (!filling_->records.empty()) Submit();
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return handed_ == nullptr; });
+    stop_ = true;
+    cv_.notify_all();
+  }
+  worker_.join();
+}
+
+}  // namespace gem::index

@@ -1,0 +1,300 @@
+// gem-bench: what gem costs, replay by replay. For each replay: its size
+// and ticks, the field changes it holds, parse-only time and rate, index
+// time, gem-index's peak memory, the index's size and bytes per change,
+// and query latencies through libgem. Times are medians of --runs runs.
+//
+//   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--no-fixtures]
+//             [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]
+//
+// Without REPLAY arguments it measures every replay in the fixtures
+// directory ($GEM_FIXTURES, else ../shared/fixtures) that parses, then
+// synthetic replays of each --minutes length written by gem-synth from
+// --from (default: the dota2_haste_auto fixture) into --work (default
+// /tmp/gem-bench), kept there for later runs.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tools/bench/measure.h"
+#include "tools/bench/queries.h"
+
+namespace {
+
+using namespace gem::bench;
+
+struct Options {
+  bool json = false;
+  int runs = 3;
+  std::vector<double> minutes = {5, 15, 30, 60};
+  bool fixtures = true;
+  std::string fixtures_dir;
+  std::string from;
+  std::string work = "/tmp/gem-bench";
+  std::vector<std::string> replays;
+};
+
+struct Row {
+  std::string name;
+  std::string error;
+  double bytes = 0;
+  int64_t ticks = 0;
+  double changes = 0, created_values = 0;
+  double parse_s = 0, parse_peak_mib = 0;
+  double index_s = 0, index_parse_s = 0, index_sqlite_s = 0, index_peak_mib = 0;
+  double db_bytes = 0;
+  QueryLatencies q;
+};
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+double FileSize(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? static_cast<double>(st.st_size) : 0;
+}
+
+// A tool built beside gem-bench (bazel-bin/<dir>/<name>), else in its
+// runfiles.
+std::string Tool(const std::string& relative) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return relative;
+  self[n] = '\0';
+  std::string exe(self);
+  std::string dir = exe.substr(0, exe.rfind('/'));
+  std::string bin = dir.substr(0, dir.rfind('/'));  // bazel-bin
+  if (Exists(bin + "/" + relative)) return bin + "/" + relative;
+  return exe + ".runfiles/gem/" + relative;
+}
+
+std::map<std::string, std::string> KeyValues(const std::string& text) {
+  std::map<std::string, std::string> kv;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    size_t tab = line.find('\t');
+    if (tab != std::string::npos) kv[line.substr(0, tab)] = line.substr(tab + 1);
+    pos = end + 1;
+  }
+  return kv;
+}
+
+Row Measure(const std::string& name, const std::string& replay, const Options& o) {
+  Row row;
+  row.name = name;
+  row.bytes = FileSize(replay);
+  ParseRuns parse = MeasureParse(replay, o.runs);
+  if (!parse.ok) {
+    row.error = parse.error;
+    return row;
+  }
+  row.parse_s = Median(parse.seconds);
+  row.parse_peak_mib = parse.peak_rss_kib / 1024.0;
+
+  const std::string db = o.work + "/bench-index.db";
+  std::vector<double> times;
+  std::vector<ChildRun> runs;
+  for (int i = 0; i < o.runs; ++i) {
+    ChildRun run = RunChild({Tool("indexer/gem-index"), "--force", "--quiet", "--stats",
+                             replay, db});
+    if (run.exit_code != 0) {
+      row.error = "gem-index exited with " + std::to_string(run.exit_code);
+      return row;
+    }
+    times.push_back(run.seconds);
+    row.index_peak_mib = std::max(row.index_peak_mib, run.peak_rss_kib / 1024.0);
+    runs.push_back(run);
+  }
+  row.index_s = Median(times);
+  // The stats of the run whose time is the median.
+  for (const ChildRun& run : runs) {
+    if (run.seconds != row.index_s) continue;
+    auto kv = KeyValues(run.out);
+    row.index_parse_s = std::atof(kv["parse_seconds"].c_str());
+    row.index_sqlite_s = std::atof(kv["sqlite_seconds"].c_str());
+    row.changes = std::atof(kv["field_changes"].c_str());
+    row.created_values = std::atof(kv["created_values"].c_str());
+    break;
+  }
+  row.db_bytes = FileSize(db);
+  row.q = MeasureQueries(db, Tool("sqlext/libgem.so"), 2000);
+  row.ticks = row.q.last_tick;
+  std::remove(db.c_str());
+  return row;
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf(
+      "%-52s %7s %7s %9s %7s %6s %6s %7s %5s %6s %5s %6s %6s %5s %6s %6s %7s %8s %7s\n",
+      "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "ns/chg",
+      "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "ent_us", "all_ms", "hist_us");
+  for (const Row& r : rows) {
+    if (!r.error.empty()) {
+      std::printf("%-52s %7.2f  (%s)\n", r.name.c_str(), r.bytes / 1e6, r.error.c_str());
+      continue;
+    }
+    const double c = std::max(1.0, r.changes);
+    std::printf(
+        "%-52s %7.2f %7lld %9.0f %7.3f %6.1f %6.2f %7.3f %5.2f %6.0f %5.1f %6.0f %6.2f %5.2f "
+        "%6.1f %6.1f %7.1f %8.1f %7.1f\n",
+        r.name.c_str(), r.bytes / 1e6, static_cast<long long>(r.ticks), r.changes, r.parse_s,
+        r.bytes / 1e6 / r.parse_s, r.changes / 1e6 / r.parse_s, r.index_s,
+        r.index_s / r.parse_s, r.index_s / c * 1e9,
+        100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib, r.db_bytes / 1e6,
+        r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us, r.q.state_entity_median_us,
+        r.q.state_all_median_ms, r.q.history_median_us);
+  }
+  std::printf(
+      "\nx = index time / parse time; ns/chg = index time per field change; sql%% = share of\n"
+      "index time spent in SQLite calls; B/chg = index bytes per field change; val = gem_value\n"
+      "median and p99; ent = gem_state of one entity; all = gem_state of every entity at a\n"
+      "tick; hist = one field's history (gem_changes). Medians of the runs.\n");
+}
+
+void PrintJson(const std::vector<Row>& rows, int runs) {
+  std::printf("{\"runs\":%d,\"replays\":[", runs);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    std::printf("%s\n{\"replay\":\"%s\"", i ? "," : "", r.name.c_str());
+    if (!r.error.empty()) {
+      std::string e;
+      for (char ch : r.error) {
+        if (ch == '"' || ch == '\\') e += '\\';
+        if (static_cast<unsigned char>(ch) >= 0x20) e += ch;
+      }
+      std::printf(",\"bytes\":%.0f,\"error\":\"%s\"}", r.bytes, e.c_str());
+      continue;
+    }
+    const double c = std::max(1.0, r.changes);
+    std::printf(
+        ",\"bytes\":%.0f,\"ticks\":%lld,\"field_changes\":%.0f,\"created_values\":%.0f,"
+        "\"parse_seconds\":%.6f,\"parse_mb_per_second\":%.3f,\"parse_changes_per_second\":%.0f,"
+        "\"parse_peak_mib\":%.1f,\"index_seconds\":%.6f,\"index_over_parse\":%.3f,"
+        "\"index_ns_per_change\":%.1f,\"index_parse_seconds\":%.6f,"
+        "\"index_sqlite_seconds\":%.6f,\"index_peak_mib\":%.1f,\"db_bytes\":%.0f,"
+        "\"db_bytes_per_change\":%.3f,\"gem_value_median_us\":%.2f,\"gem_value_p99_us\":%.2f,"
+        "\"gem_state_entity_median_us\":%.2f,\"gem_state_all_median_ms\":%.3f,"
+        "\"gem_state_all_rows\":%.0f,\"history_median_us\":%.2f,\"history_rows\":%.1f}",
+        r.bytes, static_cast<long long>(r.ticks), r.changes, r.created_values, r.parse_s,
+        r.bytes / 1e6 / r.parse_s, r.changes / r.parse_s, r.parse_peak_mib, r.index_s,
+        r.index_s / r.parse_s, r.index_s / c * 1e9, r.index_parse_s, r.index_sqlite_s,
+        r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
+        r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.state_all_rows,
+        r.q.history_median_us, r.q.history_rows);
+  }
+  std::printf("\n]}\n");
+}
+
+void Usage(FILE* out) {
+  std::fputs(
+      "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--no-fixtures]\n"
+      "                 [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]\n"
+      "\n"
+      "Measures parse and index time, gem-index's peak memory, index size and query\n"
+      "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
+      "each --minutes length (none with --minutes ''). Medians of --runs runs (3).\n",
+      out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  const char* env = std::getenv("GEM_FIXTURES");
+  o.fixtures_dir = env != nullptr && *env ? env : "../shared/fixtures";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "gem-bench: %s needs a value\n", a.c_str());
+        std::exit(64);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      Usage(stdout);
+      return 0;
+    } else if (a == "--json") {
+      o.json = true;
+    } else if (a == "--runs") {
+      o.runs = std::max(1, std::atoi(next().c_str()));
+    } else if (a == "--minutes") {
+      o.minutes.clear();
+      std::string list = next();
+      for (size_t p = 0; p < list.size();) {
+        size_t e = list.find(',', p);
+        if (e == std::string::npos) e = list.size();
+        if (e > p) o.minutes.push_back(std::atof(list.substr(p, e - p).c_str()));
+        p = e + 1;
+      }
+    } else if (a == "--no-fixtures") {
+      o.fixtures = false;
+    } else if (a == "--fixtures") {
+      o.fixtures_dir = next();
+    } else if (a == "--from") {
+      o.from = next();
+    } else if (a == "--work") {
+      o.work = next();
+    } else if (a[0] == '-') {
+      Usage(stderr);
+      return 64;
+    } else {
+      o.replays.push_back(a);
+    }
+  }
+  if (o.from.empty()) o.from = o.fixtures_dir + "/dota2_haste_auto-20240102-2233-start.dem";
+  mkdir(o.work.c_str(), 0755);
+
+  std::vector<std::pair<std::string, std::string>> todo;  // (name, path)
+  if (!o.replays.empty()) {
+    for (const std::string& r : o.replays) todo.emplace_back(r.substr(r.rfind('/') + 1), r);
+  } else if (o.fixtures) {
+    std::vector<std::string> names;
+    if (DIR* d = opendir(o.fixtures_dir.c_str())) {
+      while (dirent* e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n.size() > 4 && n.substr(n.size() - 4) == ".dem") names.push_back(n);
+      }
+      closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names) todo.emplace_back(n, o.fixtures_dir + "/" + n);
+  }
+  for (double m : o.minutes) {
+    char name[64];
+    std::snprintf(name, sizeof name, "synthetic-%gmin-seed1.dem", m);
+    const std::string path = o.work + "/" + name;
+    if (!Exists(path)) {
+      std::fprintf(stderr, "gem-bench: writing %s\n", path.c_str());
+      ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.from, "--minutes",
+                               std::to_string(m), "--seed", "1", "--quiet", path});
+      if (run.exit_code != 0) {
+        std::fprintf(stderr, "gem-bench: gem-synth failed for %g minutes\n", m);
+        continue;
+      }
+    }
+    todo.emplace_back(name, path);
+  }
+
+  std::vector<Row> rows;
+  for (const auto& [name, path] : todo) {
+    std::fprintf(stderr, "gem-bench: %s\n", name.c_str());
+    rows.push_back(Measure(name, path, o));
+  }
+  if (o.json) {
+    PrintJson(rows, o.runs);
+  } else {
+    PrintTable(rows);
+  }
+  return 0;
+}

@@ -1,0 +1,172 @@
+#include "tools/bench/queries.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <random>
+#include <vector>
+
+#include "tools/bench/measure.h"
+
+namespace gem::bench {
+namespace {
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A prepared statement, finalized on scope exit.
+class Query {
+ public:
+  Query(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) == SQLITE_OK; }
+  ~Query() { sqlite3_finalize(st_); }
+  bool ok() const { return ok_; }
+  sqlite3_stmt* get() { return st_; }
+  // Steps to the end reading every column; returns rows, -1 on error.
+  int64_t Drain() {
+    int64_t rows = 0;
+    int rc;
+    while ((rc = sqlite3_step(st_)) == SQLITE_ROW) {
+      for (int i = 0; i < sqlite3_column_count(st_); ++i) {
+        if (sqlite3_column_type(st_, i) == SQLITE_TEXT) sqlite3_column_text(st_, i);
+      }
+      ++rows;
+    }
+    sqlite3_reset(st_);
+    return rc == SQLITE_DONE ? rows : -1;
+  }
+
+ private:
+  sqlite3_stmt* st_ = nullptr;
+  bool ok_ = false;
+};
+
+struct Pair {
+  int64_t entity;
+  std::string field;
+  int64_t first_tick, last_tick;
+  int64_t changes;
+};
+
+}  // namespace
+
+QueryLatencies MeasureQueries(const std::string& db_path, const std::string& libgem,
+                              int value_samples) {
+  QueryLatencies q;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    q.error = "cannot open " + db_path;
+    sqlite3_close(db);
+    return q;
+  }
+  char* err = nullptr;
+  sqlite3_enable_load_extension(db, 1);
+  if (sqlite3_load_extension(db, libgem.c_str(), nullptr, &err) != SQLITE_OK) {
+    q.error = "cannot load " + libgem + ": " + (err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return q;
+  }
+  // The (entity, field) pairs that change, with their tick ranges.
+  std::vector<Pair> pairs;
+  {
+    Query all(db,
+              "SELECT c.entity, f.name, min(c.start_tick), max(c.end_tick), sum(c.count) "
+              "FROM changes c JOIN entities e USING (entity) "
+              "JOIN fields f ON f.class_id = e.class_id AND f.field_id = c.field_id "
+              "GROUP BY c.entity, c.field_id");
+    while (all.ok() && sqlite3_step(all.get()) == SQLITE_ROW) {
+      pairs.push_back({sqlite3_column_int64(all.get(), 0),
+                       reinterpret_cast<const char*>(sqlite3_column_text(all.get(), 1)),
+                       sqlite3_column_int64(all.get(), 2), sqlite3_column_int64(all.get(), 3),
+                       sqlite3_column_int64(all.get(), 4)});
+    }
+  }
+  int64_t last_tick = 0;
+  {
+    Query meta(db, "SELECT value FROM meta WHERE key = 'last_tick'");
+    if (meta.ok() && sqlite3_step(meta.get()) == SQLITE_ROW) {
+      last_tick = sqlite3_column_int64(meta.get(), 0);
+    }
+  }
+  q.last_tick = last_tick;
+  if (pairs.empty()) {
+    q.error = "the index has no field changes";
+    sqlite3_close(db);
+    return q;
+  }
+  std::mt19937_64 rng(20261129);
+  auto pick = [&]() -> const Pair& { return pairs[rng() % pairs.size()]; };
+  auto tick_in = [&](const Pair& p) {
+    return p.first_tick + static_cast<int64_t>(rng() % static_cast<uint64_t>(
+                                                           p.last_tick - p.first_tick + 1));
+  };
+
+  Query value(db, "SELECT gem_value(?1, ?2, ?3)");
+  Query state_entity(db, "SELECT field, value FROM gem_state(?1, ?2)");
+  Query state_all(db, "SELECT entity, field, value FROM gem_state(?1)");
+  Query history(db, "SELECT tick, value FROM gem_changes WHERE entity = ?1 AND field = ?2");
+  if (!value.ok() || !state_entity.ok() || !state_all.ok() || !history.ok()) {
+    q.error = std::string("cannot prepare the queries: ") + sqlite3_errmsg(db);
+    sqlite3_close(db);
+    return q;
+  }
+  // Warm up: the first query of a connection reads the index's tables.
+  value.Drain();
+
+  std::vector<double> times;
+  for (int i = 0; i < value_samples; ++i) {
+    const Pair& p = pick();
+    sqlite3_bind_int64(value.get(), 1, p.entity);
+    sqlite3_bind_text(value.get(), 2, p.field.c_str(), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(value.get(), 3, tick_in(p));
+    const double t0 = Now();
+    value.Drain();
+    times.push_back((Now() - t0) * 1e6);
+  }
+  q.value_samples = value_samples;
+  q.value_median_us = Median(times);
+  q.value_p99_us = Quantile(times, 0.99);
+
+  times.clear();
+  for (int i = 0; i < 200; ++i) {
+    const Pair& p = pick();
+    sqlite3_bind_int64(state_entity.get(), 1, tick_in(p));
+    sqlite3_bind_int64(state_entity.get(), 2, p.entity);
+    const double t0 = Now();
+    state_entity.Drain();
+    times.push_back((Now() - t0) * 1e6);
+  }
+  q.state_entity_median_us = Median(times);
+
+  times.clear();
+  std::vector<double> rows;
+  for (int i = 0; i < 7; ++i) {
+    sqlite3_bind_int64(state_all.get(), 1,
+                       static_cast<int64_t>(rng() % static_cast<uint64_t>(last_tick + 1)));
+    const double t0 = Now();
+    rows.push_back(static_cast<double>(state_all.Drain()));
+    times.push_back((Now() - t0) * 1e3);
+  }
+  q.state_all_median_ms = Median(times);
+  q.state_all_rows = Median(rows);
+
+  times.clear();
+  double history_rows = 0;
+  for (int i = 0; i < 200; ++i) {
+    const Pair& p = pick();
+    sqlite3_bind_int64(history.get(), 1, p.entity);
+    sqlite3_bind_text(history.get(), 2, p.field.c_str(), -1, SQLITE_STATIC);
+    const double t0 = Now();
+    history_rows += static_cast<double>(history.Drain());
+    times.push_back((Now() - t0) * 1e6);
+  }
+  q.history_median_us = Median(times);
+  q.history_rows = history_rows / 200;
+  q.ok = true;
+  sqlite3_close(db);
+  return q;
+}
+
+}  // namespace gem::bench

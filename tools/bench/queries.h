@@ -1,0 +1,32 @@
+// Query latencies on a gem index through libgem, in this process with
+// Debian's SQLite: each statement is prepared once and each sample timed
+// from bind to its last row, values read.
+#ifndef GEM_TOOLS_BENCH_QUERIES_H_
+#define GEM_TOOLS_BENCH_QUERIES_H_
+
+#include <cstdint>
+#include <string>
+
+namespace gem::bench {
+
+struct QueryLatencies {
+  bool ok = false;
+  std::string error;
+  int64_t last_tick = 0;
+  double value_median_us = 0;  // gem_value(entity, field, tick)
+  double value_p99_us = 0;
+  int value_samples = 0;
+  double state_entity_median_us = 0;  // gem_state(tick, entity), all rows
+  double state_all_median_ms = 0;     // gem_state(tick), all rows
+  double state_all_rows = 0;          // rows per gem_state(tick), median
+  double history_median_us = 0;       // gem_changes of one (entity, field)
+  double history_rows = 0;            // rows per history, mean
+};
+
+// Samples are drawn with a fixed seed from the index's own changes.
+QueryLatencies MeasureQueries(const std::string& db_path, const std::string& libgem,
+                              int value_samples);
+
+}  // namespace gem::bench
+
+#endif  // GEM_TOOLS_BENCH_QUERIES_H_

@@ -24,7 +24,9 @@ bool ReadInt(const Entity& e, std::string_view name, int64_t* out) {
 }  // namespace
 
 bool GameRulesWatcher::IsRulesClass(int32_t class_id) {
-  if (class_known_ && class_id == class_id_) return true;
+  // Once the rules class is known, no other class is it (and no name is
+  // compared on every entity update).
+  if (class_known_) return class_id == class_id_;
   const ClassInfo* info = schema_->GetClass(class_id);
   if (info == nullptr || info->name != kClassName) return false;
   class_id_ = class_id;

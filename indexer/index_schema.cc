@@ -20,9 +20,10 @@ CREATE TABLE classes(
 );
 
 -- Every field path seen on a class: field_id is dense per class.
-CREATE TABLE fields(
-  class_id INTEGER NOT NULL,
-  field_id INTEGER NOT NULL,
+-- A field's description, shared by every class that has it (a view,
+-- fields, gives one row per class and field id).
+CREATE TABLE field_defs(
+  def_id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,     -- dotted, array indexes as four digits
   path TEXT NOT NULL,     -- '/'-separated indexes
   type TEXT NOT NULL,     -- declared type, e.g. 'CHandle<CBaseEntity>'
@@ -32,9 +33,20 @@ CREATE TABLE fields(
   low REAL,
   high REAL,
   flags INTEGER,
-  decoder TEXT NOT NULL,  -- the decoding rule applied
+  decoder TEXT NOT NULL   -- the decoding rule applied
+);
+
+CREATE TABLE class_fields(
+  class_id INTEGER NOT NULL,
+  field_id INTEGER NOT NULL,
+  def_id INTEGER NOT NULL,
   PRIMARY KEY(class_id, field_id)
 ) WITHOUT ROWID;
+
+CREATE VIEW fields AS
+  SELECT c.class_id, c.field_id, d.name, d.path, d.type, d.encoder, d.model, d.bits, d.low,
+         d.high, d.flags, d.decoder
+  FROM class_fields c JOIN field_defs d USING (def_id);
 
 -- One row per entity lifetime. Alive at tick T: created_tick <= T and
 -- (deleted_tick IS NULL or deleted_tick > T).
@@ -49,10 +61,15 @@ CREATE TABLE entities(
 );
 
 -- Each entity's complete state at its creation (core/codec/state_codec.h).
+-- An entity's field values at creation. When `base` is NULL, `data` holds
+-- them all; else `data` holds only the fields whose values differ from
+-- the state of entity `base` (an earlier entity of the class, whose own
+-- row is a whole state) and the state is base's, overlaid with data's.
 CREATE TABLE entity_states(
   entity INTEGER PRIMARY KEY,
   tick INTEGER NOT NULL,
-  data BLOB NOT NULL
+  data BLOB NOT NULL,
+  base INTEGER
 );
 
 -- Field changes after creation, clustered by (entity, field_id, tick): one

@@ -1,6 +1,8 @@
 #include "indexer/index_writer.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 #include "core/class_fields.h"
 #include "core/codec/state_codec.h"
@@ -85,10 +87,12 @@ Status IndexWriter::Open() {
   }
   GEM_RETURN_IF_ERROR(insert_field_.Prepare(
       db_,
-      "INSERT INTO fields(class_id, field_id, name, path, type, encoder, model, bits, low, "
-      "high, flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
+      "INSERT INTO field_defs(def_id, name, path, type, encoder, model, bits, low, high, "
+      "flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
+  GEM_RETURN_IF_ERROR(insert_class_field_.Prepare(
+      db_, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?,?,?)"));
   GEM_RETURN_IF_ERROR(insert_state_.Prepare(
-      db_, "INSERT INTO entity_states(entity, tick, data) VALUES(?,?,?)"));
+      db_, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?,?,?,?)"));
   GEM_RETURN_IF_ERROR(insert_table_.Prepare(
       db_,
       "INSERT INTO string_tables(table_id, name, created_tick, user_data_fixed_size, "
@@ -137,8 +141,23 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
   state_scratch_.clear();
   for (const FieldChange& c : state) state_scratch_.emplace_back(c.field_id, c.value);
   stats_.created_values += state.size();
+  std::sort(state_scratch_.begin(), state_scratch_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   blob_scratch_.clear();
-  EncodeState(&state_scratch_, &blob_scratch_);
+  // Entities of one class mostly start alike (from one baseline): store
+  // the difference from the class's template state when it is small; else
+  // the whole state, which becomes the template.
+  StateTemplate& base = templates_[r.class_id];
+  if (base.lifetime >= 0 && DiffState(state_scratch_, base.blob, &diff_scratch_) &&
+      diff_scratch_.size() * 2 <= state_scratch_.size()) {
+    EncodeState(&diff_scratch_, &blob_scratch_);
+    insert_state_.Int(4, base.lifetime);
+  } else {
+    EncodeState(&state_scratch_, &blob_scratch_);
+    base.lifetime = static_cast<int64_t>(r.lifetime);
+    base.blob = blob_scratch_;
+    insert_state_.Null(4);
+  }
   insert_state_.Int(1, static_cast<int64_t>(r.lifetime)).Int(2, tick).Blob(3, blob_scratch_);
   Run(&insert_state_);
 }
@@ -310,8 +329,11 @@ void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
 
 Status IndexWriter::WriteFields(const Parser& parser) {
   // Written at the end, class by class, in key order: an append, and the
-  // names are formatted once per field.
+  // names are formatted once per field. Classes share most fields (they
+  // share base serializers): each distinct description is stored once.
   const Schema& schema = parser.schema();
+  std::unordered_map<std::string, int64_t> defs;
+  std::string key;
   for (size_t c = 0; c < schema.class_slots(); ++c) {
     const ClassFields* fields = parser.entities().class_fields(static_cast<int32_t>(c));
     if (fields == nullptr) continue;
@@ -319,20 +341,37 @@ Status IndexWriter::WriteFields(const Parser& parser) {
       const FieldMeta& m = fields->meta(id);
       const FieldText& text = fields->text(id);
       const Field& f = *m.field;
-      insert_field_.Int(1, fields->class_id())
-          .Int(2, id)
-          .Text(3, text.name)
-          .Text(4, text.path)
-          .Text(5, text.type);
-      if (f.encoder.empty()) insert_field_.Null(6); else insert_field_.Text(6, f.encoder);
-      insert_field_.Text(7, FieldModelName(f.model));
-      if (f.bit_count) insert_field_.Int(8, *f.bit_count); else insert_field_.Null(8);
-      if (f.low_value) insert_field_.Real(9, *f.low_value); else insert_field_.Null(9);
-      if (f.high_value) insert_field_.Real(10, *f.high_value); else insert_field_.Null(10);
-      if (f.encode_flags) insert_field_.Int(11, *f.encode_flags); else insert_field_.Null(11);
-      std::string decoder = m.decoder->Describe();
-      insert_field_.Text(12, decoder);
-      GEM_RETURN_IF_ERROR(insert_field_.Run());
+      const std::string decoder = m.decoder->Describe();
+      const char* model = FieldModelName(f.model);
+      key.clear();
+      for (std::string_view part : {std::string_view(text.name), std::string_view(text.path),
+                                    std::string_view(text.type), std::string_view(f.encoder),
+                                    std::string_view(model), std::string_view(decoder)}) {
+        key.append(part);
+        key.push_back('\0');
+      }
+      // Optional numbers, exactly (%a is the float's exact value).
+      char numbers[160];
+      std::snprintf(numbers, sizeof numbers, "%d:%d/%d:%a/%d:%a/%d:%d", f.bit_count.has_value(),
+                    f.bit_count.value_or(0), f.low_value.has_value(),
+                    static_cast<double>(f.low_value.value_or(0.0f)), f.high_value.has_value(),
+                    static_cast<double>(f.high_value.value_or(0.0f)), f.encode_flags.has_value(),
+                    f.encode_flags.value_or(0));
+      key += numbers;
+      auto [it, is_new] = defs.emplace(key, static_cast<int64_t>(defs.size()) + 1);
+      if (is_new) {
+        insert_field_.Int(1, it->second).Text(2, text.name).Text(3, text.path).Text(4, text.type);
+        if (f.encoder.empty()) insert_field_.Null(5); else insert_field_.Text(5, f.encoder);
+        insert_field_.Text(6, model);
+        if (f.bit_count) insert_field_.Int(7, *f.bit_count); else insert_field_.Null(7);
+        if (f.low_value) insert_field_.Real(8, *f.low_value); else insert_field_.Null(8);
+        if (f.high_value) insert_field_.Real(9, *f.high_value); else insert_field_.Null(9);
+        if (f.encode_flags) insert_field_.Int(10, *f.encode_flags); else insert_field_.Null(10);
+        insert_field_.Text(11, decoder);
+        GEM_RETURN_IF_ERROR(insert_field_.Run());
+      }
+      insert_class_field_.Int(1, fields->class_id()).Int(2, id).Int(3, it->second);
+      GEM_RETURN_IF_ERROR(insert_class_field_.Run());
     }
   }
   return Status::Ok();
@@ -462,7 +501,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   }
 
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
-  for (Stmt* s : {&insert_field_, &insert_state_, &insert_table_, &insert_entry_,
+  for (Stmt* s : {&insert_field_, &insert_class_field_, &insert_state_, &insert_table_, &insert_entry_,
                   &insert_event_, &insert_combat_, &insert_chat_, &insert_chat_event_}) {
     s->Finalize();
   }

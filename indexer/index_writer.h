@@ -116,10 +116,18 @@ class IndexWriter : public Sink {
   std::unordered_map<const StringTable*, int64_t> table_seq_;
   int64_t string_entry_seq_ = 0;
   std::vector<std::pair<uint32_t, Value>> state_scratch_;
+  std::vector<std::pair<uint32_t, Value>> diff_scratch_;
+  // Per class: the entity whose whole creation state later ones of the
+  // class are stored against, and that state's blob.
+  struct StateTemplate {
+    int64_t lifetime = -1;
+    std::string blob;
+  };
+  std::unordered_map<int32_t, StateTemplate> templates_;
   std::string blob_scratch_;
   std::string json_scratch_;
 
-  Stmt insert_field_, insert_state_, insert_table_, insert_entry_, insert_event_,
+  Stmt insert_field_, insert_class_field_, insert_state_, insert_table_, insert_entry_, insert_event_,
       insert_combat_, insert_chat_, insert_chat_event_;
 };
 

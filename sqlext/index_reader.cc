@@ -143,7 +143,7 @@ bool IndexReader::Open(std::string* error) {
                "SELECT field_id FROM " + changes +
                    " WHERE entity = ?1 AND field_id > ?2 ORDER BY field_id LIMIT 1",
                error) ||
-      !Prepare(&state_, "SELECT data FROM " + Table("entity_states") + " WHERE entity = ?1",
+      !Prepare(&state_, "SELECT data, base FROM " + Table("entity_states") + " WHERE entity = ?1",
                error) ||
       !Prepare(&fields_,
                "SELECT field_id, name, path, type FROM " + Table("fields") +
@@ -201,10 +201,24 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
 
 bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   if (state_entity_ == e.entity) return true;
+  state_entity_ = -1;  // until state_blob_ holds e's state
   sqlite3_reset(state_);
   sqlite3_bind_int64(state_, 1, e.entity);
   int rc = sqlite3_step(state_);
-  if (rc == SQLITE_ROW) {
+  if (rc == SQLITE_ROW && sqlite3_column_type(state_, 1) != SQLITE_NULL) {
+    // A difference from another entity's (whole) state: merge the two.
+    diff_blob_.assign(Blob(state_, 0));
+    const int64_t base = sqlite3_column_int64(state_, 1);
+    sqlite3_reset(state_);
+    sqlite3_bind_int64(state_, 1, base);
+    rc = sqlite3_step(state_);
+    if (rc != SQLITE_ROW || sqlite3_column_type(state_, 1) != SQLITE_NULL ||
+        !MergeStates(Blob(state_, 0), diff_blob_, &state_blob_)) {
+      *error = "gem: an entity state is damaged";
+      sqlite3_reset(state_);
+      return false;
+    }
+  } else if (rc == SQLITE_ROW) {
     state_blob_.assign(Blob(state_, 0));
   } else if (rc == SQLITE_DONE) {
     state_blob_.clear();

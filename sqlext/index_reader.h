@@ -123,6 +123,7 @@ class IndexReader {
   // The last creation state read (one entity at a time, typically).
   int64_t state_entity_ = -1;
   std::string state_blob_;
+  std::string diff_blob_;  // ReadState: a difference being merged
 
   sqlite3_stmt* last_chunk_ = nullptr;   // latest chunk at or before a tick
   sqlite3_stmt* chunk_range_ = nullptr;  // chunks of a field overlapping a range

@@ -285,5 +285,39 @@ TEST(Codec, SteadyQuantizedMotionCostsAboutAByte) {
   EXPECT_LE(blob.size(), 24u + 12 + 10);
 }
 
+// A state stored as its difference from another gives back the same state.
+TEST(Codec, StateDifferencesMergeBack) {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<std::string> strings;
+    strings.reserve(2000);
+    std::vector<std::pair<uint32_t, Value>> base, now;
+    for (uint32_t f = 0; f < 60; ++f) {
+      if (rng() % 3 == 0) continue;
+      auto kind = static_cast<ValueKind>(1 + rng() % static_cast<int>(ValueKind::kString));
+      Value v = RandomValue(kind, &rng, &strings);
+      base.emplace_back(f, v);
+      // Most values stay; some change; some fields are new.
+      now.emplace_back(f, rng() % 4 == 0 ? RandomValue(kind, &rng, &strings) : v);
+    }
+    for (uint32_t f = 60; f < 60 + rng() % 5; ++f) now.emplace_back(f, Value::Int(f));
+    std::string base_blob, whole, diff_blob, merged;
+    EncodeState(&base, &base_blob);
+    EncodeState(&now, &whole);
+    std::vector<std::pair<uint32_t, Value>> diff;
+    ASSERT_TRUE(DiffState(now, base_blob, &diff));
+    EXPECT_LE(diff.size(), now.size());
+    EncodeState(&diff, &diff_blob);
+    ASSERT_TRUE(MergeStates(base_blob, diff_blob, &merged));
+    EXPECT_EQ(merged, whole) << "trial " << trial;
+    if (!base.empty()) {
+      // A field the base has and the new state lacks cannot be a difference.
+      auto fewer = now;
+      fewer.erase(fewer.begin());
+      EXPECT_FALSE(DiffState(fewer, base_blob, &diff));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gem

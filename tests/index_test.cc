@@ -197,10 +197,19 @@ using FieldValues = std::map<uint32_t, Value>;
 // at or before the tick.
 FieldValues StateAt(Sql* sql, int64_t entity, int64_t tick, std::vector<std::string>* keep) {
   FieldValues out;
-  auto state = sql->Rows("SELECT data FROM entity_states WHERE entity = " +
+  auto state = sql->Rows("SELECT data, base FROM entity_states WHERE entity = " +
                          std::to_string(entity));
   EXPECT_EQ(state.size(), 1u);
   keep->push_back(state[0][0]);
+  if (!state[0][1].empty()) {
+    // A difference from a whole state (base's row has no base of its own).
+    auto base = sql->Rows("SELECT data, base FROM entity_states WHERE entity = " + state[0][1]);
+    EXPECT_EQ(base.size(), 1u);
+    EXPECT_EQ(base[0][1], "");
+    std::string merged;
+    EXPECT_TRUE(MergeStates(base[0][0], keep->back(), &merged));
+    keep->push_back(merged);
+  }
   StateReader sr;
   EXPECT_TRUE(sr.Open(keep->back()));
   uint32_t field;

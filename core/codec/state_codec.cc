@@ -145,4 +145,47 @@ bool StateReader::Next(uint32_t* field_id, Value* value) {
   return true;
 }
 
+bool DiffState(const std::vector<std::pair<uint32_t, Value>>& entries, std::string_view base,
+               std::vector<std::pair<uint32_t, Value>>* diff) {
+  diff->clear();
+  StateReader r;
+  if (!r.Open(base)) return false;
+  uint32_t field;
+  Value v;
+  size_t i = 0;
+  while (r.Next(&field, &v)) {
+    while (i < entries.size() && entries[i].first < field) diff->push_back(entries[i++]);
+    if (i == entries.size() || entries[i].first != field) return false;  // absent now
+    if (!entries[i].second.SameAs(v)) diff->push_back(entries[i]);
+    ++i;
+  }
+  if (!r.ok()) return false;
+  while (i < entries.size()) diff->push_back(entries[i++]);
+  return true;
+}
+
+bool MergeStates(std::string_view base, std::string_view diff, std::string* out) {
+  std::vector<std::pair<uint32_t, Value>> merged;
+  StateReader b, d;
+  if (!b.Open(base) || !d.Open(diff)) return false;
+  merged.reserve(b.count() + d.count());
+  uint32_t bf = 0, df = 0;
+  Value bv, dv;
+  bool has_b = b.Next(&bf, &bv), has_d = d.Next(&df, &dv);
+  while (has_b || has_d) {
+    if (has_d && (!has_b || df <= bf)) {
+      if (has_b && bf == df) has_b = b.Next(&bf, &bv);  // overridden
+      merged.emplace_back(df, dv);
+      has_d = d.Next(&df, &dv);
+    } else {
+      merged.emplace_back(bf, bv);
+      has_b = b.Next(&bf, &bv);
+    }
+  }
+  if (!b.ok() || !d.ok()) return false;
+  out->clear();
+  EncodeState(&merged, out);  // strings point into base and diff, still alive
+  return true;
+}
+
 }  // namespace gem

@@ -1,5 +1,7 @@
 // The storage codec of an entity's initial state (all field values at its
-// creation), one blob per entity lifetime.
+// creation), one blob per entity lifetime; or, to save repeating what
+// entities of one class share, the difference from another entity's state
+// (DiffState / MergeStates).
 //
 // Layout (integers are LEB128 varints unless said otherwise):
 //   u8      format version (1)
@@ -28,6 +30,17 @@ constexpr uint8_t kStateFormatVersion = 1;
 // Encodes (field id, value) pairs; field ids must be distinct. The pairs
 // need not be sorted (they are sorted here).
 void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* out);
+
+// The entries of `entries` (sorted by field id, as EncodeState leaves them)
+// that `base` (a state blob) lacks or holds with another value, in
+// `diff`. False when `base` has a field `entries` lacks (a difference
+// cannot say "absent") or is damaged: store the whole state then.
+bool DiffState(const std::vector<std::pair<uint32_t, Value>>& entries, std::string_view base,
+               std::vector<std::pair<uint32_t, Value>>* diff);
+
+// The state `diff` applied to `base`: base's fields, with diff's values
+// where diff has the field, as one state blob in `out`. False on damage.
+bool MergeStates(std::string_view base, std::string_view diff, std::string* out);
 
 class StateReader {
  public:

@@ -51,7 +51,7 @@ Status ReplayWriter::Frame(uint32_t command, uint32_t tick, std::string_view pay
     snappy::Compress(payload.data(), payload.size(), &compressed);
     use_compressed = compressed.size() + 8 < payload.size();
   }
-  PutVarint(command | (use_compressed ? kDemIsCompressed : 0), &scratch_);
+  PutVarint(command | (use_compressed ? static_cast<uint32_t>(kDemIsCompressed) : 0u), &scratch_);
   PutVarint(tick, &scratch_);
   std::string_view body = use_compressed ? std::string_view(compressed) : payload;
   PutVarint(body.size(), &scratch_);

@@ -1,8 +1,16 @@
 #include "indexer/change_pipeline.h"
 
+#include <chrono>
 #include <cstring>
 
 namespace gem::index {
+namespace {
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 ChangePipeline::ChangePipeline(ChangeStore* store) : store_(store) {
   for (Batch& b : batches_) b.records.reserve(kBatchRecords);
@@ -39,8 +47,10 @@ void ChangePipeline::CloseEntity(uint64_t entity) {
 }
 
 void ChangePipeline::Submit() {
+  const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [this] { return handed_ == nullptr; });
+  wait_seconds_ += Since(start);
   handed_ = filling_;
   filling_ = filling_ == &batches_[0] ? &batches_[1] : &batches_[0];
   cv_.notify_all();
@@ -87,8 +97,10 @@ void ChangePipeline::Drain() {
   drained_ = true;
   if (!filling_->records.empty()) Submit();
   {
+    const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return handed_ == nullptr; });
+    wait_seconds_ += Since(start);
     stop_ = true;
     cv_.notify_all();
   }

@@ -44,6 +44,9 @@ class ChangePipeline {
   // Applies everything queued and stops the worker; the store is then the
   // caller's again. Idempotent.
   void Drain();
+  // Seconds the parser's thread waited for the worker (a full batch and the
+  // worker still busy with the previous one), Drain included.
+  double wait_seconds() const { return wait_seconds_; }
 
  private:
   struct Record {
@@ -77,6 +80,7 @@ class ChangePipeline {
   Batch* handed_ = nullptr;  // the worker's, while non-null
   bool stop_ = false;
   bool drained_ = false;
+  double wait_seconds_ = 0;
   std::mutex mu_;
   std::condition_variable cv_;
   std::thread worker_;

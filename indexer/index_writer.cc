@@ -480,6 +480,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   pipeline_.Drain();
   GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
   stats_.finish_changes_seconds = lap();
+  stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
   stats_.field_changes = changes_.changes();
   stats_.chunks = changes_.chunks();
 

@@ -41,6 +41,7 @@ struct WriterStats {
   // Parts of Finish().
   double finish_fields_seconds = 0;
   double finish_changes_seconds = 0;
+  double pipeline_wait_seconds = 0;  // parser thread waiting for the packing worker
   double finish_indexes_seconds = 0;
   double finish_commit_seconds = 0;
   double finish_analyze_seconds = 0;

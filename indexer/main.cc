@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
     std::printf("sqlite_seconds\t%.6f\n", w.sqlite_seconds);
     std::printf("finish_fields_seconds\t%.6f\n", w.finish_fields_seconds);
     std::printf("finish_changes_seconds\t%.6f\n", w.finish_changes_seconds);
+    std::printf("pipeline_wait_seconds\t%.6f\n", w.pipeline_wait_seconds);
     std::printf("finish_indexes_seconds\t%.6f\n", w.finish_indexes_seconds);
     std::printf("finish_commit_seconds\t%.6f\n", w.finish_commit_seconds);
     std::printf("finish_analyze_seconds\t%.6f\n", w.finish_analyze_seconds);

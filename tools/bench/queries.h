@@ -13,11 +13,16 @@ struct QueryLatencies {
   bool ok = false;
   std::string error;
   int64_t last_tick = 0;
-  double value_median_us = 0;  // gem_value(entity, field, tick)
+  // gem_value(entity, field, tick), each lookup its own statement run,
+  // inside one read transaction (as a program making many lookups runs).
+  double value_median_us = 0;
   double value_p99_us = 0;
   int value_samples = 0;
-  // The same with the index memory-mapped (PRAGMA mmap_size = 1 GiB): SQLite
-  // then reads pages without a system call each.
+  // The same in autocommit mode: each statement then also takes and drops
+  // SQLite's file lock and checks for a hot journal (system calls).
+  double value_autocommit_median_us = 0;
+  // In a read transaction with the index memory-mapped (PRAGMA mmap_size
+  // = 1 GiB): SQLite reads pages without a system call each.
   double value_mmap_median_us = 0;
   double value_mmap_p99_us = 0;
   double state_entity_median_us = 0;  // gem_state(tick, entity), all rows

@@ -233,46 +233,54 @@ bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   return true;
 }
 
-bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
-                          FoundValue* out, std::string* storage, std::string* error) {
+IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t field_id,
+                                              int64_t tick, FoundValue* out,
+                                              std::string* storage, std::string* error) {
   *out = FoundValue();
   sqlite3_reset(last_chunk_);
   sqlite3_bind_int64(last_chunk_, 1, e.entity);
   sqlite3_bind_int64(last_chunk_, 2, field_id);
   sqlite3_bind_int64(last_chunk_, 3, tick);
   ++counters_.seeks;
-  int rc = sqlite3_step(last_chunk_);
-  if (rc == SQLITE_ROW) {
-    ChunkReader r;
-    ++counters_.chunks_read;
-    if (!r.Open(Blob(last_chunk_, 1), sqlite3_column_int64(last_chunk_, 0))) {
-      *error = "gem: a changes row is damaged";
-      sqlite3_reset(last_chunk_);
-      return false;
-    }
-    int64_t t;
-    Value v;
-    while (r.Next(&t, &v)) {
-      if (t > tick) break;
-      ++counters_.values_decoded;
-      out->found = true;
-      out->tick = t;
-      out->value = v;
-    }
-    if (!r.ok()) {
-      *error = "gem: a changes row is damaged";
-      sqlite3_reset(last_chunk_);
-      return false;
-    }
-    Own(&out->value, storage);
+  const int rc = sqlite3_step(last_chunk_);
+  if (rc != SQLITE_ROW) {
     sqlite3_reset(last_chunk_);
-    if (out->found && out->value.is_none()) out->found = false;  // dropped
-    return true;
-  }
-  sqlite3_reset(last_chunk_);
-  if (rc != SQLITE_DONE) {
+    if (rc == SQLITE_DONE) return Latest::kNone;
     *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
-    return false;
+    return Latest::kError;
+  }
+  ChunkReader r;
+  ++counters_.chunks_read;
+  bool ok = r.Open(Blob(last_chunk_, 1), sqlite3_column_int64(last_chunk_, 0));
+  int64_t t;
+  Value v;
+  while (ok && r.Next(&t, &v)) {
+    if (t > tick) break;
+    ++counters_.values_decoded;
+    out->found = true;
+    out->tick = t;
+    out->value = v;
+  }
+  if (!ok || !r.ok()) {
+    *error = "gem: a changes row is damaged";
+    sqlite3_reset(last_chunk_);
+    return Latest::kError;
+  }
+  Own(&out->value, storage);  // before the reset: strings point into the row
+  sqlite3_reset(last_chunk_);
+  return out->found ? Latest::kChange : Latest::kNone;
+}
+
+bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
+                          FoundValue* out, std::string* storage, std::string* error) {
+  switch (LatestChange(e, field_id, tick, out, storage, error)) {
+    case Latest::kError:
+      return false;
+    case Latest::kChange:
+      if (out->value.is_none()) out->found = false;  // dropped by an array shrink
+      return true;
+    case Latest::kNone:
+      break;
   }
   // No change at or before the tick: the creation state has the value.
   if (!ReadState(e, error)) return false;
@@ -387,46 +395,18 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
   std::vector<uint32_t> changed;
   if (!ChangedFields(e, &changed, error)) return false;
   for (uint32_t f : changed) {
-    Value latest;
-    bool found = false;
+    FoundValue latest;
     std::string storage;
-    sqlite3_reset(last_chunk_);
-    sqlite3_bind_int64(last_chunk_, 1, e.entity);
-    sqlite3_bind_int64(last_chunk_, 2, f);
-    sqlite3_bind_int64(last_chunk_, 3, tick);
-    ++counters_.seeks;
-    int rc = sqlite3_step(last_chunk_);
-    if (rc == SQLITE_ROW) {
-      ChunkReader r;
-      ++counters_.chunks_read;
-      if (!r.Open(Blob(last_chunk_, 1), sqlite3_column_int64(last_chunk_, 0))) {
-        *error = "gem: a changes row is damaged";
-        sqlite3_reset(last_chunk_);
-        return false;
-      }
-      int64_t t;
-      Value v;
-      while (r.Next(&t, &v)) {
-        if (t > tick) break;
-        ++counters_.values_decoded;
-        found = true;
-        latest = v;
-      }
-      Own(&latest, &storage);
-    } else if (rc != SQLITE_DONE) {
-      *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
-      sqlite3_reset(last_chunk_);
-      return false;
-    }
-    sqlite3_reset(last_chunk_);
-    if (!found) continue;
+    const Latest got = LatestChange(e, f, tick, &latest, &storage, error);
+    if (got == Latest::kError) return false;
+    if (got == Latest::kNone) continue;
     auto it = std::find_if(items.begin(), items.end(),
                            [&](const Item& i) { return i.field == f; });
     if (it == items.end()) {
-      items.push_back({f, latest, {}});
+      items.push_back({f, latest.value, {}});
       it = items.end() - 1;
     } else {
-      it->value = latest;
+      it->value = latest.value;
     }
     it->storage = std::move(storage);
     if (it->value.kind == ValueKind::kString) it->value.s = it->storage;

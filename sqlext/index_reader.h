@@ -101,6 +101,15 @@ class IndexReader {
 
   // Field ids of `e` that have change rows (ascending).
   bool ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
+
+ private:
+  // The last change of a field at or before `tick` (its value may be none:
+  // dropped by an array shrink); kNone when it had none since creation.
+  enum class Latest { kError, kNone, kChange };
+  Latest LatestChange(const EntityInfo& e, uint32_t field_id, int64_t tick, FoundValue* out,
+                      std::string* storage, std::string* error);
+
+ public:
   // Field ids of `e` that ever had a value: its creation state and its
   // changed fields (ascending, distinct).
   bool FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);

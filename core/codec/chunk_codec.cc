@@ -4,37 +4,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/codec/varint.h"
+
 namespace gem {
 namespace {
-
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-bool GetVarint(std::string_view data, size_t* pos, uint64_t* out) {
-  uint64_t result = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    if (*pos >= data.size()) return false;
-    uint8_t b = static_cast<uint8_t>(data[(*pos)++]);
-    result |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) {
-      *out = result;
-      return true;
-    }
-  }
-  return false;
-}
-
-uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t UnZigZag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
 
 uint32_t FloatBits(float f) {
   uint32_t b;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/codec/varint.h"
 #include "core/inner_messages.h"
 #include "proto/dota_usermessages.pb.h"
 
@@ -22,13 +23,6 @@ constexpr int kNudgesPerPacket = 30;
 // Protobuf wire format, for the one message we have no .proto for
 // (CDOTAModifierBuffTableEntry: field numbers from Valve's
 // dota_modifiers.proto).
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
 void PutVarintField(uint32_t field, uint64_t v, std::string* out) {
   PutVarint(field << 3, out);
   PutVarint(v, out);

@@ -4,21 +4,10 @@
 
 #include <cstring>
 
+#include "core/codec/varint.h"
 #include "core/demo_stream.h"
 
 namespace gem::synth {
-namespace {
-
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-}  // namespace
-
 ReplayWriter::~ReplayWriter() {
   if (f_ != nullptr) std::fclose(f_);
 }

@@ -1,0 +1,46 @@
+// LEB128 varints and zigzag coding on byte strings: the integer format of
+// the storage codec (and of protobuf, for tools that write it by hand).
+#ifndef GEM_CORE_CODEC_VARINT_H_
+#define GEM_CORE_CODEC_VARINT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gem {
+
+inline void PutVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+// Reads a varint at *pos and advances it; false when the data ends first
+// or the varint is longer than 64 bits.
+inline bool GetVarint(std::string_view data, size_t* pos, uint64_t* out) {
+  uint64_t result = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (*pos >= data.size()) return false;
+    uint8_t b = static_cast<uint8_t>(data[(*pos)++]);
+    result |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *out = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t UnZigZag(uint64_t v) {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+}  // namespace gem
+
+#endif  // GEM_CORE_CODEC_VARINT_H_

@@ -158,7 +158,7 @@ bool Advance(ChangesCursor* c, std::string* error) {
 
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
-  try {
+  return Guarded(cur->pVtab, "gem_changes", [&] {
     c->args = ReadPlanArgs(idx_num, argc, argv);
     c->entities.clear();
     c->fields.clear();
@@ -173,38 +173,23 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
       return SQLITE_ERROR;
     }
     if (c->args.empty) return SQLITE_OK;
-    auto consider = [&](const EntityInfo* e) {
-      if (e == nullptr) return;
-      // The lifetime must overlap the tick range.
-      if (e->created_tick > c->args.hi || e->deleted_tick <= c->args.lo) return;
-      if (c->args.has_class) {
-        ClassInfoRow* cls = c->reader->Class(e->class_id);
-        if (cls == nullptr || cls->name != c->args.clazz) return;
-      }
-      c->entities.push_back(e);
-    };
-    if (c->args.has_entities) {
-      for (int64_t id : c->args.entities) consider(c->reader->Entity(id));
-    } else {
-      for (const EntityInfo& e : c->reader->entities()) consider(&e);
-    }
+    // The lifetime must overlap the tick range.
+    SelectEntities(
+        c->reader, c->args,
+        [&](const EntityInfo& e) { return e.created_tick <= c->args.hi && e.deleted_tick > c->args.lo; },
+        &c->entities);
     c->eof = false;
     if (!Advance(c, &error)) {
       SetVtabError(cur->pVtab, error);
       return SQLITE_ERROR;
     }
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (...) {
-    SetVtabError(cur->pVtab, "gem_changes: internal error");
-    return SQLITE_ERROR;
-  }
+  });
 }
 
 int Next(sqlite3_vtab_cursor* cur) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
-  try {
+  return Guarded(cur->pVtab, "gem_changes", [&] {
     ++c->rowid;
     if (++c->row_pos < c->rows.size()) return SQLITE_OK;
     ++c->field_pos;
@@ -214,12 +199,7 @@ int Next(sqlite3_vtab_cursor* cur) {
       return SQLITE_ERROR;
     }
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (...) {
-    SetVtabError(cur->pVtab, "gem_changes: internal error");
-    return SQLITE_ERROR;
-  }
+  });
 }
 
 int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<ChangesCursor*>(cur)->eof; }

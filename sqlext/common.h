@@ -5,6 +5,7 @@
 #define GEM_SQLEXT_COMMON_H_
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,21 @@ std::string ArgText(sqlite3_value* v);
 
 // Replaces a vtab's error message (freeing the old one).
 void SetVtabError(sqlite3_vtab* vtab, const std::string& message);
+
+// Runs a virtual-table method's body at the C edge, so that no C++
+// exception crosses into SQLite: out of memory becomes SQLITE_NOMEM,
+// anything else an error naming `what`.
+template <typename Body>
+int Guarded(sqlite3_vtab* vtab, const char* what, Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  } catch (...) {
+    SetVtabError(vtab, std::string(what) + ": internal error");
+    return SQLITE_ERROR;
+  }
+}
 
 }  // namespace gem::sqlext
 

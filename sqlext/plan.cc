@@ -181,4 +181,22 @@ PlanArgs ReadPlanArgs(int idx_num, int argc, sqlite3_value** argv) {
   return a;
 }
 
+void SelectEntities(IndexReader* reader, const PlanArgs& args,
+                    const std::function<bool(const EntityInfo&)>& keep,
+                    std::vector<const EntityInfo*>* out) {
+  auto consider = [&](const EntityInfo* e) {
+    if (e == nullptr || !keep(*e)) return;
+    if (args.has_class) {
+      ClassInfoRow* cls = reader->Class(e->class_id);
+      if (cls == nullptr || cls->name != args.clazz) return;
+    }
+    out->push_back(e);
+  };
+  if (args.has_entities) {
+    for (int64_t id : args.entities) consider(reader->Entity(id));
+  } else {
+    for (const EntityInfo& e : reader->entities()) consider(&e);
+  }
+}
+
 }  // namespace gem::sqlext

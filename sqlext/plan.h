@@ -16,6 +16,7 @@
 #define GEM_SQLEXT_PLAN_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,12 @@ struct PlanArgs {
 
 // Reads argv by the bits of idx_num.
 PlanArgs ReadPlanArgs(int idx_num, int argc, sqlite3_value** argv);
+
+// The entities the plan's entity and class constraints select (every
+// entity when it has none) for which `keep` holds, in entity order.
+void SelectEntities(IndexReader* reader, const PlanArgs& args,
+                    const std::function<bool(const EntityInfo&)>& keep,
+                    std::vector<const EntityInfo*>* out);
 
 }  // namespace gem::sqlext
 

@@ -143,7 +143,7 @@ bool LoadEntity(StateCursor* c, std::string* error) {
 
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<StateCursor*>(cur);
-  try {
+  return Guarded(cur->pVtab, "gem_state", [&] {
     c->args = ReadPlanArgs(idx_num, argc, argv);
     c->entities.clear();
     c->rows.clear();
@@ -164,36 +164,20 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     }
     if (c->args.empty) return SQLITE_OK;
     const int64_t tick = c->args.tick_eq;
-    auto consider = [&](const EntityInfo* e) {
-      if (e == nullptr || !e->AliveAt(tick)) return;
-      if (c->args.has_class) {
-        ClassInfoRow* cls = c->reader->Class(e->class_id);
-        if (cls == nullptr || cls->name != c->args.clazz) return;
-      }
-      c->entities.push_back(e);
-    };
-    if (c->args.has_entities) {
-      for (int64_t id : c->args.entities) consider(c->reader->Entity(id));
-    } else {
-      for (const EntityInfo& e : c->reader->entities()) consider(&e);
-    }
+    SelectEntities(
+        c->reader, c->args, [&](const EntityInfo& e) { return e.AliveAt(tick); }, &c->entities);
     c->eof = false;
     if (!LoadEntity(c, &error)) {
       SetVtabError(cur->pVtab, error);
       return SQLITE_ERROR;
     }
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (...) {
-    SetVtabError(cur->pVtab, "gem_state: internal error");
-    return SQLITE_ERROR;
-  }
+  });
 }
 
 int Next(sqlite3_vtab_cursor* cur) {
   auto* c = reinterpret_cast<StateCursor*>(cur);
-  try {
+  return Guarded(cur->pVtab, "gem_state", [&] {
     ++c->rowid;
     if (++c->row_pos < c->rows.size()) return SQLITE_OK;
     ++c->entity_pos;
@@ -203,12 +187,7 @@ int Next(sqlite3_vtab_cursor* cur) {
       return SQLITE_ERROR;
     }
     return SQLITE_OK;
-  } catch (const std::bad_alloc&) {
-    return SQLITE_NOMEM;
-  } catch (...) {
-    SetVtabError(cur->pVtab, "gem_state: internal error");
-    return SQLITE_ERROR;
-  }
+  });
 }
 
 int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<StateCursor*>(cur)->eof; }

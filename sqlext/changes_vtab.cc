@@ -174,10 +174,10 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     }
     if (c->args.empty) return SQLITE_OK;
     // The lifetime must overlap the tick range.
-    SelectEntities(
-        c->reader, c->args,
-        [&](const EntityInfo& e) { return e.created_tick <= c->args.hi && e.deleted_tick > c->args.lo; },
-        &c->entities);
+    auto overlaps = [&](const EntityInfo& e) {
+      return e.created_tick <= c->args.hi && e.deleted_tick > c->args.lo;
+    };
+    SelectEntities(c->reader, c->args, overlaps, &c->entities);
     c->eof = false;
     if (!Advance(c, &error)) {
       SetVtabError(cur->pVtab, error);

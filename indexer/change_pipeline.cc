@@ -1,7 +1,6 @@
 #include "indexer/change_pipeline.h"
 
 #include <chrono>
-#include <cstring>
 
 namespace gem::index {
 namespace {
@@ -22,20 +21,9 @@ ChangePipeline::~ChangePipeline() { Drain(); }
 void ChangePipeline::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
                          const FloatQuantizer* quantizer) {
   Record& r = filling_->records.emplace_back();
-  r.tick = tick;
   r.entity = entity;
-  r.field = field;
-  r.kind = value.kind;
-  r.count = value.count;
   r.close = false;
-  r.quantizer = quantizer;
-  if (value.kind == ValueKind::kString) {
-    r.s.offset = static_cast<uint32_t>(filling_->strings.size());
-    r.s.size = static_cast<uint32_t>(value.s.size());
-    filling_->strings.append(value.s);
-  } else {
-    std::memcpy(r.v, value.v, sizeof r.v);
-  }
+  r.change.Set(field, tick, value, quantizer, &filling_->strings);
   if (filling_->records.size() >= kBatchRecords) Submit();
 }
 
@@ -78,17 +66,9 @@ void ChangePipeline::Apply(const Batch& batch, ChangeStore* store) {
   for (const Record& r : batch.records) {
     if (r.close) {
       store->CloseEntity(r.entity);
-      continue;
-    }
-    Value value;
-    value.kind = r.kind;
-    value.count = r.count;
-    if (r.kind == ValueKind::kString) {
-      value.s = std::string_view(batch.strings).substr(r.s.offset, r.s.size);
     } else {
-      std::memcpy(value.v, r.v, sizeof r.v);
+      store->Add(r.entity, r.change, batch.strings);
     }
-    store->Add(r.entity, r.field, r.tick, value, r.quantizer);
   }
 }
 

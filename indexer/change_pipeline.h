@@ -50,20 +50,9 @@ class ChangePipeline {
 
  private:
   struct Record {
-    int64_t tick;
     uint64_t entity;
-    uint32_t field;
-    ValueKind kind;
-    uint8_t count;
-    bool close;  // a CloseEntity, not a change
-    union {
-      uint64_t u;
-      float v[4];
-      struct {
-        uint32_t offset, size;
-      } s;
-    };
-    const FloatQuantizer* quantizer;
+    bool close;         // a CloseEntity, not a change
+    HeldChange change;  // strings in the batch's `strings`
   };
   struct Batch {
     std::vector<Record> records;

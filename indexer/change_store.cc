@@ -51,65 +51,79 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   done_.push_back(d);
 }
 
-void ChangeStore::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
-                      const FloatQuantizer* quantizer) {
+void HeldChange::Set(uint32_t field_id, int64_t at_tick, const Value& value,
+                     const FloatQuantizer* q, std::string* arena) {
+  tick = at_tick;
+  field = field_id;
+  kind = value.kind;
+  count = value.count;
+  quantizer = q;
+  if (value.kind == ValueKind::kString) {
+    s.offset = static_cast<uint32_t>(arena->size());
+    s.size = static_cast<uint32_t>(value.s.size());
+    arena->append(value.s);
+  } else {
+    std::memcpy(v, value.v, sizeof v);
+  }
+}
+
+Value HeldChange::Get(std::string_view arena) const {
+  Value value;
+  value.kind = kind;
+  value.count = count;
+  if (kind == ValueKind::kString) {
+    value.s = arena.substr(s.offset, s.size);
+  } else {
+    std::memcpy(value.v, v, sizeof v);
+  }
+  return value;
+}
+
+void ChangeStore::Add(uint64_t entity, const HeldChange& change, std::string_view arena) {
   if (entity >= open_.size()) open_.resize(entity + 1);
   EntityChunks& chunks = open_[entity];
   if (chunks.buffer.capacity() == 0) chunks.buffer.reserve(kBufferedPerEntity);
-  Buffered& b = chunks.buffer.emplace_back();
-  b.tick = tick;
-  b.field = field;
-  b.kind = value.kind;
-  b.count = value.count;
-  b.quantizer = quantizer;
-  if (value.kind == ValueKind::kString) {
-    b.s.offset = static_cast<uint32_t>(chunks.strings.size());
-    b.s.size = static_cast<uint32_t>(value.s.size());
-    chunks.strings.append(value.s);
-  } else {
-    std::memcpy(b.v, value.v, sizeof b.v);
+  HeldChange& held = chunks.buffer.emplace_back(change);
+  if (change.kind == ValueKind::kString) {
+    held.s.offset = static_cast<uint32_t>(chunks.strings.size());
+    chunks.strings.append(arena.substr(change.s.offset, change.s.size));
   }
   ++changes_;
   if (chunks.buffer.size() >= kBufferedPerEntity) Pack(entity, &chunks);
 }
 
 void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
-  const std::vector<Buffered>& buffer = chunks->buffer;
-  // Stable by field: each field's changes stay in tick order.
+  const std::vector<HeldChange>& buffer = chunks->buffer;
+  // By field, arrival order kept (each field's changes stay in tick
+  // order); std::sort with the position as tie-break allocates nothing,
+  // unlike std::stable_sort.
   order_.resize(buffer.size());
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-    return buffer[a].field < buffer[b].field;
+  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+    return buffer[a].field != buffer[b].field ? buffer[a].field < buffer[b].field : a < b;
   });
   Open* open = nullptr;
   uint32_t open_field = UINT32_MAX;
   for (uint32_t i : order_) {
-    const Buffered& b = buffer[i];
-    if (b.field != open_field) {
-      open_field = b.field;
-      if (b.field >= chunks->slot.size()) chunks->slot.resize(b.field + 1, 0);
-      if (chunks->slot[b.field] == 0) {
+    const HeldChange& held = buffer[i];
+    if (held.field != open_field) {
+      open_field = held.field;
+      if (held.field >= chunks->slot.size()) chunks->slot.resize(held.field + 1, 0);
+      if (chunks->slot[held.field] == 0) {
         chunks->open.emplace_back();
-        chunks->field_of.push_back(b.field);
-        chunks->slot[b.field] = static_cast<uint32_t>(chunks->open.size());
+        chunks->field_of.push_back(held.field);
+        chunks->slot[held.field] = static_cast<uint32_t>(chunks->open.size());
       }
-      open = &chunks->open[chunks->slot[b.field] - 1];
+      open = &chunks->open[chunks->slot[held.field] - 1];
     }
-    Value value;
-    value.kind = b.kind;
-    value.count = b.count;
-    if (b.kind == ValueKind::kString) {
-      value.s = std::string_view(chunks->strings).substr(b.s.offset, b.s.size);
-    } else {
-      std::memcpy(value.v, b.v, sizeof b.v);
-    }
+    const Value value = held.Get(chunks->strings);
     if (!open->writer.empty() &&
         (!open->writer.Accepts(value) || open->writer.count() >= max_per_chunk_ ||
          open->writer.bytes() >= kMaxChunkBytes)) {
-      Close(entity, b.field, open);
+      Close(entity, held.field, open);
     }
-    if (open->writer.empty()) open->writer.SetQuantizer(b.quantizer);
-    open->writer.Add(b.tick, value);
+    if (open->writer.empty()) open->writer.SetQuantizer(held.quantizer);
+    open->writer.Add(held.tick, value);
   }
   chunks->buffer.clear();
   chunks->strings.clear();
@@ -123,7 +137,7 @@ void ChangeStore::CloseEntity(uint64_t entity) {
     if (!chunks.open[i].writer.empty()) Close(entity, chunks.field_of[i], &chunks.open[i]);
   }
   EntityChunks().open.swap(chunks.open);
-  std::vector<Buffered>().swap(chunks.buffer);
+  std::vector<HeldChange>().swap(chunks.buffer);
   std::string().swap(chunks.strings);
   std::vector<uint32_t>().swap(chunks.slot);
   std::vector<uint32_t>().swap(chunks.field_of);

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/codec/chunk_codec.h"
@@ -28,17 +29,41 @@
 
 namespace gem::index {
 
+// A change held until it is packed: the value's bits, and for a string its
+// place in a side arena (values' own strings live only as long as the
+// parser's callback).
+struct HeldChange {
+  int64_t tick;
+  uint32_t field;
+  ValueKind kind;
+  uint8_t count;
+  union {
+    uint64_t u;
+    float v[4];
+    struct {
+      uint32_t offset, size;
+    } s;
+  };
+  const FloatQuantizer* quantizer;
+
+  // Copies `value`; its string bytes are appended to `arena`.
+  void Set(uint32_t field_id, int64_t at_tick, const Value& value, const FloatQuantizer* q,
+           std::string* arena);
+  // The value, strings pointing into `arena`.
+  Value Get(std::string_view arena) const;
+};
+
 class ChangeStore {
  public:
   static constexpr size_t kBufferedPerEntity = 512;
 
   explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
 
-  // Records a change. `entity` is a lifetime id (small, dense); ticks of one
-  // (entity, field) must not decrease. `quantizer` (may be null) tells how
-  // the field's floats were quantized; it must stay valid until WriteAll().
-  void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
-           const FloatQuantizer* quantizer = nullptr);
+  // Records a change of `entity`, a lifetime id (small, dense); its string
+  // bytes are read from `arena`. Ticks of one (entity, field) must not
+  // decrease. The change's quantizer (may be null) tells how the field's
+  // floats were quantized; it must stay valid until WriteAll().
+  void Add(uint64_t entity, const HeldChange& change, std::string_view arena);
   // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows with `insert`, which binds
@@ -50,22 +75,6 @@ class ChangeStore {
   uint64_t blob_bytes() const { return blob_bytes_; }
 
  private:
-  // One buffered change. Strings live in the entity's `strings`.
-  struct Buffered {
-    int64_t tick;
-    uint32_t field;
-    ValueKind kind;
-    uint8_t count;
-    union {
-      bool b;
-      uint64_t u;
-      float v[4];
-      struct {
-        uint32_t offset, size;
-      } s;
-    };
-    const FloatQuantizer* quantizer;
-  };
   struct Open {
     ChunkWriter writer;
     uint32_t next_seq = 0;
@@ -83,8 +92,8 @@ class ChangeStore {
   // The open chunks of one entity: only fields that changed get a writer;
   // slot maps a field id to its writer (index + 1, 0 = none yet).
   struct EntityChunks {
-    std::vector<Buffered> buffer;
-    std::string strings;
+    std::vector<HeldChange> buffer;
+    std::string strings;  // the buffer's string bytes
     std::vector<uint32_t> slot;
     std::vector<Open> open;
     std::vector<uint32_t> field_of;  // writer index -> field id

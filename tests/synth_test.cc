@@ -30,9 +30,11 @@ std::string TempPath(const std::string& name) {
   return std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
 }
 
-// Writes a synthetic replay; returns its counters through `match_out`.
+// Writes a synthetic replay; returns its counters and the ActiveModifiers
+// entries gem-synth encoded (its own copy of the table) if asked.
 void Synthesize(const std::string& fixture, double minutes, uint64_t seed,
-                const std::string& out, synth::MatchCounters* counters = nullptr) {
+                const std::string& out, synth::MatchCounters* counters = nullptr,
+                std::vector<StringTableEntry>* modifiers = nullptr) {
   synth::World world;
   ASSERT_TRUE(world.Load(fixture).ok());
   synth::MatchOptions options;
@@ -44,6 +46,11 @@ void Synthesize(const std::string& fixture, double minutes, uint64_t seed,
   ASSERT_TRUE(match.Run(&writer, nullptr).ok());
   ASSERT_TRUE(writer.Close().ok());
   if (counters != nullptr) *counters = match.counters();
+  if (modifiers != nullptr) {
+    synth::SimTable* t = world.FindTable("ActiveModifiers");
+    ASSERT_NE(t, nullptr);
+    *modifiers = t->entries;
+  }
 }
 
 // path text -> value JSON, for every value of an entity's state.
@@ -66,7 +73,8 @@ TEST(SynthTest, ReplayParsesToTheEndWithEveryMessage) {
   GEM_REQUIRE_FIXTURE(fixture, kAuto);
   const std::string out = TempPath("synth_parse.dem");
   synth::MatchCounters counters;
-  Synthesize(fixture, 0.5, 3, out, &counters);
+  std::vector<StringTableEntry> encoded;
+  Synthesize(fixture, 0.5, 3, out, &counters, &encoded);
   auto parsed = testing::ParseReplayFile(out, nullptr);
   ASSERT_TRUE(parsed->status.ok()) << parsed->status.ToString();
   const Parser& p = *parsed->parser;
@@ -78,6 +86,15 @@ TEST(SynthTest, ReplayParsesToTheEndWithEveryMessage) {
   EXPECT_GT(p.entities().counters().created, 850u);
   EXPECT_EQ(p.entities().counters().missing_baselines, 0u);
   EXPECT_GT(counters.modifiers_added, 100u);
+  // The string-table updates decode to the entries gem-synth encoded
+  // (appends with compressed names, reused entries, removals).
+  const StringTable* decoded = p.string_tables().Find("ActiveModifiers");
+  ASSERT_NE(decoded, nullptr);
+  ASSERT_EQ(decoded->size(), encoded.size());
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    EXPECT_EQ(decoded->entry(i).name, encoded[i].name) << "entry " << i;
+    EXPECT_EQ(decoded->entry(i).data, encoded[i].data) << "entry " << i;
+  }
 }
 
 TEST(SynthTest, SameSeedSameBytesOtherSeedOtherBytes) {

@@ -62,7 +62,6 @@ void Match::Start() {
       u.e = e.get();
       u.kind = Kind::kHero;
       auto num = [&](const char* name, double fallback) {
-        world_->PathOf(e->class_id, name);
         Value v = world_->Get(*e, name);
         switch (v.kind) {
           case ValueKind::kInt: return static_cast<double>(v.i);

@@ -273,12 +273,10 @@ Value World::Number(const SimEntity& e, const std::string& name, double x) {
   return d == nullptr ? Value::None() : NumberFor(*d, x);
 }
 
-Value World::Get(const SimEntity& e, const std::string& name) const {
-  auto by_class = names_.find(e.class_id);
-  if (by_class == names_.end()) return Value::None();
-  auto it = by_class->second.find(name);
-  if (it == by_class->second.end() || it->second.last < 0) return Value::None();
-  auto v = e.state.find(it->second);
+Value World::Get(const SimEntity& e, const std::string& name) {
+  const FieldPath* path = PathOf(e.class_id, name);
+  if (path == nullptr) return Value::None();
+  auto v = e.state.find(*path);
   return v == e.state.end() ? Value::None() : v->second.value;
 }
 

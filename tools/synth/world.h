@@ -104,7 +104,7 @@ class World {
   // The same by path (for array elements past the registered ones).
   bool SetPath(SimEntity* e, const FieldPath& path, const Value& value);
   // The current value of `name` (kNone when unset or unknown).
-  Value Get(const SimEntity& e, const std::string& name) const;
+  Value Get(const SimEntity& e, const std::string& name);
   // The path of field `name` of a class, or null.
   const FieldPath* PathOf(int32_t class_id, const std::string& name);
   // A value of the kind field `name` decodes to, from a number (vectors

@@ -1,6 +1,7 @@
 #include "sqlext/plan.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gem::sqlext {
 
@@ -74,6 +75,42 @@ int BestIndex(sqlite3_index_info* info, const Columns& columns, double rows_per_
   return SQLITE_OK;
 }
 
+namespace {
+
+// The whole-tick bound a constraint value sets on `tick`: tick >= v (lower)
+// or tick <= v (upper), one tick further inwards when strict (> or <). A
+// real bound rounds inwards to a whole tick. False when no tick can meet
+// it (NULL, NaN, past the ends of int64).
+bool TickBound(sqlite3_value* v, bool lower, bool strict, int64_t* out) {
+  if (v == nullptr || sqlite3_value_type(v) == SQLITE_NULL) return false;
+  if (sqlite3_value_numeric_type(v) == SQLITE_FLOAT) {
+    const double d = sqlite3_value_double(v);
+    if (std::isnan(d)) return false;
+    double r = lower ? std::ceil(d) : std::floor(d);
+    if (strict && r == d) r += lower ? 1 : -1;
+    constexpr double kEnd = 9.2e18;  // inside int64, beyond any tick
+    if (r > kEnd) {
+      *out = INT64_MAX;
+      return !lower;
+    }
+    if (r < -kEnd) {
+      *out = INT64_MIN;
+      return lower;
+    }
+    *out = static_cast<int64_t>(r);
+    return true;
+  }
+  int64_t x = sqlite3_value_int64(v);
+  if (strict) {
+    if (x == (lower ? INT64_MAX : INT64_MIN)) return false;
+    x += lower ? 1 : -1;
+  }
+  *out = x;
+  return true;
+}
+
+}  // namespace
+
 PlanArgs ReadPlanArgs(int idx_num, int argc, sqlite3_value** argv) {
   PlanArgs a;
   int next = 0;
@@ -98,40 +135,19 @@ PlanArgs ReadPlanArgs(int idx_num, int argc, sqlite3_value** argv) {
     a.hi = std::min(a.hi, a.tick_eq);
   }
   if (idx_num & kTickLo) {
-    sqlite3_value* v = arg();
-    if (v == nullptr || sqlite3_value_type(v) == SQLITE_NULL) {
-      a.empty = true;
-    } else {
-      int64_t x = sqlite3_value_int64(v);
-      // A real bound rounds up to the next whole tick.
-      if (sqlite3_value_numeric_type(v) == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        x = static_cast<int64_t>(d);
-        if (static_cast<double>(x) < d) ++x;
-        else if ((idx_num & kTickLoStrict) && static_cast<double>(x) == d) ++x;
-      } else if (idx_num & kTickLoStrict) {
-        x = x == INT64_MAX ? x : x + 1;
-        if (sqlite3_value_int64(v) == INT64_MAX) a.empty = true;
-      }
+    int64_t x;
+    if (TickBound(arg(), /*lower=*/true, (idx_num & kTickLoStrict) != 0, &x)) {
       a.lo = std::max(a.lo, x);
+    } else {
+      a.empty = true;
     }
   }
   if (idx_num & kTickHi) {
-    sqlite3_value* v = arg();
-    if (v == nullptr || sqlite3_value_type(v) == SQLITE_NULL) {
-      a.empty = true;
-    } else {
-      int64_t x = sqlite3_value_int64(v);
-      if (sqlite3_value_numeric_type(v) == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        x = static_cast<int64_t>(d);
-        if (static_cast<double>(x) > d) --x;
-        else if ((idx_num & kTickHiStrict) && static_cast<double>(x) == d) --x;
-      } else if (idx_num & kTickHiStrict) {
-        if (x == INT64_MIN) a.empty = true;
-        else --x;
-      }
+    int64_t x;
+    if (TickBound(arg(), /*lower=*/false, (idx_num & kTickHiStrict) != 0, &x)) {
       a.hi = std::min(a.hi, x);
+    } else {
+      a.empty = true;
     }
   }
   if (idx_num & kEntity) {

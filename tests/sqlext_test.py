@@ -233,6 +233,20 @@ class Agreement(unittest.TestCase):
         self.assertEqual(ranged[0], len(full))
         self.assertGreaterEqual(ranged[1], 100)
         self.assertLessEqual(ranged[2], 300)
+        # Every form of tick bound (strict, real, beyond int64) pushed down
+        # gives what filtering all the rows gives.
+        ticks = sorted(t for f, t in rows if f == "CBodyComponent.m_vecX")
+        bounds = [("tick > ?", 150, lambda t: t > 150), ("tick >= ?", 150.5, lambda t: t >= 150.5),
+                  ("tick > ?", 150.0, lambda t: t > 150), ("tick < ?", 250, lambda t: t < 250),
+                  ("tick <= ?", 249.5, lambda t: t <= 249.5), ("tick < ?", -0.5, lambda t: t < -0.5),
+                  ("tick > ?", 1e30, lambda t: False), ("tick < ?", 1e30, lambda t: True),
+                  ("tick >= ?", -1e30, lambda t: True), ("tick < ?", -9223372036854775808,
+                                                          lambda t: False)]
+        for where, x, keep in bounds:
+            got = [r[0] for r in con.execute(
+                "SELECT tick FROM gem_changes WHERE entity = ? AND "
+                "field = 'CBodyComponent.m_vecX' AND " + where, (hero, x))]
+            self.assertEqual(got, [t for t in ticks if keep(t)], "%s with %r" % (where, x))
 
     def test_values_are_typed(self):
         path = need(NEKIT)

@@ -16,11 +16,6 @@
 namespace gem::bench {
 namespace {
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 // Reads everything from fd until EOF.
 std::string ReadAll(int fd) {
   std::string out;
@@ -36,6 +31,11 @@ std::string ReadAll(int fd) {
 }
 
 }  // namespace
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 ChildRun RunChild(const std::vector<std::string>& argv) {
   ChildRun run;

@@ -29,6 +29,9 @@ struct ParseRuns {
 // Parses `replay` `runs` times with no sink, in a forked child.
 ParseRuns MeasureParse(const std::string& replay, int runs);
 
+// Seconds on the monotonic clock.
+double Now();
+
 double Median(std::vector<double> v);
 // The value below which `q` (0..1) of the samples fall (nearest rank).
 double Quantile(std::vector<double> v, double q);

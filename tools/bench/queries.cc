@@ -2,7 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <chrono>
 #include <random>
 #include <vector>
 
@@ -10,11 +9,6 @@
 
 namespace gem::bench {
 namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A prepared statement, finalized on scope exit.
 class Query {

@@ -370,8 +370,9 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
   // that has changes.
   struct Item {
     uint32_t field;
-    Value value;
-    std::string storage;
+    Value value;          // a creation-state string points into state_blob_
+    std::string storage;  // a change's string bytes, when owned
+    bool owned;
   };
   std::vector<Item> items;
   if (!ReadState(e, error)) return false;
@@ -385,7 +386,7 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
     Value v;
     while (sr.Next(&f, &v)) {
       ++counters_.values_decoded;
-      items.push_back({f, v, {}});
+      items.push_back({f, v, {}, false});
     }
     if (!sr.ok()) {
       *error = "gem: an entity state is damaged";
@@ -400,20 +401,19 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
     const Latest got = LatestChange(e, f, tick, &latest, &storage, error);
     if (got == Latest::kError) return false;
     if (got == Latest::kNone) continue;
-    auto it = std::find_if(items.begin(), items.end(),
-                           [&](const Item& i) { return i.field == f; });
-    if (it == items.end()) {
-      items.push_back({f, latest.value, {}});
-      it = items.end() - 1;
-    } else {
-      it->value = latest.value;
-    }
+    // Items stay sorted by field: the creation state is, and changed
+    // fields come in ascending order.
+    auto it = std::lower_bound(items.begin(), items.end(), f,
+                               [](const Item& i, uint32_t field) { return i.field < field; });
+    if (it == items.end() || it->field != f) it = items.insert(it, {f, {}, {}, false});
+    it->value = latest.value;
     it->storage = std::move(storage);
-    if (it->value.kind == ValueKind::kString) it->value.s = it->storage;
+    it->owned = true;
   }
-  std::sort(items.begin(), items.end(),
-            [](const Item& a, const Item& b) { return a.field < b.field; });
-  for (const Item& i : items) {
+  for (Item& i : items) {
+    // An owned string's bytes are in its storage, which may have moved with
+    // the vector: point at it only now.
+    if (i.owned && i.value.kind == ValueKind::kString) i.value.s = i.storage;
     if (!i.value.is_none()) emit(i.field, i.value);
   }
   return true;

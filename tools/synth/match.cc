@@ -273,6 +273,7 @@ void Match::NudgeOthers() {
       continue;
     }
     Value v = field->second.value;
+    std::string text;
     switch (v.kind) {
       case ValueKind::kBool: v.b = !v.b; break;
       case ValueKind::kInt: v.i += 1; break;
@@ -281,7 +282,12 @@ void Match::NudgeOthers() {
       case ValueKind::kVector:
         for (int k = 0; k < v.count; ++k) v.v[k] += 1.0f;
         break;
-      default: continue;  // strings stay as they are
+      case ValueKind::kString:
+        // Short, so that readers keep them in small-string storage.
+        text = "gem" + std::to_string(Below(1000));
+        v = Value::String(text);
+        break;
+      default: continue;
     }
     world_->SetPath(e, field->first, v);
   }

@@ -7,7 +7,7 @@
 // spawning; neutral camps die and respawn each minute; heroes' wearable
 // arrays grow and shrink; modifiers are added to and removed from
 // ActiveModifiers; ~33 combat-log entries a second; a few other entities'
-// fields of every type change each packet. Packets every 2 ticks (30
+// fields of every type (strings too) change each packet. Packets every 2 ticks (30
 // ticks/s), a full packet every `full_packet_interval` ticks.
 //
 // Every random choice comes from one 64-bit Mersenne Twister seeded with

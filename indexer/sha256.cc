@@ -2,6 +2,11 @@
 
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 namespace gem::index {
 namespace {
 
@@ -57,27 +62,103 @@ void Block(uint32_t h[8], const uint8_t* p) {
   h[7] += k;
 }
 
-}  // namespace
+// Compresses `blocks` 64-byte blocks into `h`.
+using BlocksFn = void (*)(uint32_t h[8], const uint8_t* p, size_t blocks);
 
-std::string Sha256Hex(const uint8_t* data, size_t size) {
+void PortableBlocks(uint32_t h[8], const uint8_t* p, size_t blocks) {
+  for (size_t i = 0; i < blocks; ++i) Block(h, p + 64 * i);
+}
+
+#if defined(__x86_64__)
+// The SHA extensions keep the state as two vectors, ABEF and CDGH, and run
+// two rounds per sha256rnds2; sha256msg1/2 compute the message schedule
+// four words at a time.
+__attribute__((target("sha,sse4.1,ssse3"))) void ShaNiBlocks(uint32_t h[8], const uint8_t* p,
+                                                              size_t blocks) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0]));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4]));
+  const __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+  const __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+  for (size_t b = 0; b < blocks; ++b, p += 64) {
+    const __m128i abef_in = abef, cdgh_in = cdgh;
+    __m128i w[4];  // the last 16 schedule words, four per vector
+    for (int g = 0; g < 16; ++g) {
+      __m128i& wg = w[g & 3];
+      if (g < 4) {
+        wg = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * g)),
+                              byte_swap);
+      } else {
+        // W[t-16] + s0(W[t-15]) + W[t-7] + s1(W[t-2]), four t at once.
+        const __m128i w7 = _mm_alignr_epi8(w[(g - 1) & 3], w[(g - 2) & 3], 4);
+        wg = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(wg, w[(g - 3) & 3]), w7),
+                                  w[(g - 1) & 3]);
+      }
+      __m128i wk = _mm_add_epi32(wg, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kK[4 * g])));
+      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+      wk = _mm_shuffle_epi32(wk, 0x0E);
+      abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);
+    }
+    abef = _mm_add_epi32(abef, abef_in);
+    cdgh = _mm_add_epi32(cdgh, cdgh_in);
+  }
+  const __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  dcba = _mm_blend_epi16(feba, dchg, 0xF0);
+  hgfe = _mm_alignr_epi8(dchg, feba, 8);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[0]), dcba);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[4]), hgfe);
+}
+
+bool CpuHasShaNi() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const bool ssse3 = c & (1u << 9), sse41 = c & (1u << 19);
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool sha = b & (1u << 29);
+  return ssse3 && sse41 && sha;
+}
+#endif
+
+std::string Digest(const uint8_t* data, size_t size, BlocksFn blocks) {
   uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  size_t full = size / 64;
-  for (size_t i = 0; i < full; ++i) Block(h, data + 64 * i);
+  const size_t full = size / 64;
+  blocks(h, data, full);
   uint8_t tail[128] = {};
-  size_t rest = size - full * 64;
+  const size_t rest = size - full * 64;
   if (rest) std::memcpy(tail, data + full * 64, rest);
   tail[rest] = 0x80;
-  size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
-  uint64_t bits = static_cast<uint64_t>(size) * 8;
+  const size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
+  const uint64_t bits = static_cast<uint64_t>(size) * 8;
   for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<uint8_t>(bits >> (8 * i));
-  for (size_t off = 0; off < tail_len; off += 64) Block(h, tail + off);
+  blocks(h, tail, tail_len / 64);
   static const char* kHex = "0123456789abcdef";
   std::string out;
   for (uint32_t v : h) {
     for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(v >> shift) & 15]);
   }
   return out;
+}
+
+}  // namespace
+
+std::string Sha256HexPortable(const uint8_t* data, size_t size) {
+  return Digest(data, size, PortableBlocks);
+}
+
+std::string Sha256HexAccelerated(const uint8_t* data, size_t size) {
+#if defined(__x86_64__)
+  if (CpuHasShaNi()) return Digest(data, size, ShaNiBlocks);
+#endif
+  return "";
+}
+
+std::string Sha256Hex(const uint8_t* data, size_t size) {
+  std::string fast = Sha256HexAccelerated(data, size);
+  return fast.empty() ? Sha256HexPortable(data, size) : fast;
 }
 
 }  // namespace gem::index

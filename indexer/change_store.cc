@@ -94,28 +94,29 @@ void ChangeStore::Add(uint64_t entity, const HeldChange& change, std::string_vie
 
 void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
   const std::vector<HeldChange>& buffer = chunks->buffer;
-  // By field, arrival order kept (each field's changes stay in tick
-  // order); std::sort with the position as tie-break allocates nothing,
-  // unlike std::stable_sort.
+  // Grouped by writer with a counting sort: linear, allocation-free once
+  // the scratch has grown, and stable (each field's changes stay in tick
+  // order).
+  writer_of_.resize(buffer.size());
+  for (size_t i = 0; i < buffer.size(); ++i) {
+    const uint32_t field = buffer[i].field;
+    if (field >= chunks->slot.size()) chunks->slot.resize(field + 1, 0);
+    if (chunks->slot[field] == 0) {
+      chunks->open.emplace_back();
+      chunks->field_of.push_back(field);
+      chunks->slot[field] = static_cast<uint32_t>(chunks->open.size());
+    }
+    writer_of_[i] = chunks->slot[field] - 1;
+  }
+  starts_.assign(chunks->open.size() + 1, 0);
+  for (uint32_t w : writer_of_) ++starts_[w + 1];
+  for (size_t w = 1; w < starts_.size(); ++w) starts_[w] += starts_[w - 1];
   order_.resize(buffer.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-    return buffer[a].field != buffer[b].field ? buffer[a].field < buffer[b].field : a < b;
-  });
-  Open* open = nullptr;
-  uint32_t open_field = UINT32_MAX;
+  for (uint32_t i = 0; i < buffer.size(); ++i) order_[starts_[writer_of_[i]]++] = i;
+
   for (uint32_t i : order_) {
     const HeldChange& held = buffer[i];
-    if (held.field != open_field) {
-      open_field = held.field;
-      if (held.field >= chunks->slot.size()) chunks->slot.resize(held.field + 1, 0);
-      if (chunks->slot[held.field] == 0) {
-        chunks->open.emplace_back();
-        chunks->field_of.push_back(held.field);
-        chunks->slot[held.field] = static_cast<uint32_t>(chunks->open.size());
-      }
-      open = &chunks->open[chunks->slot[held.field] - 1];
-    }
+    Open* open = &chunks->open[writer_of_[i]];
     const Value value = held.Get(chunks->strings);
     if (!open->writer.empty() &&
         (!open->writer.Accepts(value) || open->writer.count() >= max_per_chunk_ ||

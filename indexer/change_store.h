@@ -106,7 +106,9 @@ class ChangeStore {
   uint32_t max_per_chunk_;
   std::vector<EntityChunks> open_;  // by entity
   std::vector<Done> done_;
-  std::vector<uint32_t> order_;     // Pack's scratch
+  // Pack's scratch: each buffered change's writer, where each writer's
+  // changes start in `order_`, and the buffer's indices grouped by writer.
+  std::vector<uint32_t> writer_of_, starts_, order_;
   // Closed chunks' bytes, in blocks that never move.
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::unique_ptr<char[]>> big_;

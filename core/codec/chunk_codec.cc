@@ -41,11 +41,6 @@ bool ToUnits(const FloatQuantizer& q, uint32_t bits, int64_t* units) {
   return false;
 }
 
-void PutRawFloat(uint32_t bits, std::string* out) {
-  out->push_back(0);  // escape
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(bits >> (8 * i)));
-}
-
 }  // namespace
 
 void ChunkWriter::PutTickDelta(uint64_t delta) {
@@ -66,63 +61,113 @@ void ChunkWriter::FlushRun() {
 
 namespace {
 
-size_t VarintLength(uint64_t v) {
-  return v < 128 ? 1 : (static_cast<size_t>(64 - __builtin_clzll(v)) + 6) / 7;
+// The xor mode's code for x = bits ^ previous bits.
+uint64_t XorCode(uint32_t x) {
+  const int t = TrailingZeros(x);
+  return x == 0 ? 0 : ((static_cast<uint64_t>(x >> t) << 5) | static_cast<uint64_t>(t));
 }
 
-// One float stream's bytes in `mode` (see the header), written to `out`
-// when it is not null, else only counted. `step` is the distance between
-// a stream's values in `bits` (1 for floats; for vectors the values are
-// stored as [count, c0, c1, ...] and each component is a stream).
-struct FloatModeCoder {
-  int mode;
-  const FloatQuantizer* q;
-  const int64_t* units;  // modes 3 and 4: each float's units, -1 if none
+// What one float stream remembers of its previous value, in every mode.
+// A stream is a float chunk's values, or one component of a vector
+// chunk's values.
+struct FloatStream {
   uint32_t prev = 0;
   int64_t prev_delta = 0;
   int64_t prev_units = 0;
   int64_t prev_units_delta = 0;
-
-  // `at` indexes the float in the chunk (for `units`).
-  size_t Put(uint32_t bits, size_t at, std::string* out) {
-    const int64_t delta = static_cast<int32_t>(bits - prev);
-    uint64_t code = 0;
-    switch (mode) {
-      case 0:
-        code = ZigZag(delta);
-        break;
-      case 1:
-        code = ZigZag(delta - prev_delta);
-        break;
-      case 2: {
-        const uint32_t x = bits ^ prev;
-        const int t = TrailingZeros(x);
-        code = x == 0 ? 0 : ((static_cast<uint64_t>(x >> t) << 5) | static_cast<uint64_t>(t));
-        break;
-      }
-      default: {
-        const int64_t u = units[at];
-        if (u < 0) {
-          if (out != nullptr) PutRawFloat(bits, out);
-          prev = bits;
-          prev_delta = delta;
-          return 5;
-        }
-        const int64_t du = u - prev_units;
-        code = ZigZag(mode == 3 ? du : du - prev_units_delta) + 1;
-        prev_units = u;
-        prev_units_delta = du;
-        break;
-      }
-    }
-    prev = bits;
-    prev_delta = delta;
-    if (out != nullptr) PutVarint(code, out);
-    return VarintLength(code);
-  }
 };
 
+// Calls visit(k, bits, at) for each float of a chunk in order (k: the
+// stream, at: the float's index in `floats`), and count(n) for each
+// vector's component count.
+template <typename Visit, typename Count>
+void ForEachFloat(ValueKind kind, const std::vector<uint32_t>& floats, Visit visit, Count count) {
+  if (kind == ValueKind::kFloat) {
+    for (size_t i = 0; i < floats.size(); ++i) visit(0, floats[i], i);
+    return;
+  }
+  for (size_t i = 0; i < floats.size();) {
+    const uint32_t n = floats[i++];
+    count(n);
+    for (uint32_t k = 0; k < n && k < 4; ++k, ++i) visit(static_cast<int>(k), floats[i], i);
+  }
+}
+
 }  // namespace
+
+void ChunkWriter::CostFloats(size_t cost[kFloatModes]) const {
+  FloatStream streams[4];
+  for (int m = 0; m < kFloatModes; ++m) cost[m] = 0;
+  const bool units = use_units_;
+  ForEachFloat(
+      kind_, floats_,
+      [&](int k, uint32_t bits, size_t at) {
+        FloatStream& s = streams[k];
+        const int64_t delta = static_cast<int32_t>(bits - s.prev);
+        cost[0] += VarintLength(ZigZag(delta));
+        cost[1] += VarintLength(ZigZag(delta - s.prev_delta));
+        cost[2] += VarintLength(XorCode(bits ^ s.prev));
+        s.prev = bits;
+        s.prev_delta = delta;
+        if (!units) return;
+        const int64_t u = units_[at];
+        if (u < 0) {  // escaped: the unit state stays
+          cost[3] += 5;
+          cost[4] += 5;
+          return;
+        }
+        const int64_t du = u - s.prev_units;
+        cost[3] += VarintLength(ZigZag(du) + 1);
+        cost[4] += VarintLength(ZigZag(du - s.prev_units_delta) + 1);
+        s.prev_units = u;
+        s.prev_units_delta = du;
+      },
+      [&](uint32_t) {
+        for (int m = 0; m < kFloatModes; ++m) ++cost[m];
+      });
+}
+
+char* ChunkWriter::WriteFloats(int mode, char* p) const {
+  FloatStream streams[4];
+  ForEachFloat(
+      kind_, floats_,
+      [&](int k, uint32_t bits, size_t at) {
+        FloatStream& s = streams[k];
+        const int64_t delta = static_cast<int32_t>(bits - s.prev);
+        uint64_t code = 0;
+        switch (mode) {
+          case 0:
+            code = ZigZag(delta);
+            break;
+          case 1:
+            code = ZigZag(delta - s.prev_delta);
+            break;
+          case 2:
+            code = XorCode(bits ^ s.prev);
+            break;
+          default: {
+            const int64_t u = units_[at];
+            if (u < 0) {
+              *p++ = 0;  // escape, then the bit pattern
+              for (int i = 0; i < 4; ++i) *p++ = static_cast<char>(bits >> (8 * i));
+              s.prev = bits;
+              s.prev_delta = delta;
+              return;
+            }
+            const int64_t du = u - s.prev_units;
+            code = ZigZag(mode == 3 ? du : du - s.prev_units_delta) + 1;
+            s.prev_units = u;
+            s.prev_units_delta = du;
+            break;
+          }
+        }
+        s.prev = bits;
+        s.prev_delta = delta;
+        p = WriteVarint(code, p);
+      },
+      [&](uint32_t n) { *p++ = static_cast<char>(n); });
+  return p;
+}
 
 size_t ChunkWriter::bytes() const { return 8 + ticks_.size() + values_.size() + float_estimate_; }
 
@@ -177,24 +222,6 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
   }
 }
 
-void ChunkWriter::EncodeFloats(int mode, std::string* out, size_t* size) const {
-  const int64_t* units = units_.data();
-  FloatModeCoder coders[4] = {{mode, &quantizer_, units}, {mode, &quantizer_, units},
-                              {mode, &quantizer_, units}, {mode, &quantizer_, units}};
-  size_t n = 0;
-  if (kind_ == ValueKind::kFloat) {
-    for (size_t i = 0; i < floats_.size(); ++i) n += coders[0].Put(floats_[i], i, out);
-  } else {
-    for (size_t i = 0; i < floats_.size();) {
-      const uint32_t count = floats_[i++];
-      if (out != nullptr) out->push_back(static_cast<char>(count));
-      ++n;
-      for (uint32_t k = 0; k < count && k < 4; ++k, ++i) n += coders[k].Put(floats_[i], i, out);
-    }
-  }
-  *size = n;
-}
-
 void ChunkWriter::Finish(std::string* out) {
   FlushRun();
   out->push_back(static_cast<char>(kChunkFormatVersion));
@@ -209,13 +236,13 @@ void ChunkWriter::Finish(std::string* out) {
         units_[i] = ToUnits(quantizer_, floats_[i], &u) ? u : -1;
       }
     }
+    size_t cost[kFloatModes];
+    CostFloats(cost);
     int best = 0;
     size_t best_cost = SIZE_MAX;
     for (int m = 0; m < (use_units_ ? kFloatModes : 3); ++m) {
-      size_t cost;
-      EncodeFloats(m, nullptr, &cost);
-      if (m >= 3) cost += 12;  // the quantizer
-      if (cost < best_cost) best = m, best_cost = cost;
+      const size_t with_quantizer = cost[m] + (m >= 3 ? 12 : 0);
+      if (with_quantizer < best_cost) best = m, best_cost = with_quantizer;
     }
     out->push_back(static_cast<char>(best));
     if (best >= 3) {
@@ -226,8 +253,11 @@ void ChunkWriter::Finish(std::string* out) {
     }
     PutVarint(ticks_.size(), out);
     out->append(ticks_);
-    size_t ignored;
-    EncodeFloats(best, out, &ignored);
+    // The size is known: write in place.
+    const size_t at = out->size();
+    out->resize(at + cost[best]);
+    char* end = WriteFloats(best, out->data() + at);
+    out->resize(static_cast<size_t>(end - out->data()));
   } else {
     PutVarint(ticks_.size(), out);
     out->append(ticks_);

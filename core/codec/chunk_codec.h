@@ -96,10 +96,12 @@ class ChunkWriter {
  private:
   void PutTickDelta(uint64_t delta);
   void FlushRun();
-  // The floats in `mode`: appended to `out` (unless null); *size = bytes.
-  void EncodeFloats(int mode, std::string* out, size_t* size) const;
-
   static constexpr int kFloatModes = 5;
+  // The bytes the floats take in each mode (one pass for all modes).
+  void CostFloats(size_t cost[kFloatModes]) const;
+  // Writes the floats in `mode` at `p` (room for their cost in that mode);
+  // returns the end.
+  char* WriteFloats(int mode, char* p) const;
   FloatQuantizer quantizer_;
   bool has_quantizer_ = false;
   bool use_units_ = false;  // a quantizer was set when the chunk started

@@ -10,12 +10,24 @@
 
 namespace gem {
 
-inline void PutVarint(uint64_t v, std::string* out) {
+// Writes `v` at `p`, which has room for 10 bytes; returns the end.
+inline char* WriteVarint(uint64_t v, char* p) {
   while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    *p++ = static_cast<char>((v & 0x7F) | 0x80);
     v >>= 7;
   }
-  out->push_back(static_cast<char>(v));
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+inline void PutVarint(uint64_t v, std::string* out) {
+  char buf[10];
+  out->append(buf, static_cast<size_t>(WriteVarint(v, buf) - buf));
+}
+
+// Bytes WriteVarint takes for `v`.
+inline size_t VarintLength(uint64_t v) {
+  return v < 128 ? 1 : (static_cast<size_t>(64 - __builtin_clzll(v)) + 6) / 7;
 }
 
 // Reads a varint at *pos and advances it; false when the data ends first

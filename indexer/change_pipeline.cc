@@ -11,7 +11,8 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-ChangePipeline::ChangePipeline(ChangeStore* store) : store_(store) {
+ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts)
+    : store_(store), row_stmts_(row_stmts) {
   for (Batch& b : batches_) b.records.reserve(kBatchRecords);
   worker_ = std::thread([this] { Run(); });
 }
@@ -34,6 +35,17 @@ void ChangePipeline::CloseEntity(uint64_t entity) {
   if (filling_->records.size() >= kBatchRecords) Submit();
 }
 
+RowBuffer& ChangePipeline::Row(uint8_t stmt) {
+  if (filling_->rows.bytes() >= kBatchRowBytes) Submit();
+  return filling_->rows.Begin(stmt);
+}
+
+Status ChangePipeline::error() const {
+  if (!row_failed_.load(std::memory_order_acquire)) return Status::Ok();
+  std::lock_guard<std::mutex> lock(mu_);
+  return row_error_;
+}
+
 void ChangePipeline::Submit() {
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
@@ -53,29 +65,39 @@ void ChangePipeline::Run() {
       if (handed_ == nullptr) return;  // stopped, nothing left
       batch = handed_;
     }
-    Apply(*batch, store_);
+    Apply(*batch);
     batch->records.clear();
     batch->strings.clear();
+    batch->rows.clear();
     std::lock_guard<std::mutex> lock(mu_);
     handed_ = nullptr;
     cv_.notify_all();
   }
 }
 
-void ChangePipeline::Apply(const Batch& batch, ChangeStore* store) {
+void ChangePipeline::Apply(const Batch& batch) {
   for (const Record& r : batch.records) {
     if (r.close) {
-      store->CloseEntity(r.entity);
+      store_->CloseEntity(r.entity);
     } else {
-      store->Add(r.entity, r.change, batch.strings);
+      store_->Add(r.entity, r.change, batch.strings);
     }
+  }
+  if (batch.rows.empty() || row_failed_.load(std::memory_order_relaxed)) return;
+  const auto start = std::chrono::steady_clock::now();
+  Status s = batch.rows.RunAll(row_stmts_);
+  row_seconds_ += Since(start);
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    row_error_ = s;
+    row_failed_.store(true, std::memory_order_release);
   }
 }
 
 void ChangePipeline::Drain() {
   if (drained_) return;
   drained_ = true;
-  if (!filling_->records.empty()) Submit();
+  if (!filling_->records.empty() || !filling_->rows.empty()) Submit();
   {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);

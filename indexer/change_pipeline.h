@@ -1,21 +1,27 @@
-// ChangePipeline: feeds a ChangeStore on a thread of its own.
+// ChangePipeline: feeds a ChangeStore, and runs SQLite inserts, on a
+// thread of its own.
 //
 // Packing changes into chunks is the indexer's biggest cost after parsing
-// itself, and it needs nothing from the parser but the changes. The parser's
-// thread copies each change into a batch (a sequential append); full
-// batches go to a worker thread that runs the ChangeStore, so parsing and
-// packing overlap on two cores. Two batches ping-pong: the parser fills one
-// while the worker empties the other; nothing is allocated once both have
-// grown to size.
+// itself, and SQLite's inserts come next; neither needs anything from the
+// parser but the data. The parser's thread copies each change into a batch
+// (a sequential append) and records each row in the batch's RowBuffer;
+// full batches go to a worker thread that runs the ChangeStore and the
+// rows, so parsing, packing and inserting overlap on two cores. Two
+// batches ping-pong: the parser fills one while the worker empties the
+// other; nothing is allocated once both have grown to size.
 //
 // Order is kept: a batch is applied in order, batches in order, so a
-// CloseEntity lands after that entity's changes.
+// CloseEntity lands after that entity's changes and rows are inserted in
+// the order they were recorded. While the pipeline runs, only the worker
+// uses the database connection.
 #ifndef GEM_INDEXER_CHANGE_PIPELINE_H_
 #define GEM_INDEXER_CHANGE_PIPELINE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,16 +29,20 @@
 #include "core/codec/chunk_codec.h"
 #include "core/value.h"
 #include "indexer/change_store.h"
+#include "indexer/row_buffer.h"
+#include "indexer/sqlite_db.h"
 
 namespace gem::index {
 
 class ChangePipeline {
  public:
   static constexpr size_t kBatchRecords = 1 << 15;
+  static constexpr size_t kBatchRowBytes = 1 << 20;
 
-  // `store` must outlive the pipeline; only the worker touches it until
-  // Drain() returns.
-  explicit ChangePipeline(ChangeStore* store);
+  // `store` and `row_stmts` (the statements rows name by index, prepared
+  // before the first row) must outlive the pipeline; only the worker
+  // touches them until Drain() returns.
+  ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts);
   ~ChangePipeline();
   ChangePipeline(const ChangePipeline&) = delete;
   ChangePipeline& operator=(const ChangePipeline&) = delete;
@@ -41,12 +51,20 @@ class ChangePipeline {
   void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
            const FloatQuantizer* quantizer);
   void CloseEntity(uint64_t entity);
-  // Applies everything queued and stops the worker; the store is then the
-  // caller's again. Idempotent.
+  // Starts a row of statement `stmt` in the filling batch (see
+  // RowBuffer::Begin); its values follow on the returned buffer.
+  RowBuffer& Row(uint8_t stmt);
+  // Applies everything queued and stops the worker; the store and the
+  // statements are then the caller's again. Idempotent.
   void Drain();
+  // The worker's first failure to insert a row (it inserts no more after
+  // one). Cheap enough to ask once a frame.
+  Status error() const;
   // Seconds the parser's thread waited for the worker (a full batch and the
   // worker still busy with the previous one), Drain included.
   double wait_seconds() const { return wait_seconds_; }
+  // Seconds the worker spent inserting rows. Read after Drain().
+  double row_seconds() const { return row_seconds_; }
 
  private:
   struct Record {
@@ -57,20 +75,25 @@ class ChangePipeline {
   struct Batch {
     std::vector<Record> records;
     std::string strings;
+    RowBuffer rows;
   };
 
   void Submit();
   void Run();
-  static void Apply(const Batch& batch, ChangeStore* store);
+  void Apply(const Batch& batch);
 
   ChangeStore* store_;
+  std::span<Stmt> row_stmts_;
   Batch batches_[2];
   Batch* filling_ = &batches_[0];
   Batch* handed_ = nullptr;  // the worker's, while non-null
   bool stop_ = false;
   bool drained_ = false;
   double wait_seconds_ = 0;
-  std::mutex mu_;
+  double row_seconds_ = 0;                 // the worker's
+  Status row_error_;                       // guarded by mu_
+  std::atomic<bool> row_failed_{false};   // row_error_ is set
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   std::thread worker_;
 };

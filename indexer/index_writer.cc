@@ -91,25 +91,25 @@ Status IndexWriter::Open() {
       "flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
   GEM_RETURN_IF_ERROR(insert_class_field_.Prepare(
       db_, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_state_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kStateRow].Prepare(
       db_, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_table_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kTableRow].Prepare(
       db_,
       "INSERT INTO string_tables(table_id, name, created_tick, user_data_fixed_size, "
       "user_data_size, user_data_size_bits, flags, varint_bit_counts) "
       "VALUES(?,?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_entry_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kEntryRow].Prepare(
       db_,
       "INSERT INTO string_table_entries(table_id, idx, tick, seq, key, value) "
       "VALUES(?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_event_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kEventRow].Prepare(
       db_, "INSERT INTO game_events(tick, event_id, name, keys) VALUES(?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_combat_.Prepare(db_, CombatLogInsertSql()));
-  GEM_RETURN_IF_ERROR(insert_chat_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kCombatRow].Prepare(db_, CombatLogInsertSql()));
+  GEM_RETURN_IF_ERROR(row_stmts_[kChatRow].Prepare(
       db_,
       "INSERT INTO chat(tick, kind, sender, channel, text, message_name, params) "
       "VALUES(?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_chat_event_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kChatEventRow].Prepare(
       db_,
       "INSERT INTO chat_events(tick, type, type_name, value, value2, value3, player_ids) "
       "VALUES(?,?,?,?,?,?,?)"));
@@ -122,14 +122,6 @@ int64_t IndexWriter::IndexTick(const TickInfo& t) {
   int64_t tick = std::max<int64_t>(t.tick, last_tick_);
   last_tick_ = tick;
   return tick;
-}
-
-void IndexWriter::Run(Stmt* stmt) {
-  auto start = std::chrono::steady_clock::now();
-  Status s = stmt->Run();
-  stats_.sqlite_seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!s.ok() && error_.ok()) error_ = s;
 }
 
 void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
@@ -148,18 +140,19 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
   // the difference from the class's template state when it is small; else
   // the whole state, which becomes the template.
   StateTemplate& base = templates_[r.class_id];
+  int64_t base_lifetime = -1;
   if (base.lifetime >= 0 && DiffState(state_scratch_, base.blob, &diff_scratch_) &&
       diff_scratch_.size() * 2 <= state_scratch_.size()) {
     EncodeState(&diff_scratch_, &blob_scratch_);
-    insert_state_.Int(4, base.lifetime);
+    base_lifetime = base.lifetime;
   } else {
     EncodeState(&state_scratch_, &blob_scratch_);
     base.lifetime = static_cast<int64_t>(r.lifetime);
     base.blob = blob_scratch_;
-    insert_state_.Null(4);
   }
-  insert_state_.Int(1, static_cast<int64_t>(r.lifetime)).Int(2, tick).Blob(3, blob_scratch_);
-  Run(&insert_state_);
+  RowBuffer& row =
+      pipeline_.Row(kStateRow).Int(static_cast<int64_t>(r.lifetime)).Int(tick).Blob(blob_scratch_);
+  if (base_lifetime >= 0) row.Int(base_lifetime); else row.Null();
 }
 
 void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
@@ -196,15 +189,15 @@ void IndexWriter::OnStringTableCreated(const TickInfo& t, const StringTable& tab
   int32_t id = static_cast<int32_t>(table_ids_.size());
   table_ids_[&table] = id;
   const StringTableSettings& s = table.settings();
-  insert_table_.Int(1, id)
-      .Text(2, table.name())
-      .Int(3, IndexTick(t))
-      .Int(4, s.user_data_fixed_size)
-      .Int(5, s.user_data_size)
-      .Int(6, s.user_data_size_bits)
-      .Int(7, s.flags)
-      .Int(8, s.using_varint_bitcounts);
-  Run(&insert_table_);
+  pipeline_.Row(kTableRow)
+      .Int(id)
+      .Text(table.name())
+      .Int(IndexTick(t))
+      .Int(s.user_data_fixed_size)
+      .Int(s.user_data_size)
+      .Int(s.user_data_size_bits)
+      .Int(s.flags)
+      .Int(s.using_varint_bitcounts);
 }
 
 void IndexWriter::OnStringTableEntry(const TickInfo& t, const StringTable& table,
@@ -212,14 +205,14 @@ void IndexWriter::OnStringTableEntry(const TickInfo& t, const StringTable& table
   auto it = table_ids_.find(&table);
   if (it == table_ids_.end()) return;
   const StringTableEntry& e = table.entry(index);
-  insert_entry_.Int(1, it->second)
-      .Int(2, index)
-      .Int(3, IndexTick(t))
-      .Int(4, string_entry_seq_++)
-      .Text(5, e.name)
-      .Blob(6, e.data);
+  pipeline_.Row(kEntryRow)
+      .Int(it->second)
+      .Int(index)
+      .Int(IndexTick(t))
+      .Int(string_entry_seq_++)
+      .Text(e.name)
+      .Blob(e.data);
   ++stats_.string_table_rows;
-  Run(&insert_entry_);
 }
 
 void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
@@ -235,25 +228,24 @@ void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
     AppendJsonValue(e.keys[i].value, &json_scratch_);
   }
   json_scratch_ += '}';
-  insert_event_.Int(1, IndexTick(t)).Int(2, e.id).Text(3, e.name).Text(4, json_scratch_);
-  Run(&insert_event_);
+  pipeline_.Row(kEventRow).Int(IndexTick(t)).Int(e.id).Text(e.name).Text(json_scratch_);
 }
 
 void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
   const proto::CMsgDOTACombatLogEntry& e = *c.entry;
-  Stmt& s = insert_combat_;
-  s.Int(1, IndexTick(t)).Int(2, CombatLogSourceId(c.source)).Int(3, e.type());
-  int col = 4;
+  // The row copies each value as it is added, so json_scratch_ can be
+  // reused from one column to the next.
+  RowBuffer& row = pipeline_.Row(kCombatRow);
+  row.Int(IndexTick(t)).Int(CombatLogSourceId(c.source)).Int(e.type());
   auto name = [&](bool has, uint32_t idx) {
-    if (has) s.Int(col, idx); else s.Null(col);
-    ++col;
+    if (has) row.Int(idx); else row.Null();
   };
   name(e.has_target_name(), e.target_name());
   name(e.has_target_source_name(), e.target_source_name());
   name(e.has_attacker_name(), e.attacker_name());
   name(e.has_damage_source_name(), e.damage_source_name());
   name(e.has_inflictor_name(), e.inflictor_name());
-  if (c.value_name.empty()) s.Null(col++); else s.Text(col++, c.value_name);
+  if (c.value_name.empty()) row.Null(); else row.Text(c.value_name);
   if (e.assist_players_size() > 0) {
     json_scratch_ = "[";
     for (int i = 0; i < e.assist_players_size(); ++i) {
@@ -261,21 +253,21 @@ void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
       json_scratch_ += std::to_string(e.assist_players(i));
     }
     json_scratch_ += ']';
-    s.Text(col++, json_scratch_);
+    row.Text(json_scratch_);
   } else {
-    s.Null(col++);
+    row.Null();
   }
   json_scratch_.clear();
+  // Plain columns in order; the rest go to the extra JSON, bound last.
 #define GEM_COLUMN(field, kind, place)                                   \
   if (#place[0] == 'C') {                                                \
     if (!e.has_##field()) {                                              \
-      s.Null(col);                                                       \
+      row.Null();                                                        \
     } else if (#kind[0] == 'R') {                                        \
-      s.Real(col, e.field());                                            \
+      row.Real(e.field());                                               \
     } else {                                                             \
-      s.Int(col, static_cast<int64_t>(e.field()));                       \
+      row.Int(static_cast<int64_t>(e.field()));                          \
     }                                                                    \
-    ++col;                                                               \
   } else if (e.has_##field()) {                                          \
     json_scratch_ += json_scratch_.empty() ? "{\"" #field "\":" : ",\"" #field "\":"; \
     if (#kind[0] == 'R') {                                               \
@@ -287,19 +279,18 @@ void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
   GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
 #undef GEM_COLUMN
   if (json_scratch_.empty()) {
-    s.Null(col);
+    row.Null();
   } else {
     json_scratch_ += '}';
-    s.Text(col, json_scratch_);
+    row.Text(json_scratch_);
   }
   ++stats_.combat_log_rows;
-  Run(&s);
 }
 
 void IndexWriter::OnChatMessage(const TickInfo& t, const ChatMessage& m) {
-  insert_chat_.Int(1, IndexTick(t)).Text(2, m.kind).Int(3, m.sender).Int(4, m.channel);
-  insert_chat_.Text(5, m.text);
-  if (m.message_name.empty()) insert_chat_.Null(6); else insert_chat_.Text(6, m.message_name);
+  RowBuffer& row = pipeline_.Row(kChatRow);
+  row.Int(IndexTick(t)).Text(m.kind).Int(m.sender).Int(m.channel).Text(m.text);
+  if (m.message_name.empty()) row.Null(); else row.Text(m.message_name);
   if (m.kind == "saytext2") {
     json_scratch_ = "[";
     for (int i = 0; i < 4; ++i) {
@@ -307,11 +298,10 @@ void IndexWriter::OnChatMessage(const TickInfo& t, const ChatMessage& m) {
       AppendJsonString(m.params[i], &json_scratch_);
     }
     json_scratch_ += ']';
-    insert_chat_.Text(7, json_scratch_);
+    row.Text(json_scratch_);
   } else {
-    insert_chat_.Null(7);
+    row.Null();
   }
-  Run(&insert_chat_);
 }
 
 void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
@@ -321,10 +311,10 @@ void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
     json_scratch_ += std::to_string(e.player_ids[i]);
   }
   json_scratch_ += ']';
-  insert_chat_event_.Int(1, IndexTick(t)).Int(2, e.type);
-  if (e.type_name.empty()) insert_chat_event_.Null(3); else insert_chat_event_.Text(3, e.type_name);
-  insert_chat_event_.Int(4, e.value).Int(5, e.value2).Int(6, e.value3).Text(7, json_scratch_);
-  Run(&insert_chat_event_);
+  RowBuffer& row = pipeline_.Row(kChatEventRow);
+  row.Int(IndexTick(t)).Int(e.type);
+  if (e.type_name.empty()) row.Null(); else row.Text(e.type_name);
+  row.Int(e.value).Int(e.value2).Int(e.value3).Text(json_scratch_);
 }
 
 Status IndexWriter::WriteFields(const Parser& parser) {
@@ -430,15 +420,17 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
 }
 
 Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
-  GEM_RETURN_IF_ERROR(error_);
-  auto start = std::chrono::steady_clock::now();
-
-  auto lap = [&, t = std::chrono::steady_clock::now()]() mutable {
+  auto lap = [t = std::chrono::steady_clock::now()]() mutable {
     auto now = std::chrono::steady_clock::now();
     double s = std::chrono::duration<double>(now - t).count();
     t = now;
     return s;
   };
+  // The worker's last batch; then the connection is this thread's again.
+  pipeline_.Drain();
+  GEM_RETURN_IF_ERROR(pipeline_.error());
+  stats_.finish_drain_seconds = lap();
+  const auto start = std::chrono::steady_clock::now();
   GEM_RETURN_IF_ERROR(WriteFields(parser));
   stats_.finish_fields_seconds = lap();
 
@@ -477,7 +469,6 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
       "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
       "VALUES(?,?,?,?,?,?,?)"));
   lap();
-  pipeline_.Drain();
   GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
   stats_.finish_changes_seconds = lap();
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
@@ -502,10 +493,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   }
 
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
-  for (Stmt* s : {&insert_field_, &insert_class_field_, &insert_state_, &insert_table_, &insert_entry_,
-                  &insert_event_, &insert_combat_, &insert_chat_, &insert_chat_event_}) {
-    s->Finalize();
-  }
+  for (Stmt* s : {&insert_field_, &insert_class_field_}) s->Finalize();
+  for (Stmt& s : row_stmts_) s.Finalize();
   cls.Finalize();
   ent.Finalize();
   chunk.Finalize();
@@ -528,7 +517,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
       "PRAGMA application_id=" + std::to_string(kApplicationId) +
       "; PRAGMA user_version=" + std::to_string(kSchemaVersion) +
       "; PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=DELETE;"));
-  stats_.sqlite_seconds +=
+  stats_.sqlite_seconds =
+      pipeline_.row_seconds() +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Status::Ok();
 }

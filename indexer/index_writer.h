@@ -37,8 +37,11 @@ struct WriterStats {
   uint64_t entities = 0;
   uint64_t string_table_rows = 0;
   uint64_t combat_log_rows = 0;
-  double sqlite_seconds = 0;      // time inside SQLite calls
+  // Time in SQLite: the worker's row inserts during the parse (they
+  // overlap it) and Finish() after the drain.
+  double sqlite_seconds = 0;
   // Parts of Finish().
+  double finish_drain_seconds = 0;   // waiting for the worker's last batch
   double finish_fields_seconds = 0;
   double finish_changes_seconds = 0;
   double pipeline_wait_seconds = 0;  // parser thread waiting for the packing worker
@@ -74,7 +77,8 @@ class IndexWriter : public Sink {
   void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
   void OnFrameEnd(const TickInfo& t) override;
   void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
-  Status Health() const override { return error_; }
+  // A row the worker failed to insert (disk full) stops the parse.
+  Status Health() const override { return pipeline_.error(); }
 
  private:
   struct EntityRow {
@@ -89,19 +93,31 @@ class IndexWriter : public Sink {
 
   // The index tick of an event (see index_schema.h).
   int64_t IndexTick(const TickInfo& t);
-  // Runs `stmt`, timing it; keeps the first failure.
-  void Run(Stmt* stmt);
   Status WriteMeta(const Parser& parser, const SourceInfo& source);
   Status WriteFields(const Parser& parser);
 
   Db* db_;
   class Progress* progress_;
-  Status error_;
   WriterStats stats_;
   ReplayMetadata meta_;
   int64_t last_tick_ = -1;
+  // Statements the parse's rows go through, run by the pipeline's worker;
+  // indexed by RowStmt. Declared before the pipeline, which uses them
+  // until it is destroyed.
+  enum RowStmt : uint8_t {
+    kStateRow,
+    kTableRow,
+    kEntryRow,
+    kEventRow,
+    kCombatRow,
+    kChatRow,
+    kChatEventRow,
+    kRowStmts
+  };
+  Stmt row_stmts_[kRowStmts];
   ChangeStore changes_;
-  ChangePipeline pipeline_{&changes_};  // feeds changes_ on a worker thread
+  // Feeds changes_ and runs the rows on a worker thread.
+  ChangePipeline pipeline_{&changes_, row_stmts_};
   std::vector<EntityRow> entities_;  // by lifetime id
   // How each quantized float field's values decode, by class and field id
   // (null: not a quantized float), for the codec's unit modes. The deque
@@ -128,8 +144,7 @@ class IndexWriter : public Sink {
   std::string blob_scratch_;
   std::string json_scratch_;
 
-  Stmt insert_field_, insert_class_field_, insert_state_, insert_table_, insert_entry_, insert_event_,
-      insert_combat_, insert_chat_, insert_chat_event_;
+  Stmt insert_field_, insert_class_field_;
 };
 
 }  // namespace gem::index

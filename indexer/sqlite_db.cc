@@ -19,7 +19,9 @@ Db::~Db() {
 }
 
 Status Db::Open(const std::string& path) {
-  // One thread uses the connection: no mutexes (they cost ~5% of a load).
+  // One thread at a time uses the connection (the indexer hands it to its
+  // worker during the parse, under its own lock): no mutexes (they cost
+  // ~5% of a load).
   // Memory statistics take a global mutex too; turn them off while SQLite
   // is not initialised yet (later calls fail harmlessly).
   static const bool configured = [] {

@@ -1,0 +1,54 @@
+// RowBuffer: rows to insert, recorded on one thread and run on another.
+//
+// The parser's thread should only parse: each row it has for SQLite (a
+// combat-log entry, a string-table entry, an entity's creation state) is
+// recorded here as its statement's number and its values, strings copied,
+// and the packing worker binds and runs the rows in order (see
+// change_pipeline.h). Recording a row costs a few appends; running it
+// costs SQLite's thousands of instructions, now off the parser's thread.
+#ifndef GEM_INDEXER_ROW_BUFFER_H_
+#define GEM_INDEXER_ROW_BUFFER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+
+class RowBuffer {
+ public:
+  // Starts a row of statement `stmt`, an index into the statements that
+  // RunAll() is given. Its values follow, in parameter order (the first
+  // value binds parameter 1); a row may have at most 255.
+  RowBuffer& Begin(uint8_t stmt);
+  RowBuffer& Int(int64_t v);
+  RowBuffer& Real(double v);
+  RowBuffer& Text(std::string_view v);
+  RowBuffer& Blob(std::string_view v);
+  RowBuffer& Null();
+
+  bool empty() const { return bytes_.empty(); }
+  size_t bytes() const { return bytes_.size(); }
+  void clear() { bytes_.clear(); }
+
+  // Binds each row's values to its statement and runs it, in order; stops
+  // at the first failure. A statement index out of range is a failure.
+  Status RunAll(std::span<Stmt> stmts) const;
+
+ private:
+  enum Tag : char { kInt = 'i', kReal = 'r', kText = 't', kBlob = 'b', kNull = 'n' };
+  void PutTag(Tag tag);
+  void PutBytes(std::string_view v);
+
+  std::string bytes_;      // per row: stmt, value count, then tagged values
+  size_t row_start_ = 0;   // where the current row's header is
+};
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_ROW_BUFFER_H_

@@ -1,0 +1,102 @@
+// RowBuffer: rows recorded now and inserted later hold copies of their
+// values, bind in parameter order, run in recorded order, and stop at the
+// first failure.
+#include "indexer/row_buffer.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+namespace {
+
+class RowBufferTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(db_.Open(":memory:").ok());
+    ASSERT_TRUE(db_.Exec("CREATE TABLE t(a, b, c, d, e);"
+                         "CREATE TABLE u(k INTEGER PRIMARY KEY, v);")
+                    .ok());
+    ASSERT_TRUE(stmts_[0].Prepare(&db_, "INSERT INTO t VALUES(?,?,?,?,?)").ok());
+    ASSERT_TRUE(stmts_[1].Prepare(&db_, "INSERT INTO u VALUES(?,?)").ok());
+  }
+
+  // Each row of `sql`'s result as "v1|v2|...", values as typeof:value.
+  std::vector<std::string> Rows(const char* sql) {
+    std::vector<std::string> out;
+    sqlite3_stmt* s = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_.handle(), sql, -1, &s, nullptr), SQLITE_OK);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      std::string row;
+      for (int i = 0; i < sqlite3_column_count(s); ++i) {
+        if (i) row += '|';
+        switch (sqlite3_column_type(s, i)) {
+          case SQLITE_INTEGER: row += "int:" + std::to_string(sqlite3_column_int64(s, i)); break;
+          case SQLITE_FLOAT: row += "real:" + std::to_string(sqlite3_column_double(s, i)); break;
+          case SQLITE_TEXT:
+            row += "text:" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, i)),
+                                         sqlite3_column_bytes(s, i));
+            break;
+          case SQLITE_BLOB:
+            row += "blob:" + std::string(static_cast<const char*>(sqlite3_column_blob(s, i)),
+                                         sqlite3_column_bytes(s, i));
+            break;
+          default: row += "null"; break;
+        }
+      }
+      out.push_back(row);
+    }
+    sqlite3_finalize(s);
+    return out;
+  }
+
+  Db db_;
+  Stmt stmts_[2];
+};
+
+TEST_F(RowBufferTest, ValuesAreCopiedAndBoundInOrder) {
+  RowBuffer rows;
+  std::string scratch = "first";
+  rows.Begin(0).Int(-7).Real(2.5).Text(scratch).Blob(std::string("a\0b", 3)).Null();
+  // The caller reuses its buffer before the rows run (the indexer does).
+  scratch = "second, longer than the first";
+  rows.Begin(1).Int(1).Text(scratch);
+  scratch.assign(100, 'x');
+  rows.Begin(0).Null().Null().Null().Null().Int(INT64_MIN);
+  EXPECT_FALSE(rows.empty());
+  ASSERT_TRUE(rows.RunAll(stmts_).ok());
+  EXPECT_EQ(Rows("SELECT * FROM t ORDER BY rowid"),
+            (std::vector<std::string>{
+                "int:-7|real:2.500000|text:first|blob:" + std::string("a\0b", 3) + "|null",
+                "null|null|null|null|int:" + std::to_string(INT64_MIN)}));
+  EXPECT_EQ(Rows("SELECT * FROM u"),
+            (std::vector<std::string>{"int:1|text:second, longer than the first"}));
+  rows.clear();
+  EXPECT_TRUE(rows.empty());
+  ASSERT_TRUE(rows.RunAll(stmts_).ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM t"), (std::vector<std::string>{"int:2"}));
+}
+
+TEST_F(RowBufferTest, StopsAtTheFirstFailure) {
+  RowBuffer rows;
+  rows.Begin(1).Int(5).Text("kept");
+  rows.Begin(1).Int(5).Text("duplicate key");
+  rows.Begin(1).Int(6).Text("never run");
+  Status s = rows.RunAll(stmts_);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("UNIQUE"), std::string::npos) << s.ToString();
+  EXPECT_EQ(Rows("SELECT k, v FROM u ORDER BY k"), (std::vector<std::string>{"int:5|text:kept"}));
+}
+
+TEST_F(RowBufferTest, AStatementOutOfRangeIsAnError) {
+  RowBuffer rows;
+  rows.Begin(2).Int(1);
+  EXPECT_FALSE(rows.RunAll(stmts_).ok());
+}
+
+}  // namespace
+}  // namespace gem::index

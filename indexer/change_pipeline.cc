@@ -1,5 +1,6 @@
 #include "indexer/change_pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace gem::index {
@@ -13,26 +14,35 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts)
     : store_(store), row_stmts_(row_stmts) {
-  for (Batch& b : batches_) b.records.reserve(kBatchRecords);
   worker_ = std::thread([this] { Run(); });
 }
 
 ChangePipeline::~ChangePipeline() { Drain(); }
 
-void ChangePipeline::Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
-                         const FloatQuantizer* quantizer) {
-  Record& r = filling_->records.emplace_back();
-  r.entity = entity;
-  r.close = false;
-  r.change.Set(field, tick, value, quantizer, &filling_->strings);
-  if (filling_->records.size() >= kBatchRecords) Submit();
+void ChangePipeline::AddChanges(uint64_t entity, int64_t tick,
+                                std::span<const FieldChange> changes,
+                                std::span<const FloatQuantizer* const> quantizers) {
+  while (!changes.empty()) {
+    if (filling_->size == kBatchRecords) Submit();
+    Batch& b = *filling_;
+    const size_t n = std::min(changes.size(), kBatchRecords - b.size);
+    Segment segment{entity, static_cast<uint32_t>(n), false, false};
+    HeldChange* out = b.changes.get() + b.size;
+    for (size_t i = 0; i < n; ++i) {
+      const FieldChange& c = changes[i];
+      const FloatQuantizer* q = c.field_id < quantizers.size() ? quantizers[c.field_id] : nullptr;
+      out[i].Set(c.field_id, tick, c.value, q, &b.strings);
+      segment.has_strings |= c.value.kind == ValueKind::kString;
+    }
+    b.size += n;
+    b.segments.push_back(segment);
+    changes = changes.subspan(n);
+  }
 }
 
 void ChangePipeline::CloseEntity(uint64_t entity) {
-  Record& r = filling_->records.emplace_back();
-  r.entity = entity;
-  r.close = true;
-  if (filling_->records.size() >= kBatchRecords) Submit();
+  if (filling_->segments.size() >= kBatchRecords) Submit();
+  filling_->segments.push_back(Segment{entity, 0, true, false});
 }
 
 RowBuffer& ChangePipeline::Row(uint8_t stmt) {
@@ -66,7 +76,8 @@ void ChangePipeline::Run() {
       batch = handed_;
     }
     Apply(*batch);
-    batch->records.clear();
+    batch->size = 0;
+    batch->segments.clear();
     batch->strings.clear();
     batch->rows.clear();
     std::lock_guard<std::mutex> lock(mu_);
@@ -76,11 +87,14 @@ void ChangePipeline::Run() {
 }
 
 void ChangePipeline::Apply(const Batch& batch) {
-  for (const Record& r : batch.records) {
-    if (r.close) {
-      store_->CloseEntity(r.entity);
+  const HeldChange* next = batch.changes.get();
+  for (const Segment& segment : batch.segments) {
+    if (segment.close) {
+      store_->CloseEntity(segment.entity);
     } else {
-      store_->Add(r.entity, r.change, batch.strings);
+      store_->Add(segment.entity, std::span<const HeldChange>(next, segment.count),
+                  segment.has_strings, batch.strings);
+      next += segment.count;
     }
   }
   if (batch.rows.empty() || row_failed_.load(std::memory_order_relaxed)) return;
@@ -97,7 +111,7 @@ void ChangePipeline::Apply(const Batch& batch) {
 void ChangePipeline::Drain() {
   if (drained_) return;
   drained_ = true;
-  if (!filling_->records.empty() || !filling_->rows.empty()) Submit();
+  if (!filling_->segments.empty() || !filling_->rows.empty()) Submit();
   {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "core/codec/chunk_codec.h"
+#include "core/sink.h"
 #include "core/value.h"
 #include "indexer/change_store.h"
 #include "indexer/row_buffer.h"
@@ -36,7 +38,7 @@ namespace gem::index {
 
 class ChangePipeline {
  public:
-  static constexpr size_t kBatchRecords = 1 << 15;
+  static constexpr size_t kBatchRecords = 1 << 15;  // changes a batch holds
   static constexpr size_t kBatchRowBytes = 1 << 20;
 
   // `store` and `row_stmts` (the statements rows name by index, prepared
@@ -47,9 +49,12 @@ class ChangePipeline {
   ChangePipeline(const ChangePipeline&) = delete;
   ChangePipeline& operator=(const ChangePipeline&) = delete;
 
-  // As ChangeStore::Add / CloseEntity, applied later on the worker.
-  void Add(uint64_t entity, uint32_t field, int64_t tick, const Value& value,
-           const FloatQuantizer* quantizer);
+  // Records one entity's changes at one tick, applied later on the worker
+  // (as ChangeStore::Add). `quantizers[field]`, where the field has one,
+  // says how its floats were quantized (see ChangeStore).
+  void AddChanges(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
+                  std::span<const FloatQuantizer* const> quantizers);
+  // As ChangeStore::CloseEntity, applied later on the worker.
   void CloseEntity(uint64_t entity);
   // Starts a row of statement `stmt` in the filling batch (see
   // RowBuffer::Begin); its values follow on the returned buffer.
@@ -67,13 +72,19 @@ class ChangePipeline {
   double row_seconds() const { return row_seconds_; }
 
  private:
-  struct Record {
+  // A batch is a sequence of segments: `count` consecutive changes of one
+  // entity (one copy each, strings in the batch's `strings`), or the close
+  // of an entity.
+  struct Segment {
     uint64_t entity;
-    bool close;         // a CloseEntity, not a change
-    HeldChange change;  // strings in the batch's `strings`
+    uint32_t count;       // changes; 0 for a close
+    bool close;
+    bool has_strings;     // some change of the segment is a string
   };
   struct Batch {
-    std::vector<Record> records;
+    std::unique_ptr<HeldChange[]> changes{new HeldChange[kBatchRecords]};
+    size_t size = 0;      // changes used
+    std::vector<Segment> segments;
     std::string strings;
     RowBuffer rows;
   };

@@ -51,22 +51,6 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   done_.push_back(d);
 }
 
-void HeldChange::Set(uint32_t field_id, int64_t at_tick, const Value& value,
-                     const FloatQuantizer* q, std::string* arena) {
-  tick = at_tick;
-  field = field_id;
-  kind = value.kind;
-  count = value.count;
-  quantizer = q;
-  if (value.kind == ValueKind::kString) {
-    s.offset = static_cast<uint32_t>(arena->size());
-    s.size = static_cast<uint32_t>(value.s.size());
-    arena->append(value.s);
-  } else {
-    std::memcpy(v, value.v, sizeof v);
-  }
-}
-
 Value HeldChange::Get(std::string_view arena) const {
   Value value;
   value.kind = kind;
@@ -79,17 +63,28 @@ Value HeldChange::Get(std::string_view arena) const {
   return value;
 }
 
-void ChangeStore::Add(uint64_t entity, const HeldChange& change, std::string_view arena) {
+void ChangeStore::Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
+                      std::string_view arena) {
   if (entity >= open_.size()) open_.resize(entity + 1);
   EntityChunks& chunks = open_[entity];
   if (chunks.buffer.capacity() == 0) chunks.buffer.reserve(kBufferedPerEntity);
-  HeldChange& held = chunks.buffer.emplace_back(change);
-  if (change.kind == ValueKind::kString) {
-    held.s.offset = static_cast<uint32_t>(chunks.strings.size());
-    chunks.strings.append(arena.substr(change.s.offset, change.s.size));
+  while (!changes.empty()) {
+    const size_t at = chunks.buffer.size();
+    const size_t n = std::min(changes.size(), kBufferedPerEntity - at);
+    chunks.buffer.insert(chunks.buffer.end(), changes.begin(), changes.begin() + n);
+    if (has_strings) {
+      for (size_t i = at; i < at + n; ++i) {
+        HeldChange& held = chunks.buffer[i];
+        if (held.kind != ValueKind::kString) continue;
+        const std::string_view bytes = arena.substr(held.s.offset, held.s.size);
+        held.s.offset = static_cast<uint32_t>(chunks.strings.size());
+        chunks.strings.append(bytes);
+      }
+    }
+    changes_ += n;
+    changes = changes.subspan(n);
+    if (chunks.buffer.size() >= kBufferedPerEntity) Pack(entity, &chunks);
   }
-  ++changes_;
-  if (chunks.buffer.size() >= kBufferedPerEntity) Pack(entity, &chunks);
 }
 
 void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
@@ -152,6 +147,24 @@ Status ChangeStore::WriteAll(Stmt* insert) {
     if (a.start_tick != b.start_tick) return a.start_tick < b.start_tick;
     return a.seq < b.seq;
   });
+  // Distinct key prefixes, for key_stat().
+  uint64_t distinct[3] = {0, 0, 0};
+  for (size_t i = 0; i < done_.size(); ++i) {
+    const Done& d = done_[i];
+    const Done* p = i > 0 ? &done_[i - 1] : nullptr;
+    const bool new_entity = p == nullptr || p->entity != d.entity;
+    const bool new_field = new_entity || p->field != d.field;
+    distinct[0] += new_entity;
+    distinct[1] += new_field;
+    distinct[2] += new_field || p->start_tick != d.start_tick;
+  }
+  key_stat_.clear();
+  if (!done_.empty()) {
+    const uint64_t rows = done_.size();
+    key_stat_ = std::to_string(rows);
+    for (uint64_t n : distinct) key_stat_ += " " + std::to_string((rows + n - 1) / n);
+    key_stat_ += " 1";
+  }
   for (const Done& d : done_) {
     insert->Int(1, static_cast<int64_t>(d.entity))
         .Int(2, d.field)

@@ -17,7 +17,9 @@
 #define GEM_INDEXER_CHANGE_STORE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +50,20 @@ struct HeldChange {
 
   // Copies `value`; its string bytes are appended to `arena`.
   void Set(uint32_t field_id, int64_t at_tick, const Value& value, const FloatQuantizer* q,
-           std::string* arena);
+           std::string* arena) {
+    tick = at_tick;
+    field = field_id;
+    kind = value.kind;
+    count = value.count;
+    quantizer = q;
+    if (value.kind == ValueKind::kString) {
+      s.offset = static_cast<uint32_t>(arena->size());
+      s.size = static_cast<uint32_t>(value.s.size());
+      arena->append(value.s);
+    } else {
+      std::memcpy(v, value.v, sizeof v);
+    }
+  }
   // The value, strings pointing into `arena`.
   Value Get(std::string_view arena) const;
 };
@@ -59,11 +74,13 @@ class ChangeStore {
 
   explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
 
-  // Records a change of `entity`, a lifetime id (small, dense); its string
-  // bytes are read from `arena`. Ticks of one (entity, field) must not
-  // decrease. The change's quantizer (may be null) tells how the field's
-  // floats were quantized; it must stay valid until WriteAll().
-  void Add(uint64_t entity, const HeldChange& change, std::string_view arena);
+  // Records changes of `entity`, a lifetime id (small, dense), in order;
+  // string bytes are read from `arena` (`has_strings`: some change is a
+  // string). Ticks of one (entity, field) must not decrease. A change's
+  // quantizer (may be null) tells how the field's floats were quantized;
+  // it must stay valid until WriteAll().
+  void Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
+           std::string_view arena);
   // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows with `insert`, which binds
@@ -73,6 +90,12 @@ class ChangeStore {
   uint64_t changes() const { return changes_; }
   uint64_t chunks() const { return done_.size(); }
   uint64_t blob_bytes() const { return blob_bytes_; }
+  // After WriteAll(): the changes table's primary-key statistics as
+  // ANALYZE computes them for sqlite_stat1 ("rows a b c d": rows, then the
+  // average rows per distinct (entity), (entity, field_id), (entity,
+  // field_id, start_tick) and whole key, rounded up); "" when no rows.
+  // Known here for free, where ANALYZE would read the whole table.
+  const std::string& key_stat() const { return key_stat_; }
 
  private:
   struct Open {
@@ -117,6 +140,7 @@ class ChangeStore {
   std::string scratch_;
   uint64_t changes_ = 0;
   uint64_t blob_bytes_ = 0;
+  std::string key_stat_;
 };
 
 }  // namespace gem::index

@@ -147,11 +147,14 @@ CREATE TABLE players(
 );
 )sql";
 
-const char kCreateIndexesSql[] = R"sql(
-CREATE INDEX entities_by_class ON entities(class_id);
+const char kCreateRowIndexesSql[] = R"sql(
 CREATE INDEX string_table_entries_by_entry ON string_table_entries(table_id, idx, tick, seq);
 CREATE INDEX combat_log_by_tick ON combat_log_entries(tick);
 CREATE INDEX game_events_by_name ON game_events(name, tick);
+)sql";
+
+const char kCreateIndexesSql[] = R"sql(
+CREATE INDEX entities_by_class ON entities(class_id);
 )sql";
 
 namespace {

@@ -29,6 +29,12 @@ constexpr uint32_t kMaxChangesPerChunk = 256;
 // CREATE statements, run in one transaction on an empty database.
 extern const char kCreateSchemaSql[];
 
+// CREATE INDEX statements of the tables the packing worker fills during
+// the parse, run with the schema: the worker keeps them up to date beside
+// the parse (their rows arrive in or near index order), instead of the
+// indexer building them after it, when nothing else runs.
+extern const char kCreateRowIndexesSql[];
+
 // CREATE INDEX statements, run after the bulk load.
 extern const char kCreateIndexesSql[];
 

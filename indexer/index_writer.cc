@@ -74,6 +74,7 @@ Status IndexWriter::Open() {
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
   GEM_RETURN_IF_ERROR(db_->Exec(CombatLogSchemaSql()));
+  GEM_RETURN_IF_ERROR(db_->Exec(kCreateRowIndexesSql));
   {
     Stmt type;
     GEM_RETURN_IF_ERROR(
@@ -85,11 +86,11 @@ Status IndexWriter::Open() {
       GEM_RETURN_IF_ERROR(type.Run());
     }
   }
-  GEM_RETURN_IF_ERROR(insert_field_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kFieldDefRow].Prepare(
       db_,
       "INSERT INTO field_defs(def_id, name, path, type, encoder, model, bits, low, high, "
       "flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(insert_class_field_.Prepare(
+  GEM_RETURN_IF_ERROR(row_stmts_[kClassFieldRow].Prepare(
       db_, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?,?,?)"));
   GEM_RETURN_IF_ERROR(row_stmts_[kStateRow].Prepare(
       db_, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?,?,?,?)"));
@@ -158,12 +159,15 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
 void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> changes) {
   const int64_t tick = IndexTick(t);
-  for (const FieldChange& c : changes) {
-    pipeline_.Add(r.lifetime, c.field_id, tick, c.value, QuantizerOf(r.class_id, c.field_id));
+  std::span<const FloatQuantizer* const> quantizers;
+  if (r.class_id >= 0 && static_cast<size_t>(r.class_id) < quantizers_.size()) {
+    quantizers = quantizers_[r.class_id];
   }
+  pipeline_.AddChanges(r.lifetime, tick, changes, quantizers);
 }
 
 void IndexWriter::OnFieldRegistered(const ClassFields& fields, uint32_t field_id) {
+  RecordField(fields, field_id);
   const FieldDecoder* d = fields.decoder(field_id);
   if (d == nullptr || d->float_encoding != FloatEncoding::kQuantized ||
       (d->op != DecodeOp::kFloat && d->op != DecodeOp::kVector)) {
@@ -317,54 +321,45 @@ void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
   row.Int(e.value).Int(e.value2).Int(e.value3).Text(json_scratch_);
 }
 
-Status IndexWriter::WriteFields(const Parser& parser) {
-  // Written at the end, class by class, in key order: an append, and the
-  // names are formatted once per field. Classes share most fields (they
-  // share base serializers): each distinct description is stored once.
-  const Schema& schema = parser.schema();
-  std::unordered_map<std::string, int64_t> defs;
-  std::string key;
-  for (size_t c = 0; c < schema.class_slots(); ++c) {
-    const ClassFields* fields = parser.entities().class_fields(static_cast<int32_t>(c));
-    if (fields == nullptr) continue;
-    for (uint32_t id = 0; id < fields->size(); ++id) {
-      const FieldMeta& m = fields->meta(id);
-      const FieldText& text = fields->text(id);
-      const Field& f = *m.field;
-      const std::string decoder = m.decoder->Describe();
-      const char* model = FieldModelName(f.model);
-      key.clear();
-      for (std::string_view part : {std::string_view(text.name), std::string_view(text.path),
-                                    std::string_view(text.type), std::string_view(f.encoder),
-                                    std::string_view(model), std::string_view(decoder)}) {
-        key.append(part);
-        key.push_back('\0');
-      }
-      // Optional numbers, exactly (%a is the float's exact value).
-      char numbers[160];
-      std::snprintf(numbers, sizeof numbers, "%d:%d/%d:%a/%d:%a/%d:%d", f.bit_count.has_value(),
-                    f.bit_count.value_or(0), f.low_value.has_value(),
-                    static_cast<double>(f.low_value.value_or(0.0f)), f.high_value.has_value(),
-                    static_cast<double>(f.high_value.value_or(0.0f)), f.encode_flags.has_value(),
-                    f.encode_flags.value_or(0));
-      key += numbers;
-      auto [it, is_new] = defs.emplace(key, static_cast<int64_t>(defs.size()) + 1);
-      if (is_new) {
-        insert_field_.Int(1, it->second).Text(2, text.name).Text(3, text.path).Text(4, text.type);
-        if (f.encoder.empty()) insert_field_.Null(5); else insert_field_.Text(5, f.encoder);
-        insert_field_.Text(6, model);
-        if (f.bit_count) insert_field_.Int(7, *f.bit_count); else insert_field_.Null(7);
-        if (f.low_value) insert_field_.Real(8, *f.low_value); else insert_field_.Null(8);
-        if (f.high_value) insert_field_.Real(9, *f.high_value); else insert_field_.Null(9);
-        if (f.encode_flags) insert_field_.Int(10, *f.encode_flags); else insert_field_.Null(10);
-        insert_field_.Text(11, decoder);
-        GEM_RETURN_IF_ERROR(insert_field_.Run());
-      }
-      insert_class_field_.Int(1, fields->class_id()).Int(2, id).Int(3, it->second);
-      GEM_RETURN_IF_ERROR(insert_class_field_.Run());
-    }
+void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
+  // Classes share most fields (they share base serializers): each distinct
+  // description is stored once, in field_defs, and class_fields maps each
+  // class's field id to it. Recorded when the parser first meets a field,
+  // so that the worker inserts the rows during the parse.
+  const FieldMeta& m = fields.meta(id);
+  const FieldText& text = fields.text(id);
+  const Field& f = *m.field;
+  const std::string decoder = m.decoder->Describe();
+  const char* model = FieldModelName(f.model);
+  std::string& key = field_key_scratch_;
+  key.clear();
+  for (std::string_view part : {std::string_view(text.name), std::string_view(text.path),
+                                std::string_view(text.type), std::string_view(f.encoder),
+                                std::string_view(model), std::string_view(decoder)}) {
+    key.append(part);
+    key.push_back('\0');
   }
-  return Status::Ok();
+  // Optional numbers, exactly (%a is the float's exact value).
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers, "%d:%d/%d:%a/%d:%a/%d:%d", f.bit_count.has_value(),
+                f.bit_count.value_or(0), f.low_value.has_value(),
+                static_cast<double>(f.low_value.value_or(0.0f)), f.high_value.has_value(),
+                static_cast<double>(f.high_value.value_or(0.0f)), f.encode_flags.has_value(),
+                f.encode_flags.value_or(0));
+  key += numbers;
+  auto [it, is_new] = field_defs_.emplace(key, static_cast<int64_t>(field_defs_.size()) + 1);
+  if (is_new) {
+    RowBuffer& row = pipeline_.Row(kFieldDefRow);
+    row.Int(it->second).Text(text.name).Text(text.path).Text(text.type);
+    if (f.encoder.empty()) row.Null(); else row.Text(f.encoder);
+    row.Text(model);
+    if (f.bit_count) row.Int(*f.bit_count); else row.Null();
+    if (f.low_value) row.Real(*f.low_value); else row.Null();
+    if (f.high_value) row.Real(*f.high_value); else row.Null();
+    if (f.encode_flags) row.Int(*f.encode_flags); else row.Null();
+    row.Text(decoder);
+  }
+  pipeline_.Row(kClassFieldRow).Int(fields.class_id()).Int(id).Int(it->second);
 }
 
 Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
@@ -419,6 +414,29 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   return Status::Ok();
 }
 
+Status IndexWriter::Analyze() {
+  // Every table but changes, which would cost a read of the whole index
+  // (its largest part); its statistics are written as ANALYZE would.
+  std::vector<std::string> tables;
+  {
+    Stmt list;
+    GEM_RETURN_IF_ERROR(list.Prepare(
+        db_, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'changes' "
+             "AND name NOT LIKE 'sqlite_%' ORDER BY name"));
+    GEM_RETURN_IF_ERROR(list.ForEachRow([&](sqlite3_stmt* row) {
+      tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(row, 0)));
+    }));
+  }
+  std::string sql;
+  for (const std::string& t : tables) sql += "ANALYZE \"" + t + "\";";
+  GEM_RETURN_IF_ERROR(db_->Exec(sql));
+  if (changes_.key_stat().empty()) return Status::Ok();
+  Stmt stat;
+  GEM_RETURN_IF_ERROR(
+      stat.Prepare(db_, "INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES('changes', 'changes', ?)"));
+  return stat.Text(1, changes_.key_stat()).Run();
+}
+
 Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   auto lap = [t = std::chrono::steady_clock::now()]() mutable {
     auto now = std::chrono::steady_clock::now();
@@ -431,8 +449,6 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(pipeline_.error());
   stats_.finish_drain_seconds = lap();
   const auto start = std::chrono::steady_clock::now();
-  GEM_RETURN_IF_ERROR(WriteFields(parser));
-  stats_.finish_fields_seconds = lap();
 
   // Classes.
   Stmt cls;
@@ -493,7 +509,6 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   }
 
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
-  for (Stmt* s : {&insert_field_, &insert_class_field_}) s->Finalize();
   for (Stmt& s : row_stmts_) s.Finalize();
   cls.Finalize();
   ent.Finalize();
@@ -509,10 +524,10 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
       "ORDER BY tick, seq;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateIndexesSql));
   stats_.finish_indexes_seconds = lap();
+  GEM_RETURN_IF_ERROR(Analyze());
+  stats_.finish_analyze_seconds = lap();
   GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));
   stats_.finish_commit_seconds = lap();
-  GEM_RETURN_IF_ERROR(db_->Exec("ANALYZE;"));
-  stats_.finish_analyze_seconds = lap();
   GEM_RETURN_IF_ERROR(db_->Exec(
       "PRAGMA application_id=" + std::to_string(kApplicationId) +
       "; PRAGMA user_version=" + std::to_string(kSchemaVersion) +

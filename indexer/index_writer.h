@@ -42,7 +42,6 @@ struct WriterStats {
   double sqlite_seconds = 0;
   // Parts of Finish().
   double finish_drain_seconds = 0;   // waiting for the worker's last batch
-  double finish_fields_seconds = 0;
   double finish_changes_seconds = 0;
   double pipeline_wait_seconds = 0;  // parser thread waiting for the packing worker
   double finish_indexes_seconds = 0;
@@ -94,7 +93,11 @@ class IndexWriter : public Sink {
   // The index tick of an event (see index_schema.h).
   int64_t IndexTick(const TickInfo& t);
   Status WriteMeta(const Parser& parser, const SourceInfo& source);
-  Status WriteFields(const Parser& parser);
+  // Records the rows that describe a class's field (field_defs,
+  // class_fields).
+  void RecordField(const ClassFields& fields, uint32_t id);
+  // Gathers the query planner's statistics (sqlite_stat1).
+  Status Analyze();
 
   Db* db_;
   class Progress* progress_;
@@ -112,6 +115,8 @@ class IndexWriter : public Sink {
     kCombatRow,
     kChatRow,
     kChatEventRow,
+    kFieldDefRow,
+    kClassFieldRow,
     kRowStmts
   };
   Stmt row_stmts_[kRowStmts];
@@ -124,11 +129,6 @@ class IndexWriter : public Sink {
   // keeps them in place while the change store holds pointers to them.
   std::deque<FloatQuantizer> quantizer_store_;
   std::vector<std::vector<const FloatQuantizer*>> quantizers_;
-  const FloatQuantizer* QuantizerOf(int32_t class_id, uint32_t field_id) const {
-    if (class_id < 0 || static_cast<size_t>(class_id) >= quantizers_.size()) return nullptr;
-    const auto& by_field = quantizers_[class_id];
-    return field_id < by_field.size() ? by_field[field_id] : nullptr;
-  }
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;
   int64_t string_entry_seq_ = 0;
@@ -143,8 +143,10 @@ class IndexWriter : public Sink {
   std::unordered_map<int32_t, StateTemplate> templates_;
   std::string blob_scratch_;
   std::string json_scratch_;
+  // Distinct field descriptions (see RecordField) and their def_id.
+  std::unordered_map<std::string, int64_t> field_defs_;
+  std::string field_key_scratch_;
 
-  Stmt insert_field_, insert_class_field_;
 };
 
 }  // namespace gem::index

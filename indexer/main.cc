@@ -98,7 +98,6 @@ int main(int argc, char** argv) {
     std::printf("parse_seconds\t%.6f\n", report.parse_seconds);
     std::printf("sqlite_seconds\t%.6f\n", w.sqlite_seconds);
     std::printf("finish_drain_seconds\t%.6f\n", w.finish_drain_seconds);
-    std::printf("finish_fields_seconds\t%.6f\n", w.finish_fields_seconds);
     std::printf("finish_changes_seconds\t%.6f\n", w.finish_changes_seconds);
     std::printf("pipeline_wait_seconds\t%.6f\n", w.pipeline_wait_seconds);
     std::printf("finish_indexes_seconds\t%.6f\n", w.finish_indexes_seconds);

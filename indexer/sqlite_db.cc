@@ -116,4 +116,12 @@ Status Stmt::Run() {
   return Status::Ok();
 }
 
+Status Stmt::ForEachRow(const std::function<void(sqlite3_stmt*)>& row) {
+  int rc;
+  while ((rc = sqlite3_step(stmt_)) == SQLITE_ROW) row(stmt_);
+  sqlite3_reset(stmt_);
+  if (rc != SQLITE_DONE) return db_->Error(rc, "cannot read rows");
+  return Status::Ok();
+}
+
 }  // namespace gem::index

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,9 @@ class Stmt {
 
   // Steps to completion (an insert or update) and resets for reuse.
   Status Run();
+  // Steps through a query's rows, calling `row` with the statement
+  // positioned on each; resets for reuse.
+  Status ForEachRow(const std::function<void(sqlite3_stmt*)>& row);
   // Releases the statement (the connection cannot close before).
   void Finalize();
 

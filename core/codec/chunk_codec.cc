@@ -43,11 +43,7 @@ bool ToUnits(const FloatQuantizer& q, uint32_t bits, int64_t* units) {
 
 }  // namespace
 
-void ChunkWriter::PutTickDelta(uint64_t delta) {
-  if (count_ >= 2 && delta == last_delta_) {
-    ++run_;
-    return;
-  }
+void ChunkWriter::PutNewTickDelta(uint64_t delta) {
   FlushRun();
   PutVarint(delta << 1, &ticks_);
   last_delta_ = delta;
@@ -101,7 +97,7 @@ void ChunkWriter::CostFloats(size_t cost[kFloatModes]) const {
   const bool units = use_units_;
   ForEachFloat(
       kind_, floats_,
-      [&](int k, uint32_t bits, size_t at) {
+      [&](int k, uint32_t bits, size_t at) __attribute__((always_inline)) {
         FloatStream& s = streams[k];
         const int64_t delta = static_cast<int32_t>(bits - s.prev);
         cost[0] += VarintLength(ZigZag(delta));
@@ -131,7 +127,7 @@ char* ChunkWriter::WriteFloats(int mode, char* p) const {
   FloatStream streams[4];
   ForEachFloat(
       kind_, floats_,
-      [&](int k, uint32_t bits, size_t at) {
+      [&](int k, uint32_t bits, size_t at) __attribute__((always_inline)) {
         FloatStream& s = streams[k];
         const int64_t delta = static_cast<int32_t>(bits - s.prev);
         uint64_t code = 0;
@@ -169,8 +165,6 @@ char* ChunkWriter::WriteFloats(int mode, char* p) const {
   return p;
 }
 
-size_t ChunkWriter::bytes() const { return 8 + ticks_.size() + values_.size() + float_estimate_; }
-
 void ChunkWriter::Add(int64_t tick, const Value& value) {
   if (count_ == 0) {
     kind_ = value.kind;
@@ -189,7 +183,7 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
   // Floats are kept as bit patterns and encoded by Finish, in the mode
   // that turns out shortest; meanwhile the size of mode 0 (never smaller
   // than the one chosen) bounds the chunk.
-  auto add_float = [&](int k, float f) {
+  auto add_float = [&](int k, float f) __attribute__((always_inline)) {
     const uint32_t bits = FloatBits(f);
     floats_.push_back(bits);
     float_estimate_ += VarintLength(ZigZag(static_cast<int32_t>(bits - estimate_prev_[k])));

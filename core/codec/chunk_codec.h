@@ -76,7 +76,7 @@ class ChunkWriter {
   int64_t last_tick() const { return last_tick_; }
   ValueKind kind() const { return kind_; }
   // Bytes the blob would take now, about (to bound chunk sizes).
-  size_t bytes() const;
+  size_t bytes() const { return 8 + ticks_.size() + values_.size() + float_estimate_; }
 
   // Whether `value` can join this chunk: same kind (any value can start an
   // empty chunk). Ticks must not decrease.
@@ -94,7 +94,15 @@ class ChunkWriter {
   void Finish(std::string* out);
 
  private:
-  void PutTickDelta(uint64_t delta);
+  // Ticks mostly advance by the same delta: a repeat only counts.
+  void PutTickDelta(uint64_t delta) {
+    if (count_ >= 2 && delta == last_delta_) {
+      ++run_;
+    } else {
+      PutNewTickDelta(delta);
+    }
+  }
+  void PutNewTickDelta(uint64_t delta);
   void FlushRun();
   static constexpr int kFloatModes = 5;
   // The bytes the floats take in each mode (one pass for all modes).

@@ -19,23 +19,13 @@ ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts)
 
 ChangePipeline::~ChangePipeline() { Drain(); }
 
-void ChangePipeline::AddChanges(uint64_t entity, int64_t tick,
-                                std::span<const FieldChange> changes,
-                                std::span<const FloatQuantizer* const> quantizers) {
+void ChangePipeline::AddChangesAcrossBatches(uint64_t entity, int64_t tick,
+                                             std::span<const FieldChange> changes,
+                                             std::span<const FloatQuantizer* const> quantizers) {
   while (!changes.empty()) {
     if (filling_->size == kBatchRecords) Submit();
-    Batch& b = *filling_;
-    const size_t n = std::min(changes.size(), kBatchRecords - b.size);
-    Segment segment{entity, static_cast<uint32_t>(n), false, false};
-    HeldChange* out = b.changes.get() + b.size;
-    for (size_t i = 0; i < n; ++i) {
-      const FieldChange& c = changes[i];
-      const FloatQuantizer* q = c.field_id < quantizers.size() ? quantizers[c.field_id] : nullptr;
-      out[i].Set(c.field_id, tick, c.value, q, &b.strings);
-      segment.has_strings |= c.value.kind == ValueKind::kString;
-    }
-    b.size += n;
-    b.segments.push_back(segment);
+    const size_t n = std::min(changes.size(), kBatchRecords - filling_->size);
+    Copy(filling_, entity, tick, changes.first(n), quantizers);
     changes = changes.subspan(n);
   }
 }

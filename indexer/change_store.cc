@@ -1,6 +1,8 @@
 #include "indexer/change_store.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cstring>
 
 namespace gem::index {
@@ -37,7 +39,6 @@ const char* ChangeStore::Store(const std::string& blob) {
 
 void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   Done d;
-  d.entity = entity;
   d.field = field;
   d.seq = open->next_seq++;
   d.start_tick = open->writer.first_tick();
@@ -48,7 +49,8 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   d.data = Store(scratch_);
   d.size = static_cast<uint32_t>(scratch_.size());
   blob_bytes_ += scratch_.size();
-  done_.push_back(d);
+  open_[entity].done.push_back(d);
+  ++chunks_;
 }
 
 Value HeldChange::Get(std::string_view arena) const {
@@ -139,41 +141,61 @@ void ChangeStore::CloseEntity(uint64_t entity) {
   std::vector<uint32_t>().swap(chunks.field_of);
 }
 
+void ChangeStore::Seal(uint64_t entity) {
+  CloseEntity(entity);
+  // A field's chunks were closed in order (seq, and start_tick with it);
+  // fields in any order.
+  std::vector<Done>& done = open_[entity].done;
+  std::stable_sort(done.begin(), done.end(),
+                   [](const Done& a, const Done& b) { return a.field < b.field; });
+}
+
 Status ChangeStore::WriteAll(Stmt* insert) {
-  for (uint64_t e = 0; e < open_.size(); ++e) CloseEntity(e);
-  std::sort(done_.begin(), done_.end(), [](const Done& a, const Done& b) {
-    if (a.entity != b.entity) return a.entity < b.entity;
-    if (a.field != b.field) return a.field < b.field;
-    if (a.start_tick != b.start_tick) return a.start_tick < b.start_tick;
-    return a.seq < b.seq;
+  const uint64_t entities = open_.size();
+  std::atomic<uint64_t> sealed{0};  // entities [0, sealed) are ready
+  std::atomic<bool> stop{false};
+  std::thread sealer([&] {
+    for (uint64_t e = 0; e < entities && !stop.load(std::memory_order_relaxed); ++e) {
+      Seal(e);
+      sealed.store(e + 1, std::memory_order_release);
+      sealed.notify_one();
+    }
   });
   // Distinct key prefixes, for key_stat().
-  uint64_t distinct[3] = {0, 0, 0};
-  for (size_t i = 0; i < done_.size(); ++i) {
-    const Done& d = done_[i];
-    const Done* p = i > 0 ? &done_[i - 1] : nullptr;
-    const bool new_entity = p == nullptr || p->entity != d.entity;
-    const bool new_field = new_entity || p->field != d.field;
-    distinct[0] += new_entity;
-    distinct[1] += new_field;
-    distinct[2] += new_field || p->start_tick != d.start_tick;
+  uint64_t rows = 0, distinct[3] = {0, 0, 0};
+  Status status;
+  for (uint64_t e = 0; e < entities && status.ok(); ++e) {
+    for (uint64_t s = sealed.load(std::memory_order_acquire); s <= e;
+         s = sealed.load(std::memory_order_acquire)) {
+      sealed.wait(s, std::memory_order_acquire);
+    }
+    const std::vector<Done>& done = open_[e].done;
+    for (size_t i = 0; i < done.size() && status.ok(); ++i) {
+      const Done& d = done[i];
+      const Done* p = i > 0 ? &done[i - 1] : nullptr;
+      const bool new_field = p == nullptr || p->field != d.field;
+      distinct[0] += p == nullptr;
+      distinct[1] += new_field;
+      distinct[2] += new_field || p->start_tick != d.start_tick;
+      ++rows;
+      insert->Int(1, static_cast<int64_t>(e))
+          .Int(2, d.field)
+          .Int(3, d.start_tick)
+          .Int(4, d.seq)
+          .Int(5, d.end_tick)
+          .Int(6, d.count)
+          .Blob(7, std::string_view(d.data, d.size));
+      status = insert->Run();
+    }
   }
+  stop.store(true, std::memory_order_relaxed);
+  sealer.join();
+  GEM_RETURN_IF_ERROR(status);
   key_stat_.clear();
-  if (!done_.empty()) {
-    const uint64_t rows = done_.size();
+  if (rows > 0) {
     key_stat_ = std::to_string(rows);
     for (uint64_t n : distinct) key_stat_ += " " + std::to_string((rows + n - 1) / n);
     key_stat_ += " 1";
-  }
-  for (const Done& d : done_) {
-    insert->Int(1, static_cast<int64_t>(d.entity))
-        .Int(2, d.field)
-        .Int(3, d.start_tick)
-        .Int(4, d.seq)
-        .Int(5, d.end_tick)
-        .Int(6, d.count)
-        .Blob(7, std::string_view(d.data, d.size));
-    GEM_RETURN_IF_ERROR(insert->Run());
   }
   return Status::Ok();
 }

@@ -84,11 +84,13 @@ class ChangeStore {
   // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows with `insert`, which binds
-  // (entity, field_id, start_tick, seq, end_tick, count, data).
+  // (entity, field_id, start_tick, seq, end_tick, count, data), in key
+  // order. A helper thread closes and sorts each entity's chunks while
+  // this one inserts the entities before it.
   Status WriteAll(Stmt* insert);
 
   uint64_t changes() const { return changes_; }
-  uint64_t chunks() const { return done_.size(); }
+  uint64_t chunks() const { return chunks_; }
   uint64_t blob_bytes() const { return blob_bytes_; }
   // After WriteAll(): the changes table's primary-key statistics as
   // ANALYZE computes them for sqlite_stat1 ("rows a b c d": rows, then the
@@ -103,32 +105,34 @@ class ChangeStore {
     uint32_t next_seq = 0;
   };
   struct Done {
-    uint64_t entity;
     uint32_t field;
     uint32_t seq;
     int64_t start_tick;
     int64_t end_tick;
     uint32_t count;
-    const char* data;
     uint32_t size;
+    const char* data;
   };
-  // The open chunks of one entity: only fields that changed get a writer;
-  // slot maps a field id to its writer (index + 1, 0 = none yet).
+  // One entity's chunks: the open ones (only fields that changed get a
+  // writer; slot maps a field id to its writer, index + 1, 0 = none yet)
+  // and the closed ones.
   struct EntityChunks {
     std::vector<HeldChange> buffer;
     std::string strings;  // the buffer's string bytes
     std::vector<uint32_t> slot;
     std::vector<Open> open;
     std::vector<uint32_t> field_of;  // writer index -> field id
+    std::vector<Done> done;
   };
 
   void Pack(uint64_t entity, EntityChunks* chunks);
+  // CloseEntity, then its chunks in key order.
+  void Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);
 
   uint32_t max_per_chunk_;
   std::vector<EntityChunks> open_;  // by entity
-  std::vector<Done> done_;
   // Pack's scratch: each buffered change's writer, where each writer's
   // changes start in `order_`, and the buffer's indices grouped by writer.
   std::vector<uint32_t> writer_of_, starts_, order_;
@@ -139,6 +143,7 @@ class ChangeStore {
   size_t block_size_ = 0;
   std::string scratch_;
   uint64_t changes_ = 0;
+  uint64_t chunks_ = 0;
   uint64_t blob_bytes_ = 0;
   std::string key_stat_;
 };

@@ -90,7 +90,8 @@ Status RowBuffer::RunAll(std::span<Stmt> stmts) const {
           break;
         }
         default:
-          stmt.Null(i);
+          // Unbound: NULL already (a fresh statement, or one that Stmt::Run
+          // cleared), which saves SQLite a call per NULL column.
           break;
       }
     }

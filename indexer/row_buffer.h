@@ -38,6 +38,8 @@ class RowBuffer {
 
   // Binds each row's values to its statement and runs it, in order; stops
   // at the first failure. A statement index out of range is a failure.
+  // The statements' parameters must be unbound (NULL) when RunAll starts,
+  // as Stmt::Run leaves them; NULL values are left unbound.
   Status RunAll(std::span<Stmt> stmts) const;
 
  private:

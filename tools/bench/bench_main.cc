@@ -1,7 +1,9 @@
 // gem-bench: what gem costs, replay by replay. For each replay: its size
 // and ticks, the field changes it holds, parse-only time and rate, index
 // time, gem-index's peak memory, the index's size and bytes per change,
-// and query latencies through libgem. Times are medians of --runs runs.
+// and query latencies through libgem. Times are medians of --runs runs;
+// parse and index runs alternate, and index/parse ratios pair each index
+// run with the parse run before it.
 //
 //   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--no-fixtures]
 //             [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]
@@ -46,8 +48,11 @@ struct Row {
   double bytes = 0;
   int64_t ticks = 0;
   double changes = 0, created_values = 0;
-  double parse_s = 0, parse_peak_mib = 0;
-  double index_s = 0, index_parse_s = 0, index_sqlite_s = 0, index_peak_mib = 0;
+  double parse_s = 0, parse_peak_mib = 0, parse_cpu_s = 0;
+  double index_s = 0, index_parse_s = 0, index_sqlite_s = 0, index_peak_mib = 0, index_cpu_s = 0;
+  // Medians over the runs of index time / parse time, each run's index
+  // against the parse run just before it (this machine's speed drifts).
+  double index_over_parse = 0, index_cpu_over_parse = 0;
   double db_bytes = 0;
   QueryLatencies q;
 };
@@ -93,18 +98,20 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   Row row;
   row.name = name;
   row.bytes = FileSize(replay);
-  ParseRuns parse = MeasureParse(replay, o.runs);
-  if (!parse.ok) {
-    row.error = parse.error;
-    return row;
-  }
-  row.parse_s = Median(parse.seconds);
-  row.parse_peak_mib = parse.peak_rss_kib / 1024.0;
-
+  // Parse and index alternate, so that each index run is compared with a
+  // parse run made under the same conditions.
   const std::string db = o.work + "/bench-index.db";
-  std::vector<double> times;
+  std::vector<double> parse_times, parse_cpu, times, cpu, ratios, cpu_ratios;
   std::vector<ChildRun> runs;
   for (int i = 0; i < o.runs; ++i) {
+    ParseRuns parse = MeasureParse(replay, 1);
+    if (!parse.ok) {
+      row.error = parse.error;
+      return row;
+    }
+    parse_times.push_back(parse.seconds[0]);
+    parse_cpu.push_back(parse.cpu_seconds);
+    row.parse_peak_mib = std::max(row.parse_peak_mib, parse.peak_rss_kib / 1024.0);
     ChildRun run = RunChild({Tool("indexer/gem-index"), "--force", "--quiet", "--stats",
                              replay, db});
     if (run.exit_code != 0) {
@@ -112,9 +119,17 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
       return row;
     }
     times.push_back(run.seconds);
+    cpu.push_back(run.cpu_seconds);
+    ratios.push_back(run.seconds / std::max(1e-9, parse.seconds[0]));
+    cpu_ratios.push_back(run.cpu_seconds / std::max(1e-9, parse.cpu_seconds));
     row.index_peak_mib = std::max(row.index_peak_mib, run.peak_rss_kib / 1024.0);
     runs.push_back(run);
   }
+  row.parse_s = Median(parse_times);
+  row.parse_cpu_s = Median(parse_cpu);
+  row.index_cpu_s = Median(cpu);
+  row.index_over_parse = Median(ratios);
+  row.index_cpu_over_parse = Median(cpu_ratios);
   row.index_s = Median(times);
   // The stats of the run whose time is the median.
   for (const ChildRun& run : runs) {
@@ -135,8 +150,10 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
 
 void PrintTable(const std::vector<Row>& rows) {
   std::printf(
-      "%-52s %7s %7s %9s %7s %6s %6s %7s %5s %6s %5s %6s %6s %5s %6s %6s %6s %6s %7s %8s %7s\n",
-      "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "ns/chg",
+      "%-52s %7s %7s %9s %7s %6s %6s %7s %5s %5s %6s %5s %6s %6s %5s %6s %6s %6s %6s %7s %8s "
+      "%7s\n",
+      "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "cpu_x",
+      "ns/chg",
       "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "v_auto", "v_mmap", "ent_us", "all_ms",
       "hist_us");
   for (const Row& r : rows) {
@@ -146,17 +163,19 @@ void PrintTable(const std::vector<Row>& rows) {
     }
     const double c = std::max(1.0, r.changes);
     std::printf(
-        "%-52s %7.2f %7lld %9.0f %7.3f %6.1f %6.2f %7.3f %5.2f %6.0f %5.1f %6.0f %6.2f %5.2f "
-        "%6.1f %6.1f %6.1f %6.1f %7.1f %8.1f %7.1f\n",
+        "%-52s %7.2f %7lld %9.0f %7.3f %6.1f %6.2f %7.3f %5.2f %5.2f %6.0f %5.1f %6.0f %6.2f "
+        "%5.2f %6.1f %6.1f %6.1f %6.1f %7.1f %8.1f %7.1f\n",
         r.name.c_str(), r.bytes / 1e6, static_cast<long long>(r.ticks), r.changes, r.parse_s,
         r.bytes / 1e6 / r.parse_s, r.changes / 1e6 / r.parse_s, r.index_s,
-        r.index_s / r.parse_s, r.index_s / c * 1e9,
+        r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9,
         100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib, r.db_bytes / 1e6,
         r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us, r.q.value_autocommit_median_us,
         r.q.value_mmap_median_us, r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.history_median_us);
   }
   std::printf(
-      "\nx = index time / parse time; ns/chg = index time per field change; sql%% = share of\n"
+      "\nx = index time / parse time, the median over runs of each index run against the\n"
+      "parse run before it (they alternate); cpu_x = the same for CPU time (user + system,\n"
+      "all threads); ns/chg = index time per field change; sql%% = share of\n"
       "index time spent in SQLite calls; B/chg = index bytes per field change; val = gem_value\n"
       "median and p99, each lookup a statement run inside one read transaction (v_auto:\n"
       "median in autocommit mode, a file lock per statement; v_mmap: median with PRAGMA\n"
@@ -182,7 +201,8 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
     std::printf(
         ",\"bytes\":%.0f,\"ticks\":%lld,\"field_changes\":%.0f,\"created_values\":%.0f,"
         "\"parse_seconds\":%.6f,\"parse_mb_per_second\":%.3f,\"parse_changes_per_second\":%.0f,"
-        "\"parse_peak_mib\":%.1f,\"index_seconds\":%.6f,\"index_over_parse\":%.3f,"
+        "\"parse_peak_mib\":%.1f,\"parse_cpu_seconds\":%.6f,\"index_seconds\":%.6f,"
+        "\"index_cpu_seconds\":%.6f,\"index_over_parse\":%.3f,\"index_cpu_over_parse\":%.3f,"
         "\"index_ns_per_change\":%.1f,\"index_parse_seconds\":%.6f,"
         "\"index_sqlite_seconds\":%.6f,\"index_peak_mib\":%.1f,\"db_bytes\":%.0f,"
         "\"db_bytes_per_change\":%.3f,\"gem_value_median_us\":%.2f,\"gem_value_p99_us\":%.2f,"
@@ -190,8 +210,8 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
         "\"gem_state_entity_median_us\":%.2f,\"gem_state_all_median_ms\":%.3f,"
         "\"gem_state_all_rows\":%.0f,\"history_median_us\":%.2f,\"history_rows\":%.1f}",
         r.bytes, static_cast<long long>(r.ticks), r.changes, r.created_values, r.parse_s,
-        r.bytes / 1e6 / r.parse_s, r.changes / r.parse_s, r.parse_peak_mib, r.index_s,
-        r.index_s / r.parse_s, r.index_s / c * 1e9, r.index_parse_s, r.index_sqlite_s,
+        r.bytes / 1e6 / r.parse_s, r.changes / r.parse_s, r.parse_peak_mib, r.parse_cpu_s,
+        r.index_s, r.index_cpu_s, r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9, r.index_parse_s, r.index_sqlite_s,
         r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
         r.q.value_autocommit_median_us, r.q.value_mmap_median_us, r.q.value_mmap_p99_us,
         r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.state_all_rows,

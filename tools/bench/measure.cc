@@ -1,6 +1,7 @@
 #include "tools/bench/measure.h"
 
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +29,11 @@ std::string ReadAll(int fd) {
       return out;
     }
   }
+}
+
+double CpuSeconds(const struct rusage& ru) {
+  auto sec = [](const struct timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
 }  // namespace
@@ -67,6 +73,7 @@ ChildRun RunChild(const std::vector<std::string>& argv) {
   while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
   }
   run.seconds = Now() - start;
+  run.cpu_seconds = CpuSeconds(ru);
   run.peak_rss_kib = ru.ru_maxrss;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
@@ -110,6 +117,7 @@ ParseRuns MeasureParse(const std::string& replay, int runs) {
   while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
   }
   result.peak_rss_kib = ru.ru_maxrss;
+  result.cpu_seconds = CpuSeconds(ru);
   if (report.rfind("ok", 0) != 0) {
     result.error = report.empty() ? "the parse child died" : report;
     return result;

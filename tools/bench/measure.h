@@ -12,6 +12,7 @@ namespace gem::bench {
 struct ChildRun {
   int exit_code = -1;      // -1: did not run or was killed
   double seconds = 0;      // wall clock
+  double cpu_seconds = 0;  // user + system time of all its threads
   long peak_rss_kib = 0;   // the child's peak resident set
   std::string out;         // its standard output
 };
@@ -23,6 +24,7 @@ struct ParseRuns {
   bool ok = false;
   std::string error;
   std::vector<double> seconds;  // one per run
+  double cpu_seconds = 0;       // user + system time of the child, all runs
   long peak_rss_kib = 0;
 };
 

@@ -12,8 +12,8 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts)
-    : store_(store), row_stmts_(row_stmts) {
+ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Insert> row_inserts)
+    : store_(store), row_inserts_(row_inserts) {
   worker_ = std::thread([this] { Run(); });
 }
 
@@ -89,7 +89,7 @@ void ChangePipeline::Apply(const Batch& batch) {
   }
   if (batch.rows.empty() || row_failed_.load(std::memory_order_relaxed)) return;
   const auto start = std::chrono::steady_clock::now();
-  Status s = batch.rows.RunAll(row_stmts_);
+  Status s = batch.rows.RunAll(row_inserts_);
   row_seconds_ += Since(start);
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(mu_);

@@ -11,8 +11,8 @@
 // other; nothing is allocated once both have grown to size.
 //
 // Order is kept: a batch is applied in order, batches in order, so a
-// CloseEntity lands after that entity's changes and rows are inserted in
-// the order they were recorded. While the pipeline runs, only the worker
+// CloseEntity lands after that entity's changes and each table's rows are
+// inserted in the order they were recorded. While the pipeline runs, only the worker
 // uses the database connection.
 #ifndef GEM_INDEXER_CHANGE_PIPELINE_H_
 #define GEM_INDEXER_CHANGE_PIPELINE_H_
@@ -41,10 +41,10 @@ class ChangePipeline {
   static constexpr size_t kBatchRecords = 1 << 15;  // changes a batch holds
   static constexpr size_t kBatchRowBytes = 1 << 20;
 
-  // `store` and `row_stmts` (the statements rows name by index, prepared
+  // `store` and `row_inserts` (the inserts rows name by index, prepared
   // before the first row) must outlive the pipeline; only the worker
   // touches them until Drain() returns.
-  ChangePipeline(ChangeStore* store, std::span<Stmt> row_stmts);
+  ChangePipeline(ChangeStore* store, std::span<Insert> row_inserts);
   ~ChangePipeline();
   ChangePipeline(const ChangePipeline&) = delete;
   ChangePipeline& operator=(const ChangePipeline&) = delete;
@@ -121,7 +121,7 @@ class ChangePipeline {
   void Apply(const Batch& batch);
 
   ChangeStore* store_;
-  std::span<Stmt> row_stmts_;
+  std::span<Insert> row_inserts_;
   Batch batches_[2];
   Batch* filling_ = &batches_[0];
   Batch* handed_ = nullptr;  // the worker's, while non-null

@@ -150,7 +150,7 @@ void ChangeStore::Seal(uint64_t entity) {
                    [](const Done& a, const Done& b) { return a.field < b.field; });
 }
 
-Status ChangeStore::WriteAll(Stmt* insert) {
+Status ChangeStore::WriteAll(Insert* insert) {
   const uint64_t entities = open_.size();
   std::atomic<uint64_t> sealed{0};  // entities [0, sealed) are ready
   std::atomic<bool> stop{false};
@@ -161,6 +161,34 @@ Status ChangeStore::WriteAll(Stmt* insert) {
       sealed.notify_one();
     }
   });
+  // Rows go many to a statement run, the rest one by one.
+  const size_t many = static_cast<size_t>(insert->rows_per_many());
+  std::vector<std::pair<uint64_t, const Done*>> pending;
+  pending.reserve(many);
+  auto bind = [](Stmt* stmt, int first, uint64_t entity, const Done& d) {
+    stmt->Int(first, static_cast<int64_t>(entity))
+        .Int(first + 1, d.field)
+        .Int(first + 2, d.start_tick)
+        .Int(first + 3, d.seq)
+        .Int(first + 4, d.end_tick)
+        .Int(first + 5, d.count)
+        .Blob(first + 6, std::string_view(d.data, d.size));
+  };
+  auto flush = [&]() -> Status {
+    if (pending.size() == many) {
+      for (size_t k = 0; k < many; ++k) {
+        bind(&insert->many(), static_cast<int>(7 * k + 1), pending[k].first, *pending[k].second);
+      }
+      GEM_RETURN_IF_ERROR(insert->many().Run());
+    } else {
+      for (const auto& [entity, d] : pending) {
+        bind(&insert->one(), 1, entity, *d);
+        GEM_RETURN_IF_ERROR(insert->one().Run());
+      }
+    }
+    pending.clear();
+    return Status::Ok();
+  };
   // Distinct key prefixes, for key_stat().
   uint64_t rows = 0, distinct[3] = {0, 0, 0};
   Status status;
@@ -178,16 +206,11 @@ Status ChangeStore::WriteAll(Stmt* insert) {
       distinct[1] += new_field;
       distinct[2] += new_field || p->start_tick != d.start_tick;
       ++rows;
-      insert->Int(1, static_cast<int64_t>(e))
-          .Int(2, d.field)
-          .Int(3, d.start_tick)
-          .Int(4, d.seq)
-          .Int(5, d.end_tick)
-          .Int(6, d.count)
-          .Blob(7, std::string_view(d.data, d.size));
-      status = insert->Run();
+      pending.emplace_back(e, &d);
+      if (pending.size() == many) status = flush();
     }
   }
+  if (status.ok()) status = flush();
   stop.store(true, std::memory_order_relaxed);
   sealer.join();
   GEM_RETURN_IF_ERROR(status);

@@ -83,11 +83,11 @@ class ChangeStore {
            std::string_view arena);
   // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
-  // Closes every chunk and writes all rows with `insert`, which binds
-  // (entity, field_id, start_tick, seq, end_tick, count, data), in key
-  // order. A helper thread closes and sorts each entity's chunks while
-  // this one inserts the entities before it.
-  Status WriteAll(Stmt* insert);
+  // Closes every chunk and writes all rows in key order with `insert`,
+  // whose columns are (entity, field_id, start_tick, seq, end_tick, count,
+  // data), many rows to a statement run. A helper thread closes and sorts
+  // each entity's chunks while this one inserts the entities before it.
+  Status WriteAll(Insert* insert);
 
   uint64_t changes() const { return changes_; }
   uint64_t chunks() const { return chunks_; }

@@ -17,7 +17,9 @@ namespace {
 
 constexpr const char* kIndexerVersion = "0.1.0";
 
-std::string CombatLogInsertSql() {
+// The combat log's insert target, "combat_log_entries(...)", and its
+// column count.
+std::pair<std::string, int> CombatLogInsertTarget() {
   std::string cols =
       "tick, source, type, target_name_idx, target_source_name_idx, attacker_name_idx, "
       "damage_source_name_idx, inflictor_name_idx, value_name, assist_players";
@@ -31,9 +33,7 @@ std::string CombatLogInsertSql() {
 #undef GEM_COLUMN
   cols += ", extra";
   ++n;
-  std::string sql = "INSERT INTO combat_log_entries(" + cols + ") VALUES(";
-  for (int i = 1; i <= n; ++i) sql += (i > 1 ? ",?" : "?");
-  return sql + ")";
+  return {"combat_log_entries(" + cols + ")", n};
 }
 
 int CombatLogSourceId(CombatLogEntry::Source source) {
@@ -86,34 +86,28 @@ Status IndexWriter::Open() {
       GEM_RETURN_IF_ERROR(type.Run());
     }
   }
-  GEM_RETURN_IF_ERROR(row_stmts_[kFieldDefRow].Prepare(
-      db_,
-      "INSERT INTO field_defs(def_id, name, path, type, encoder, model, bits, low, high, "
-      "flags, decoder) VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kClassFieldRow].Prepare(
-      db_, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kStateRow].Prepare(
-      db_, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kTableRow].Prepare(
-      db_,
-      "INSERT INTO string_tables(table_id, name, created_tick, user_data_fixed_size, "
-      "user_data_size, user_data_size_bits, flags, varint_bit_counts) "
-      "VALUES(?,?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kEntryRow].Prepare(
-      db_,
-      "INSERT INTO string_table_entries(table_id, idx, tick, seq, key, value) "
-      "VALUES(?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kEventRow].Prepare(
-      db_, "INSERT INTO game_events(tick, event_id, name, keys) VALUES(?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kCombatRow].Prepare(db_, CombatLogInsertSql()));
-  GEM_RETURN_IF_ERROR(row_stmts_[kChatRow].Prepare(
-      db_,
-      "INSERT INTO chat(tick, kind, sender, channel, text, message_name, params) "
-      "VALUES(?,?,?,?,?,?,?)"));
-  GEM_RETURN_IF_ERROR(row_stmts_[kChatEventRow].Prepare(
-      db_,
-      "INSERT INTO chat_events(tick, type, type_name, value, value2, value3, player_ids) "
-      "VALUES(?,?,?,?,?,?,?)"));
+  const auto [combat_target, combat_columns] = CombatLogInsertTarget();
+  const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
+      {kFieldDefRow,
+       {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder)",
+        11}},
+      {kClassFieldRow, {"class_fields(class_id, field_id, def_id)", 3}},
+      {kStateRow, {"entity_states(entity, tick, data, base)", 4}},
+      {kTableRow,
+       {"string_tables(table_id, name, created_tick, user_data_fixed_size, user_data_size, "
+        "user_data_size_bits, flags, varint_bit_counts)",
+        8}},
+      {kEntryRow, {"string_table_entries(table_id, idx, tick, seq, key, value)", 6}},
+      {kEventRow, {"game_events(tick, event_id, name, keys)", 4}},
+      {kCombatRow, {combat_target, combat_columns}},
+      {kChatRow, {"chat(tick, kind, sender, channel, text, message_name, params)", 7}},
+      {kChatEventRow,
+       {"chat_events(tick, type, type_name, value, value2, value3, player_ids)", 7}},
+  };
+  static_assert(std::size(inserts) == kRowStmts, "an insert for every kind of row");
+  for (const auto& [kind, target] : inserts) {
+    GEM_RETURN_IF_ERROR(row_inserts_[kind].Prepare(db_, target.first, target.second));
+  }
   entities_.push_back({});  // lifetime ids start at 1
   return Status::Ok();
 }
@@ -479,11 +473,9 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   }
 
   // Field changes, in key order.
-  Stmt chunk;
+  Insert chunk;
   GEM_RETURN_IF_ERROR(chunk.Prepare(
-      db_,
-      "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
-      "VALUES(?,?,?,?,?,?,?)"));
+      db_, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7));
   lap();
   GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
   stats_.finish_changes_seconds = lap();
@@ -509,7 +501,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   }
 
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
-  for (Stmt& s : row_stmts_) s.Finalize();
+  for (Insert& s : row_inserts_) s.Finalize();
   cls.Finalize();
   ent.Finalize();
   chunk.Finalize();

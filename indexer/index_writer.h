@@ -104,7 +104,7 @@ class IndexWriter : public Sink {
   WriterStats stats_;
   ReplayMetadata meta_;
   int64_t last_tick_ = -1;
-  // Statements the parse's rows go through, run by the pipeline's worker;
+  // The inserts the parse's rows go through, run by the pipeline's worker;
   // indexed by RowStmt. Declared before the pipeline, which uses them
   // until it is destroyed.
   enum RowStmt : uint8_t {
@@ -119,10 +119,10 @@ class IndexWriter : public Sink {
     kClassFieldRow,
     kRowStmts
   };
-  Stmt row_stmts_[kRowStmts];
+  Insert row_inserts_[kRowStmts];
   ChangeStore changes_;
   // Feeds changes_ and runs the rows on a worker thread.
-  ChangePipeline pipeline_{&changes_, row_stmts_};
+  ChangePipeline pipeline_{&changes_, row_inserts_};
   std::vector<EntityRow> entities_;  // by lifetime id
   // How each quantized float field's values decode, by class and field id
   // (null: not a quantized float), for the codec's unit modes. The deque

@@ -3,8 +3,7 @@
 // The parser's thread should only parse: each row it has for SQLite (a
 // combat-log entry, a string-table entry, an entity's creation state) is
 // recorded here as its statement's number and its values, strings copied,
-// and the packing worker binds and runs the rows in order (see
-// change_pipeline.h). Recording a row costs a few appends; running it
+// and the packing worker inserts them (see change_pipeline.h). Recording a row costs a few appends; running it
 // costs SQLite's thousands of instructions, now off the parser's thread.
 #ifndef GEM_INDEXER_ROW_BUFFER_H_
 #define GEM_INDEXER_ROW_BUFFER_H_
@@ -36,15 +35,18 @@ class RowBuffer {
   size_t bytes() const { return bytes_.size(); }
   void clear() { bytes_.clear(); }
 
-  // Binds each row's values to its statement and runs it, in order; stops
-  // at the first failure. A statement index out of range is a failure.
-  // The statements' parameters must be unbound (NULL) when RunAll starts,
-  // as Stmt::Run leaves them; NULL values are left unbound.
-  Status RunAll(std::span<Stmt> stmts) const;
+  // Inserts every row with its statement (`inserts[stmt]`), many rows to
+  // a statement run where there are enough; each table's rows in the order
+  // they were recorded (rows of different tables in no set order). Stops
+  // at the first failure. A row must have one value per column of its
+  // insert; a row that has not, or names no insert, is a failure (and
+  // nothing of the buffer is inserted). The inserts' parameters must be
+  // unbound (NULL) when RunAll starts, as Stmt::Run leaves them; NULL
+  // values are left unbound.
+  Status RunAll(std::span<Insert> inserts) const;
 
  private:
-  enum Tag : char { kInt = 'i', kReal = 'r', kText = 't', kBlob = 'b', kNull = 'n' };
-  void PutTag(Tag tag);
+  void PutTag(char tag);
   void PutBytes(std::string_view v);
 
   std::string bytes_;      // per row: stmt, value count, then tagged values

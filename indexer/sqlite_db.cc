@@ -1,5 +1,7 @@
 #include "indexer/sqlite_db.h"
 
+#include <algorithm>
+
 namespace gem::index {
 
 Status Db::Error(int rc, std::string_view what) {
@@ -122,6 +124,21 @@ Status Stmt::ForEachRow(const std::function<void(sqlite3_stmt*)>& row) {
   sqlite3_reset(stmt_);
   if (rc != SQLITE_DONE) return db_->Error(rc, "cannot read rows");
   return Status::Ok();
+}
+
+Status Insert::Prepare(Db* db, std::string_view target, int columns) {
+  columns_ = columns;
+  // Within SQLite's limit on parameters of a statement.
+  const int max_params = sqlite3_limit(db->handle(), SQLITE_LIMIT_VARIABLE_NUMBER, -1);
+  rows_per_many_ = std::max(1, std::min(kRowsPerMany, max_params / std::max(1, columns)));
+  std::string row = "(";
+  for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
+  row += ")";
+  const std::string head = "INSERT INTO " + std::string(target) + " VALUES";
+  GEM_RETURN_IF_ERROR(one_.Prepare(db, head + row));
+  std::string sql = head;
+  for (int k = 0; k < rows_per_many_; ++k) sql += (k ? "," : "") + row;
+  return many_.Prepare(db, sql);
 }
 
 }  // namespace gem::index

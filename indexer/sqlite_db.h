@@ -49,6 +49,32 @@ class Stmt {
   int bind_error_ = SQLITE_OK;
 };
 
+// An INSERT of `columns` values into `target` ("table(col, col, ...)"),
+// prepared twice: for one row, and for rows_per_many() rows in one
+// statement. SQLite's fixed cost of running a statement (step, reset,
+// clearing bindings, halting) is about that of inserting a row: a bulk
+// load that sends its rows many at a time pays it once per many rows.
+class Insert {
+ public:
+  static constexpr int kRowsPerMany = 32;
+
+  Status Prepare(Db* db, std::string_view target, int columns);
+  Stmt& one() { return one_; }
+  // Row k's column c (both from 0) is parameter k * columns() + c + 1.
+  Stmt& many() { return many_; }
+  int columns() const { return columns_; }
+  int rows_per_many() const { return rows_per_many_; }
+  void Finalize() {
+    one_.Finalize();
+    many_.Finalize();
+  }
+
+ private:
+  Stmt one_, many_;
+  int columns_ = 0;
+  int rows_per_many_ = 1;
+};
+
 class Db {
  public:
   Db() = default;

@@ -1,6 +1,6 @@
 // RowBuffer: rows recorded now and inserted later hold copies of their
-// values, bind in parameter order, run in recorded order, and stop at the
-// first failure.
+// values, bind in column order, keep each table's recorded order (whether
+// they go one or many to a statement run), and stop at the first failure.
 #include "indexer/row_buffer.h"
 
 #include <gtest/gtest.h>
@@ -21,8 +21,8 @@ class RowBufferTest : public ::testing::Test {
     ASSERT_TRUE(db_.Exec("CREATE TABLE t(a, b, c, d, e);"
                          "CREATE TABLE u(k INTEGER PRIMARY KEY, v);")
                     .ok());
-    ASSERT_TRUE(stmts_[0].Prepare(&db_, "INSERT INTO t VALUES(?,?,?,?,?)").ok());
-    ASSERT_TRUE(stmts_[1].Prepare(&db_, "INSERT INTO u VALUES(?,?)").ok());
+    ASSERT_TRUE(inserts_[0].Prepare(&db_, "t(a, b, c, d, e)", 5).ok());
+    ASSERT_TRUE(inserts_[1].Prepare(&db_, "u(k, v)", 2).ok());
   }
 
   // Each row of `sql`'s result as "v1|v2|...", values as typeof:value.
@@ -55,7 +55,7 @@ class RowBufferTest : public ::testing::Test {
   }
 
   Db db_;
-  Stmt stmts_[2];
+  Insert inserts_[2];
 };
 
 TEST_F(RowBufferTest, ValuesAreCopiedAndBoundInOrder) {
@@ -68,7 +68,7 @@ TEST_F(RowBufferTest, ValuesAreCopiedAndBoundInOrder) {
   scratch.assign(100, 'x');
   rows.Begin(0).Null().Null().Null().Null().Int(INT64_MIN);
   EXPECT_FALSE(rows.empty());
-  ASSERT_TRUE(rows.RunAll(stmts_).ok());
+  ASSERT_TRUE(rows.RunAll(inserts_).ok());
   EXPECT_EQ(Rows("SELECT * FROM t ORDER BY rowid"),
             (std::vector<std::string>{
                 "int:-7|real:2.500000|text:first|blob:" + std::string("a\0b", 3) + "|null",
@@ -77,7 +77,7 @@ TEST_F(RowBufferTest, ValuesAreCopiedAndBoundInOrder) {
             (std::vector<std::string>{"int:1|text:second, longer than the first"}));
   rows.clear();
   EXPECT_TRUE(rows.empty());
-  ASSERT_TRUE(rows.RunAll(stmts_).ok());
+  ASSERT_TRUE(rows.RunAll(inserts_).ok());
   EXPECT_EQ(Rows("SELECT count(*) FROM t"), (std::vector<std::string>{"int:2"}));
 }
 
@@ -86,7 +86,7 @@ TEST_F(RowBufferTest, StopsAtTheFirstFailure) {
   rows.Begin(1).Int(5).Text("kept");
   rows.Begin(1).Int(5).Text("duplicate key");
   rows.Begin(1).Int(6).Text("never run");
-  Status s = rows.RunAll(stmts_);
+  Status s = rows.RunAll(inserts_);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("UNIQUE"), std::string::npos) << s.ToString();
   EXPECT_EQ(Rows("SELECT k, v FROM u ORDER BY k"), (std::vector<std::string>{"int:5|text:kept"}));
@@ -95,7 +95,40 @@ TEST_F(RowBufferTest, StopsAtTheFirstFailure) {
 TEST_F(RowBufferTest, AStatementOutOfRangeIsAnError) {
   RowBuffer rows;
   rows.Begin(2).Int(1);
-  EXPECT_FALSE(rows.RunAll(stmts_).ok());
+  EXPECT_FALSE(rows.RunAll(inserts_).ok());
+}
+
+TEST_F(RowBufferTest, ARowWithoutAValuePerColumnIsAnErrorAndNothingIsInserted) {
+  RowBuffer rows;
+  rows.Begin(1).Int(1).Text("fine");
+  rows.Begin(1).Int(2);
+  EXPECT_FALSE(rows.RunAll(inserts_).ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM u"), (std::vector<std::string>{"int:0"}));
+}
+
+// More rows than one statement run takes, of two tables interleaved, with
+// NULLs that follow values in the same parameter: each table gets its rows
+// in recorded order, NULLs stay NULL.
+TEST_F(RowBufferTest, ManyRowsKeepEachTablesOrder) {
+  ASSERT_GT(inserts_[0].rows_per_many(), 1);
+  const int n = inserts_[0].rows_per_many() * 3 + 5;
+  RowBuffer rows;
+  std::vector<std::string> want_t, want_u;
+  for (int i = 0; i < n; ++i) {
+    if (i % 2 == 0) {
+      rows.Begin(0).Int(i).Null().Text("t" + std::to_string(i)).Null().Real(i * 0.5);
+      want_t.push_back("int:" + std::to_string(i) + "|null|text:t" + std::to_string(i) +
+                       "|null|real:" + std::to_string(i * 0.5));
+    } else {
+      rows.Begin(0).Null().Int(-i).Null().Blob("b").Null();
+      want_t.push_back("null|int:" + std::to_string(-i) + "|null|blob:b|null");
+    }
+    rows.Begin(1).Int(1000 - i).Text(std::to_string(i));
+    want_u.push_back("int:" + std::to_string(1000 - i) + "|text:" + std::to_string(i));
+  }
+  ASSERT_TRUE(rows.RunAll(inserts_).ok());
+  EXPECT_EQ(Rows("SELECT * FROM t ORDER BY rowid"), want_t);
+  EXPECT_EQ(Rows("SELECT * FROM u ORDER BY k DESC"), want_u);
 }
 
 }  // namespace

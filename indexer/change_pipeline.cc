@@ -100,8 +100,17 @@ void ChangePipeline::Apply(const Batch& batch) {
 
 void ChangePipeline::Drain() {
   if (drained_) return;
-  drained_ = true;
   if (!filling_->segments.empty() || !filling_->rows.empty()) Submit();
+  Stop();
+}
+
+void ChangePipeline::Abandon() {
+  if (drained_) return;
+  Stop();
+}
+
+void ChangePipeline::Stop() {
+  drained_ = true;
   {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);

@@ -71,6 +71,10 @@ class ChangePipeline {
   // Applies everything queued and stops the worker; the store and the
   // statements are then the caller's again. Idempotent.
   void Drain();
+  // Stops the worker after the batch it is applying, dropping what is
+  // queued (a failed index needs none of it). Idempotent; the destructor
+  // drains instead when neither was called.
+  void Abandon();
   // The worker's first failure to insert a row (it inserts no more after
   // one). Cheap enough to ask once a frame.
   Status error() const;
@@ -117,6 +121,8 @@ class ChangePipeline {
         Segment{entity, static_cast<uint32_t>(changes.size()), false, has_strings});
   }
   void Submit();
+  // Waits for the batch the worker is applying, then ends the worker.
+  void Stop();
   void Run();
   void Apply(const Batch& batch);
 

@@ -53,6 +53,10 @@ class IndexWriter : public Sink {
  public:
   // `progress` may be null.
   IndexWriter(Db* db, class Progress* progress);
+  // Without Finish() (a failed parse), the worker is stopped first and
+  // what it had queued is dropped: it may hold pointers into members
+  // destroyed before the pipeline.
+  ~IndexWriter() override { pipeline_.Abandon(); }
 
   Status Open();
   // Writes the held-back rows and the metadata, creates the indexes and

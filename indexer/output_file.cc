@@ -32,6 +32,10 @@ void Arm(const std::string& temp) {
   sa.sa_handler = RemoveOnSignal;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  // A file size limit (ulimit -f) would kill the process with SIGXFSZ in
+  // the middle of a write; ignored, the write fails with EFBIG instead and
+  // is reported like a full disk, and the temporary file is removed.
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 void Disarm() {

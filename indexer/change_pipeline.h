@@ -12,8 +12,8 @@
 //
 // Order is kept: a batch is applied in order, batches in order, so a
 // CloseEntity lands after that entity's changes and each table's rows are
-// inserted in the order they were recorded. While the pipeline runs, only the worker
-// uses the database connection.
+// inserted in the order they were recorded. While the pipeline runs, only
+// the worker uses the database connection.
 #ifndef GEM_INDEXER_CHANGE_PIPELINE_H_
 #define GEM_INDEXER_CHANGE_PIPELINE_H_
 

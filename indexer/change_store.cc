@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <cstring>
+#include <thread>
 
 namespace gem::index {
 namespace {

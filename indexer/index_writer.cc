@@ -427,7 +427,8 @@ Status IndexWriter::Analyze() {
   if (changes_.key_stat().empty()) return Status::Ok();
   Stmt stat;
   GEM_RETURN_IF_ERROR(
-      stat.Prepare(db_, "INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES('changes', 'changes', ?)"));
+      stat.Prepare(db_, "INSERT INTO sqlite_stat1(tbl, idx, stat) "
+                        "VALUES('changes', 'changes', ?)"));
   return stat.Text(1, changes_.key_stat()).Run();
 }
 

@@ -128,7 +128,9 @@ Status RowBuffer::RunAll(std::span<Insert> inserts) const {
   while (p < end) {
     const uint8_t index = static_cast<uint8_t>(p[0]);
     const int values = static_cast<uint8_t>(p[1]);
-    if (index >= inserts.size()) return Status::InvalidArgument("a recorded row names no statement");
+    if (index >= inserts.size()) {
+      return Status::InvalidArgument("a recorded row names no statement");
+    }
     if (values != inserts[index].columns()) {
       return Status::InvalidArgument("a recorded row has " + std::to_string(values) +
                                      " values for " + std::to_string(inserts[index].columns()) +

@@ -3,8 +3,9 @@
 // The parser's thread should only parse: each row it has for SQLite (a
 // combat-log entry, a string-table entry, an entity's creation state) is
 // recorded here as its statement's number and its values, strings copied,
-// and the packing worker inserts them (see change_pipeline.h). Recording a row costs a few appends; running it
-// costs SQLite's thousands of instructions, now off the parser's thread.
+// and the packing worker inserts them (see change_pipeline.h). Recording a
+// row costs a few appends; inserting it costs SQLite thousands of
+// instructions, now off the parser's thread.
 #ifndef GEM_INDEXER_ROW_BUFFER_H_
 #define GEM_INDEXER_ROW_BUFFER_H_
 

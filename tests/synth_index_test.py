@@ -1,8 +1,9 @@
 """A synthetic replay end to end: gem-synth writes two minutes of play and
 the ground truth it encoded; gem-index indexes it; gem_state (through
 /usr/bin/python3's sqlite3 and libgem) must give the truth's every value at
-every truth tick, with no value the truth lacks, and the index's counts must
-equal what gem-synth says it wrote."""
+every truth tick, with no value the truth lacks; every combat_log row must
+hold exactly the fields of the entry gem-synth wrote; and the index's counts
+must equal what gem-synth says it wrote."""
 import collections
 import json
 import os
@@ -36,9 +37,12 @@ def synthetic():
     replay = os.path.join(FIXTURES, AUTO + ".dem")
     if not os.path.exists(replay):
         raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
-    dem, truth, db = (os.path.join(TMP, "synth." + x) for x in ("dem", "truth", "db"))
+    dem, truth, db, combat = (os.path.join(TMP, "synth." + x)
+                              for x in ("dem", "truth", "db", "combat"))
     out = subprocess.run([GEM_SYNTH, "--from", replay, "--minutes", str(MINUTES), "--seed", "42",
-                          "--truth", truth, dem], capture_output=True, text=True, check=True).stdout
+                          "--truth", truth, "--combat-truth", combat, dem],
+                         capture_output=True, text=True, check=True).stdout
+    _made["combat"] = combat
     counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
     subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
     _made["db"] = (db, truth, counts)
@@ -114,6 +118,43 @@ class SyntheticReplay(unittest.TestCase):
         self.assertGreater(compared, 100000)
         self.assertEqual(bad, 0, "\n".join(report))
         print("synthetic: %d values of %d entity samples equal the truth" % (compared, entities))
+
+    def test_combat_log_rows_hold_exactly_the_entries_written(self):
+        db, _, counts = synthetic()
+        with open(_made["combat"]) as f:
+            entries = [json.loads(line) for line in f]
+        self.assertEqual(len(entries), counts["combat_log"])
+        cur = sqlite3.connect(db).execute("SELECT * FROM combat_log ORDER BY id")
+        cols = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        self.assertEqual(len(rows), len(entries))
+        # A name field's index is column <name>_idx (<name> is the name
+        # itself); every other field has a column of its name.
+        def column(key):
+            return key + "_idx" if key + "_idx" in cols else key
+        # Columns the index derives rather than copies.
+        derived = {"id", "source", "type_name", "value_name"} | {
+            c for c in cols if c + "_idx" in cols}
+        bad, report, assisted = 0, [], 0
+        for i, (entry, row) in enumerate(zip(entries, rows)):
+            got = dict(zip(cols, row))
+            self.assertEqual(got["source"], "hltv")
+            assisted += "assist_players" in entry
+            for key in entry:
+                self.assertIn(column(key), cols, key)
+            for c in cols:
+                if c in derived:
+                    continue
+                want = next((entry[k] for k in entry if column(k) == c), None)
+                if not same(want, got[c]):
+                    bad += 1
+                    if len(report) < 10:
+                        report.append("entry %d %s: written %r, combat_log %r" %
+                                      (i, c, want, got[c]))
+        self.assertGreater(assisted, 100)
+        self.assertEqual(bad, 0, "\n".join(report))
+        print("synthetic: %d combat-log rows equal the entries written (%d with assists)" %
+              (len(rows), assisted))
 
     def test_index_counts_equal_what_gem_synth_wrote(self):
         db, _, counts = synthetic()

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "core/codec/varint.h"
 #include "core/inner_messages.h"
+#include "core/value.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::synth {
@@ -329,13 +331,39 @@ void Match::CombatLog(uint32_t tick) {
     const Unit& attacker = units_[Below(units_.size())];
     const Unit& target = units_[Below(units_.size())];
     proto::CMsgDOTACombatLogEntry entry;
+    // The truth line is written beside the entry, field by field.
+    std::string& line = combat_line_;
+    line = "{\"tick\":" + std::to_string(tick);
+    auto key = [&](const char* name) {
+      line += ",\"";
+      line += name;
+      line += "\":";
+    };
+    auto put_int = [&](const char* name, int64_t v) {
+      key(name);
+      line += std::to_string(v);
+    };
+    auto put_bool = [&](const char* name, bool v) {
+      key(name);
+      line += v ? "true" : "false";
+    };
+    auto put_float = [&](const char* name, float v) {
+      key(name);
+      AppendFloat32(v, &line);
+    };
     entry.set_type(static_cast<int32_t>(Below(6)));
+    put_int("type", entry.type());
     if (combat_names_ > 0) {
       entry.set_target_name(static_cast<uint32_t>(Below(combat_names_)));
       entry.set_target_source_name(static_cast<uint32_t>(Below(combat_names_)));
       entry.set_attacker_name(static_cast<uint32_t>(Below(combat_names_)));
       entry.set_damage_source_name(static_cast<uint32_t>(Below(combat_names_)));
       entry.set_inflictor_name(static_cast<uint32_t>(Below(combat_names_)));
+      put_int("target_name", entry.target_name());
+      put_int("target_source_name", entry.target_source_name());
+      put_int("attacker_name", entry.attacker_name());
+      put_int("damage_source_name", entry.damage_source_name());
+      put_int("inflictor_name", entry.inflictor_name());
     }
     entry.set_is_attacker_hero(attacker.kind == Kind::kHero);
     entry.set_is_target_hero(target.kind == Kind::kHero);
@@ -348,6 +376,35 @@ void Match::CombatLog(uint32_t tick) {
     entry.set_location_y(static_cast<float>(target.y));
     entry.set_attacker_team(static_cast<uint32_t>(attacker.team));
     entry.set_target_team(static_cast<uint32_t>(target.team));
+    put_bool("is_attacker_hero", entry.is_attacker_hero());
+    put_bool("is_target_hero", entry.is_target_hero());
+    put_bool("is_visible_radiant", entry.is_visible_radiant());
+    put_bool("is_visible_dire", entry.is_visible_dire());
+    put_int("value", entry.value());
+    put_int("health", entry.health());
+    put_float("timestamp", entry.timestamp());
+    put_float("location_x", entry.location_x());
+    put_float("location_y", entry.location_y());
+    put_int("attacker_team", entry.attacker_team());
+    put_int("target_team", entry.target_team());
+    // Kills now and then: assisting players, and fields the index keeps
+    // in its JSON column rather than a column of their own.
+    if (Uniform() < 0.1) {
+      key("assist_players");
+      line += "[";
+      const int assists = 1 + static_cast<int>(Below(4));
+      for (int a = 0; a < assists; ++a) {
+        entry.add_assist_players(static_cast<int32_t>(Below(10)));
+        line += (a ? "," : "") + std::to_string(entry.assist_players(a));
+      }
+      line += "]";
+      entry.set_obs_wards_placed(static_cast<uint32_t>(Below(30)));
+      entry.set_is_ability_toggle_on(Uniform() < 0.5);
+      put_int("obs_wards_placed", entry.obs_wards_placed());
+      put_bool("is_ability_toggle_on", entry.is_ability_toggle_on());
+    }
+    line += "}\n";
+    if (combat_truth_ != nullptr) std::fputs(line.c_str(), combat_truth_);
     world_->AddMessage(kDotaUmCombatLogDataHltv, entry.SerializeAsString());
     ++counters_.combat_log;
   }
@@ -393,7 +450,8 @@ void Match::Truth(uint32_t tick, FILE* out) {
   }
 }
 
-Status Match::Run(ReplayWriter* out, FILE* truth) {
+Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth) {
+  combat_truth_ = combat_truth;
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
   Start();
   const uint32_t start = world_->start_tick();

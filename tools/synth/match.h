@@ -46,7 +46,11 @@ class Match {
  public:
   Match(World* world, const MatchOptions& options);
   // Writes the whole replay: the fixture's prefix, the match, the end.
-  Status Run(ReplayWriter* out, FILE* truth);
+  // `truth` (may be null) gets the state of a sample of entities every
+  // truth_interval ticks; `combat_truth` (may be null) every combat-log
+  // entry written, a JSON object a line: the tick, then each field set,
+  // by its protobuf name (names as their CombatLogNames index).
+  Status Run(ReplayWriter* out, FILE* truth, FILE* combat_truth = nullptr);
   const MatchCounters& counters() const { return counters_; }
 
   // One ActiveModifiers entry's contents.
@@ -99,6 +103,8 @@ class Match {
   std::vector<int32_t> free_modifiers_;      // removed entries, to reuse
   std::vector<int32_t> released_modifiers_;  // removed this packet
   size_t combat_names_ = 0;
+  FILE* combat_truth_ = nullptr;
+  std::string combat_line_;
   MatchCounters counters_;
 };
 

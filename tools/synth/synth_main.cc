@@ -2,7 +2,8 @@
 // replay's signon, and the ground truth it encoded.
 //
 //   gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]
-//             [--full-interval TICKS] [--truth-interval TICKS] [--quiet] OUT.dem
+//             [--combat-truth FILE] [--full-interval TICKS]
+//             [--truth-interval TICKS] [--quiet] OUT.dem
 //
 // Prints what it wrote as key<TAB>value lines. The replay is written to a
 // temporary file beside OUT.dem and renamed when complete. Exit codes as
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "tools/cli/exit_codes.h"
 #include "tools/synth/match.h"
@@ -25,7 +27,8 @@ namespace {
 void Usage(FILE* out) {
   std::fputs(
       "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
-      "                 [--full-interval TICKS] [--truth-interval TICKS] [--quiet] OUT.dem\n"
+      "                 [--combat-truth FILE] [--full-interval TICKS]\n"
+      "                 [--truth-interval TICKS] [--quiet] OUT.dem\n"
       "\n"
       "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
       "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
@@ -33,6 +36,8 @@ void Usage(FILE* out) {
       "\n"
       "  --truth FILE           the state of a sample of entities every\n"
       "                         --truth-interval ticks (default 300), JSON lines\n"
+      "  --combat-truth FILE    every combat-log entry written, JSON lines: the\n"
+      "                         tick and each field set, by its protobuf name\n"
       "  --full-interval TICKS  ticks between full packets (default 1800)\n"
       "  --quiet                print nothing on success\n",
       out);
@@ -49,7 +54,7 @@ bool ParseNumber(const char* text, double* out) {
 int main(int argc, char** argv) {
   using namespace gem;
   synth::MatchOptions options;
-  std::string from, out, truth_path;
+  std::string from, out, truth_path, combat_truth_path;
   bool quiet = false, have_minutes = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -68,6 +73,8 @@ int main(int argc, char** argv) {
       from = argv[++i];
     } else if (a == "--truth" && i + 1 < argc) {
       truth_path = argv[++i];
+    } else if (a == "--combat-truth" && i + 1 < argc) {
+      combat_truth_path = argv[++i];
     } else if (a == "--minutes") {
       value(&options.minutes);
       have_minutes = true;
@@ -102,18 +109,23 @@ int main(int argc, char** argv) {
     return cli::ExitCodeFor(s);
   }
   FILE* truth = nullptr;
-  if (!truth_path.empty() && (truth = std::fopen(truth_path.c_str(), "w")) == nullptr) {
-    std::fprintf(stderr, "gem-synth: cannot create %s\n", truth_path.c_str());
-    return cli::kExitCantCreate;
+  FILE* combat_truth = nullptr;
+  for (auto [path, file] : {std::pair{&truth_path, &truth}, {&combat_truth_path, &combat_truth}}) {
+    if (!path->empty() && (*file = std::fopen(path->c_str(), "w")) == nullptr) {
+      std::fprintf(stderr, "gem-synth: cannot create %s\n", path->c_str());
+      return cli::kExitCantCreate;
+    }
   }
   const std::string temp = out + ".tmp" + std::to_string(getpid());
   synth::ReplayWriter writer;
   synth::Match match(&world, options);
   s = writer.Open(temp);
-  if (s.ok()) s = match.Run(&writer, truth);
+  if (s.ok()) s = match.Run(&writer, truth, combat_truth);
   if (s.ok()) s = writer.Close();
-  if (truth != nullptr && std::fclose(truth) != 0 && s.ok()) {
-    s = Status::IoError("cannot write " + truth_path);
+  for (auto [path, file] : {std::pair{&truth_path, truth}, {&combat_truth_path, combat_truth}}) {
+    if (file != nullptr && std::fclose(file) != 0 && s.ok()) {
+      s = Status::IoError("cannot write " + *path);
+    }
   }
   if (s.ok() && std::rename(temp.c_str(), out.c_str()) != 0) {
     s = Status::IoError("cannot rename " + temp + " to " + out);
@@ -121,6 +133,7 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     std::remove(temp.c_str());
     if (!truth_path.empty()) std::remove(truth_path.c_str());
+    if (!combat_truth_path.empty()) std::remove(combat_truth_path.c_str());
     std::fprintf(stderr, "gem-synth: %s\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }

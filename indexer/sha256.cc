@@ -85,6 +85,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void ShaNiBlocks(uint32_t h[8], cons
   for (size_t b = 0; b < blocks; ++b, p += 64) {
     const __m128i abef_in = abef, cdgh_in = cdgh;
     __m128i w[4];  // the last 16 schedule words, four per vector
+    // Unrolled, the ring of four vectors lives in registers.
+#pragma GCC unroll 16
     for (int g = 0; g < 16; ++g) {
       __m128i& wg = w[g & 3];
       if (g < 4) {

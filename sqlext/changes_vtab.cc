@@ -6,13 +6,12 @@
 //   entity, ent_index, class, field, path, tick, value
 //   hidden: db
 #include <algorithm>
-#include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "sqlext/common.h"
 #include "sqlext/plan.h"
+#include "sqlext/vtab_base.h"
 #include "sqlext/vtabs.h"
 
 namespace gem::sqlext {
@@ -32,15 +31,9 @@ const Columns kColumns = [] {
   return c;
 }();
 
-struct ChangesTable {
-  sqlite3_vtab base;
-  Extension* ext;
-};
-
 struct Row {
   int64_t tick;
-  Value value;
-  std::string storage;
+  OwnedValue value;
 };
 
 struct ChangesCursor {
@@ -60,43 +53,16 @@ struct ChangesCursor {
 };
 
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
-  int rc = sqlite3_declare_vtab(
-      db,
+  return ConnectGemTable(
+      db, aux,
       "CREATE TABLE x(entity INTEGER, ent_index INTEGER, class TEXT, field TEXT, path TEXT, "
-      "tick INTEGER, value, db HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  auto* t = static_cast<ChangesTable*>(sqlite3_malloc(sizeof(ChangesTable)));
-  if (t == nullptr) return SQLITE_NOMEM;
-  std::memset(t, 0, sizeof *t);
-  t->ext = static_cast<Extension*>(aux);
-  *out = &t->base;
-  t->ext->readers.TableConnected();
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  return SQLITE_OK;
-}
-
-int Disconnect(sqlite3_vtab* vtab) {
-  reinterpret_cast<ChangesTable*>(vtab)->ext->readers.TableDisconnected();
-  sqlite3_free(vtab);
-  return SQLITE_OK;
+      "tick INTEGER, value, db HIDDEN)",
+      out);
 }
 
 int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
   // A field's whole history: thousands of changes per entity.
   return BestIndex(info, kColumns, /*rows_per_entity=*/20000, /*total_entities=*/1000);
-}
-
-int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
-  auto* c = new (std::nothrow) ChangesCursor();
-  if (c == nullptr) return SQLITE_NOMEM;
-  c->ext = reinterpret_cast<ChangesTable*>(vtab)->ext;
-  *out = &c->base;
-  return SQLITE_OK;
-}
-
-int Close(sqlite3_vtab_cursor* cur) {
-  delete reinterpret_cast<ChangesCursor*>(cur);
-  return SQLITE_OK;
 }
 
 // Moves to the next (entity, field) that has rows; false on error.
@@ -109,19 +75,8 @@ bool Advance(ChangesCursor* c, std::string* error) {
       c->rows.clear();
       c->row_pos = 0;
       const int64_t lo = std::max(c->args.lo, e.created_tick);
-      if (!c->reader->Changes(e, f, lo, c->args.hi,
-                              [&](int64_t t, const Value& v) {
-                                c->rows.push_back({t, v, {}});
-                                if (v.kind == ValueKind::kString) {
-                                  c->rows.back().storage.assign(v.s);
-                                }
-                              },
-                              error)) {
-        return false;
-      }
-      for (Row& r : c->rows) {
-        if (r.value.kind == ValueKind::kString) r.value.s = r.storage;
-      }
+      auto keep = [&](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
+      if (!c->reader->Changes(e, f, lo, c->args.hi, keep, error)) return false;
       if (!c->rows.empty()) return true;
       ++c->field_pos;
     }
@@ -168,10 +123,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     c->eof = true;
     std::string error;
     c->reader = c->ext->readers.Get(c->args.db, &error);
-    if (c->reader == nullptr) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
+    if (c->reader == nullptr) return CursorError(cur, error);
     if (c->args.empty) return SQLITE_OK;
     // The lifetime must overlap the tick range.
     auto overlaps = [&](const EntityInfo& e) {
@@ -179,11 +131,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     };
     SelectEntities(c->reader, c->args, overlaps, &c->entities);
     c->eof = false;
-    if (!Advance(c, &error)) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
+    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
 
@@ -194,15 +142,9 @@ int Next(sqlite3_vtab_cursor* cur) {
     if (++c->row_pos < c->rows.size()) return SQLITE_OK;
     ++c->field_pos;
     std::string error;
-    if (!Advance(c, &error)) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
+    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
-
-int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<ChangesCursor*>(cur)->eof; }
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
@@ -219,37 +161,17 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
     case kFieldCol: text(f.name); break;
     case kPath: text(f.path); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
-    case kValue: ResultValue(ctx, r.value); break;
+    case kValue: ResultValue(ctx, r.value.get()); break;
     case kDbCol: text(c->args.db); break;
   }
-  return SQLITE_OK;
-}
-
-int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
-  *rowid = reinterpret_cast<ChangesCursor*>(cur)->rowid;
   return SQLITE_OK;
 }
 
 }  // namespace
 
 const sqlite3_module* ChangesModule() {
-  static const sqlite3_module module = [] {
-    sqlite3_module m;
-    std::memset(&m, 0, sizeof m);
-    m.iVersion = 0;
-    m.xCreate = nullptr;  // eponymous only
-    m.xConnect = Connect;
-    m.xBestIndex = BestIndexFn;
-    m.xDisconnect = Disconnect;
-    m.xOpen = Open;
-    m.xClose = Close;
-    m.xFilter = Filter;
-    m.xNext = Next;
-    m.xEof = Eof;
-    m.xColumn = Column;
-    m.xRowid = Rowid;
-    return m;
-  }();
+  static const sqlite3_module module =
+      GemModule<ChangesCursor>(Connect, BestIndexFn, Filter, Next, Column);
   return &module;
 }
 

@@ -3,14 +3,12 @@
 //
 //   entity, ent_index, serial, class, field, path, type, value
 //   hidden: tick, for_entity, db
-#include <cstring>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "sqlext/common.h"
 #include "sqlext/plan.h"
+#include "sqlext/vtab_base.h"
 #include "sqlext/vtabs.h"
 
 namespace gem::sqlext {
@@ -32,15 +30,9 @@ const Columns kColumns = [] {
   return c;
 }();
 
-struct StateTable {
-  sqlite3_vtab base;
-  Extension* ext;
-};
-
 struct Row {
   uint32_t field_id;
-  Value value;
-  std::string storage;
+  OwnedValue value;
 };
 
 struct StateCursor {
@@ -57,47 +49,16 @@ struct StateCursor {
   int64_t rowid = 0;
 };
 
-int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char** err) {
-  int rc = sqlite3_declare_vtab(
-      db,
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  return ConnectGemTable(
+      db, aux,
       "CREATE TABLE x(entity INTEGER, ent_index INTEGER, serial INTEGER, class TEXT, "
-      "field TEXT, path TEXT, type TEXT, value, tick HIDDEN, for_entity HIDDEN, db HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  auto* t = static_cast<StateTable*>(sqlite3_malloc(sizeof(StateTable)));
-  if (t == nullptr) return SQLITE_NOMEM;
-  std::memset(t, 0, sizeof *t);
-  t->ext = static_cast<Extension*>(aux);
-  *out = &t->base;
-  t->ext->readers.TableConnected();
-  (void)err;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  return SQLITE_OK;
+      "field TEXT, path TEXT, type TEXT, value, tick HIDDEN, for_entity HIDDEN, db HIDDEN)",
+      out);
 }
 
-int Disconnect(sqlite3_vtab* vtab) {
-  reinterpret_cast<StateTable*>(vtab)->ext->readers.TableDisconnected();
-  sqlite3_free(vtab);
-  return SQLITE_OK;
-}
-
-int BestIndexFn(sqlite3_vtab* vtab, sqlite3_index_info* info) {
-  auto* t = reinterpret_cast<StateTable*>(vtab);
-  (void)t;
+int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
   return BestIndex(info, kColumns, /*rows_per_entity=*/250, /*total_entities=*/1000);
-}
-
-int Open(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
-  auto* t = reinterpret_cast<StateTable*>(vtab);
-  auto* c = new (std::nothrow) StateCursor();
-  if (c == nullptr) return SQLITE_NOMEM;
-  c->ext = t->ext;
-  *out = &c->base;
-  return SQLITE_OK;
-}
-
-int Close(sqlite3_vtab_cursor* cur) {
-  delete reinterpret_cast<StateCursor*>(cur);
-  return SQLITE_OK;
 }
 
 // Loads the fields of the entity at entity_pos (skipping entities that
@@ -121,18 +82,10 @@ bool LoadEntity(StateCursor* c, std::string* error) {
         if (c->args.fields.Matches(cls->fields[f].name)) only.push_back(f);
       }
     }
-    if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr,
-                            [&](uint32_t f, const Value& v) {
-                              c->rows.push_back({f, v, {}});
-                              if (v.kind == ValueKind::kString) {
-                                c->rows.back().storage.assign(v.s);
-                              }
-                            },
+    auto keep = [&](uint32_t f, const Value& v) { c->rows.push_back({f, OwnedValue(v)}); };
+    if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr, keep,
                             error)) {
       return false;
-    }
-    for (Row& r : c->rows) {
-      if (r.value.kind == ValueKind::kString) r.value.s = r.storage;
     }
     if (!c->rows.empty()) return true;
     ++c->entity_pos;
@@ -151,27 +104,19 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     c->rowid = 0;
     c->eof = true;
     if (!(idx_num & kTickEq)) {
-      SetVtabError(cur->pVtab,
-                   "gem_state: tick is required: use gem_state(tick [, entity [, db]]) or "
-                   "WHERE tick = ...");
-      return SQLITE_ERROR;
+      return CursorError(cur,
+                         "gem_state: tick is required: use gem_state(tick [, entity [, db]]) "
+                         "or WHERE tick = ...");
     }
     std::string error;
     c->reader = c->ext->readers.Get(c->args.db, &error);
-    if (c->reader == nullptr) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
+    if (c->reader == nullptr) return CursorError(cur, error);
     if (c->args.empty) return SQLITE_OK;
     const int64_t tick = c->args.tick_eq;
     SelectEntities(
         c->reader, c->args, [&](const EntityInfo& e) { return e.AliveAt(tick); }, &c->entities);
     c->eof = false;
-    if (!LoadEntity(c, &error)) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
+    return LoadEntity(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
 
@@ -182,15 +127,9 @@ int Next(sqlite3_vtab_cursor* cur) {
     if (++c->row_pos < c->rows.size()) return SQLITE_OK;
     ++c->entity_pos;
     std::string error;
-    if (!LoadEntity(c, &error)) {
-      SetVtabError(cur->pVtab, error);
-      return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
+    return LoadEntity(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
-
-int Eof(sqlite3_vtab_cursor* cur) { return reinterpret_cast<StateCursor*>(cur)->eof; }
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<StateCursor*>(cur);
@@ -209,7 +148,7 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
     case kFieldCol: if (f) text(f->name); else sqlite3_result_null(ctx); break;
     case kPath: if (f) text(f->path); else sqlite3_result_null(ctx); break;
     case kType: if (f) text(f->type); else sqlite3_result_null(ctx); break;
-    case kValue: ResultValue(ctx, r.value); break;
+    case kValue: ResultValue(ctx, r.value.get()); break;
     case kTickCol: sqlite3_result_int64(ctx, c->args.tick_eq); break;
     case kForEntity: sqlite3_result_int64(ctx, e.entity); break;
     case kDbCol: text(c->args.db); break;
@@ -217,31 +156,11 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   return SQLITE_OK;
 }
 
-int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* rowid) {
-  *rowid = reinterpret_cast<StateCursor*>(cur)->rowid;
-  return SQLITE_OK;
-}
-
 }  // namespace
 
 const sqlite3_module* StateModule() {
-  static const sqlite3_module module = [] {
-    sqlite3_module m;
-    std::memset(&m, 0, sizeof m);
-    m.iVersion = 0;
-    m.xCreate = nullptr;  // eponymous only: no CREATE VIRTUAL TABLE
-    m.xConnect = Connect;
-    m.xBestIndex = BestIndexFn;
-    m.xDisconnect = Disconnect;
-    m.xOpen = Open;
-    m.xClose = Close;
-    m.xFilter = Filter;
-    m.xNext = Next;
-    m.xEof = Eof;
-    m.xColumn = Column;
-    m.xRowid = Rowid;
-    return m;
-  }();
+  static const sqlite3_module module =
+      GemModule<StateCursor>(Connect, BestIndexFn, Filter, Next, Column);
   return &module;
 }
 

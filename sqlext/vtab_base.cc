@@ -1,0 +1,29 @@
+#include "sqlext/vtab_base.h"
+
+namespace gem::sqlext {
+
+int ConnectGemTable(sqlite3* db, void* aux, const char* schema, sqlite3_vtab** out) {
+  int rc = sqlite3_declare_vtab(db, schema);
+  if (rc != SQLITE_OK) return rc;
+  auto* t = static_cast<GemTable*>(sqlite3_malloc(sizeof(GemTable)));
+  if (t == nullptr) return SQLITE_NOMEM;
+  std::memset(t, 0, sizeof *t);
+  t->ext = static_cast<Extension*>(aux);
+  *out = &t->base;
+  t->ext->readers.TableConnected();
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  return SQLITE_OK;
+}
+
+int DisconnectGemTable(sqlite3_vtab* vtab) {
+  reinterpret_cast<GemTable*>(vtab)->ext->readers.TableDisconnected();
+  sqlite3_free(vtab);
+  return SQLITE_OK;
+}
+
+int CursorError(sqlite3_vtab_cursor* cur, const std::string& message) {
+  SetVtabError(cur->pVtab, message);
+  return SQLITE_ERROR;
+}
+
+}  // namespace gem::sqlext

@@ -331,25 +331,28 @@ void Match::CombatLog(uint32_t tick) {
     const Unit& attacker = units_[Below(units_.size())];
     const Unit& target = units_[Below(units_.size())];
     proto::CMsgDOTACombatLogEntry entry;
-    // The truth line is written beside the entry, field by field.
+    // The truth line is written beside the entry, field by field (only
+    // when it is asked for).
+    const bool truth = combat_truth_ != nullptr;
     std::string& line = combat_line_;
     line = "{\"tick\":" + std::to_string(tick);
     auto key = [&](const char* name) {
+      if (!truth) return;
       line += ",\"";
       line += name;
       line += "\":";
     };
     auto put_int = [&](const char* name, int64_t v) {
       key(name);
-      line += std::to_string(v);
+      if (truth) line += std::to_string(v);
     };
     auto put_bool = [&](const char* name, bool v) {
       key(name);
-      line += v ? "true" : "false";
+      if (truth) line += v ? "true" : "false";
     };
     auto put_float = [&](const char* name, float v) {
       key(name);
-      AppendFloat32(v, &line);
+      if (truth) AppendFloat32(v, &line);
     };
     entry.set_type(static_cast<int32_t>(Below(6)));
     put_int("type", entry.type());
@@ -390,21 +393,27 @@ void Match::CombatLog(uint32_t tick) {
     // Kills now and then: assisting players, and fields the index keeps
     // in its JSON column rather than a column of their own.
     if (Uniform() < 0.1) {
-      key("assist_players");
-      line += "[";
       const int assists = 1 + static_cast<int>(Below(4));
       for (int a = 0; a < assists; ++a) {
         entry.add_assist_players(static_cast<int32_t>(Below(10)));
-        line += (a ? "," : "") + std::to_string(entry.assist_players(a));
       }
-      line += "]";
+      key("assist_players");
+      if (truth) {
+        line += "[";
+        for (int a = 0; a < assists; ++a) {
+          line += (a ? "," : "") + std::to_string(entry.assist_players(a));
+        }
+        line += "]";
+      }
       entry.set_obs_wards_placed(static_cast<uint32_t>(Below(30)));
       entry.set_is_ability_toggle_on(Uniform() < 0.5);
       put_int("obs_wards_placed", entry.obs_wards_placed());
       put_bool("is_ability_toggle_on", entry.is_ability_toggle_on());
     }
-    line += "}\n";
-    if (combat_truth_ != nullptr) std::fputs(line.c_str(), combat_truth_);
+    if (truth) {
+      line += "}\n";
+      std::fputs(line.c_str(), combat_truth_);
+    }
     world_->AddMessage(kDotaUmCombatLogDataHltv, entry.SerializeAsString());
     ++counters_.combat_log;
   }

@@ -206,10 +206,13 @@ void FieldDecoder::Decode(BitReader* r, Value* out, std::string* scratch) const 
       return;
     }
     case DecodeOp::kQAnglePrecise: {
+      // Each component sent is 20 bits of a turn, from -180 degrees: the
+      // replays prove it (players run where this yaw points; read from 0
+      // it points behind them). Components not sent are 0.
       float v[3] = {0, 0, 0};
       bool has[3] = {r->ReadBool(), r->ReadBool(), r->ReadBool()};
       for (int k = 0; k < 3; ++k) {
-        if (has[k]) v[k] = r->ReadAngle(20);
+        if (has[k]) v[k] = r->ReadAngle(20) - 180.0f;
       }
       *out = Value::Vector(v, 3);
       return;

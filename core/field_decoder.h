@@ -80,7 +80,7 @@ enum class DecodeOp : uint8_t {
   kQAngleBits,       // 3 angles of `angle_bits` bits
   kQAnglePitchYaw,   // 2 angles of `angle_bits` bits, z = 0
   kQAngleCoord,      // 3 presence bits, then bit coordinates
-  kQAnglePrecise,    // 3 presence bits, then 20-bit angles
+  kQAnglePrecise,    // 3 presence bits, then 20-bit angles from -180
   kString,           // NUL-terminated bytes
   kBinaryBlock,      // varint length, then bytes
   kComponentBit,     // one bit, as an unsigned integer

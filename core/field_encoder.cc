@@ -192,7 +192,7 @@ bool EncodeField(const FieldDecoder& d, const Value& v, BitWriter* w) {
       for (int k = 0; k < 3; ++k) {
         if (!sent(k)) continue;
         if (d.op == DecodeOp::kQAngleCoord) WriteCoord(v.v[k], w);
-        else WriteAngle(v.v[k], 20, w);
+        else WriteAngle(v.v[k] + 180.0f, 20, w);  // precise angles count from -180
       }
       return true;
     }

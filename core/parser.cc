@@ -62,19 +62,23 @@ class Parser::Forwarder : public Sink {
   }
   void OnEntityCreated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> s) override {
-    rules_.OnCreated(t, *parser_->entities_->Get(r.index), &parser_->meta_);
+    const Entity& e = *parser_->entities_->Get(r.index);
+    rules_.OnCreated(t, e, &parser_->meta_);
     if (out_) out_->OnEntityCreated(t, r, s);
+    if (parser_->match_) parser_->match_->OnEntityCreated(t, e);
   }
   void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> c) override {
     rules_.OnEntity(t, r, c, parser_->entities_->class_fields(r.class_id),
                     &parser_->meta_);
     if (out_) out_->OnEntityUpdated(t, r, c);
+    if (parser_->match_) parser_->match_->OnEntityUpdated(t, *parser_->entities_->Get(r.index), c);
   }
   void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
     if (out_) out_->OnEntityLeft(t, r);
   }
   void OnEntityDeleted(const TickInfo& t, const EntityRef& r) override {
+    if (parser_->match_) parser_->match_->OnEntityDeleted(t, *parser_->entities_->Get(r.index));
     if (out_) out_->OnEntityDeleted(t, r);
   }
 
@@ -103,10 +107,41 @@ struct Parser::Impl {
   std::string table_data;
 };
 
-Parser::Parser(Sink* sink) : sink_(sink), impl_(std::make_unique<Impl>()) {
+Parser::Parser(Sink* sink, const ParserOptions& options)
+    : sink_(sink), impl_(std::make_unique<Impl>()) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
   entities_->set_report_created_state(sink != nullptr);
+  if (options.match_layer && sink != nullptr) {
+    match::MatchOptions m;
+    m.timeline_step = options.timeline_step;
+    match_ = std::make_unique<match::MatchLayer>(&schema_, entities_.get(), &tables_, sink, m);
+  }
+}
+
+Status Parser::ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header,
+                          std::string* game) {
+  DemoStream stream(data, size);
+  GEM_RETURN_IF_ERROR(stream.Open());
+  Frame frame;
+  bool end = false;
+  GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
+  if (end || frame.command != kDemFileHeader) {
+    return Status::Corrupt("the replay does not start with its file header",
+                           DemoStream::kHeaderSize);
+  }
+  proto::CDemoFileHeader h;
+  if (!h.ParseFromArray(frame.data, static_cast<int>(frame.size))) {
+    return Status::Corrupt("file header does not parse", frame.offset);
+  }
+  *header = ReplayHeader();
+  header->game = h.game();
+  header->game_directory = h.game_directory();
+  header->map_name = h.map_name();
+  header->build_num = h.build_num();
+  header->network_protocol = h.patch_version();
+  *game = NormalizeGame(*header);
+  return Status::Ok();
 }
 
 Parser::~Parser() = default;
@@ -150,6 +185,8 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
     tick_.offset = frame.offset;
     tick_.signon = !signon_done_;
     ++counters_.frames;
+    // Timeline samples due before this frame see the state before it.
+    if (match_) match_->BeforeFrame(tick_);
     s = ReadFrame(frame);
     if (!s.ok()) {
       Status located = s.WithContext(std::string(DemoCommandName(frame.command)) +
@@ -175,6 +212,7 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
     if (sink_) sink_->OnFrameEnd(tick_);
   }
   FinishMetadata();
+  if (match_) match_->Finish(meta_);
   if (sink_) sink_->OnMetadata(meta_);
   return Status::Ok();
 }
@@ -215,6 +253,7 @@ Status Parser::ReadFrame(const Frame& frame) {
       h.game = m.header.game();
       h.server_start_tick = m.header.server_start_tick();
       meta_.game = NormalizeGame(h);
+      if (match_) match_->SetGame(meta_.game);
       if (sink_) sink_->OnHeader(h);
       return Status::Ok();
     }
@@ -422,6 +461,7 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
       meta_.server_game_dir = si.game_dir();
       meta_.server_host_name = si.host_name();
       entities_->SetMaxClasses(si.max_classes());
+      if (match_) match_->SetTickInterval(si.tick_interval());
       return Status::Ok();
     }
     case kSvcCreateStringTable:
@@ -466,6 +506,7 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
       GEM_RETURN_IF_ERROR(game_events_.Decode(m.event, &m.decoded_event));
       ++counters_.game_events;
       if (sink_) sink_->OnGameEvent(tick_, m.decoded_event);
+      if (match_) match_->OnGameEvent(tick_, m.decoded_event);
       m.combat_log.DecodeLegacy(
           m.decoded_event, tables_.Find("CombatLogNames"),
           [&](const CombatLogEntry& e) {
@@ -475,6 +516,7 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
               meta_.game_end_tick = tick_.tick;
             }
             if (sink_) sink_->OnCombatLog(tick_, e);
+            if (match_) match_->OnCombatLog(tick_, e);
           });
       return Status::Ok();
     }
@@ -492,6 +534,7 @@ Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size)
       meta_.game_end_tick = tick_.tick;
     }
     if (sink_) sink_->OnCombatLog(tick_, e);
+    if (match_) match_->OnCombatLog(tick_, e);
   };
   switch (type) {
     case kDotaUmCombatLogDataHltv:
@@ -514,7 +557,9 @@ Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size)
       if (sink_) sink_->OnChatEvent(tick_, m.chat_event);
       return Status::Ok();
     default:
-      return Status::Ok();  // a message gem does not read: skipped by size
+      // A message the parser does not read; a game's match module may.
+      if (match_) match_->OnUserMessage(tick_, type, data, size);
+      return Status::Ok();
   }
 }
 

@@ -37,6 +37,7 @@
 #include "core/events.h"
 #include "core/game_events.h"
 #include "core/inner_messages.h"
+#include "core/match/match_layer.h"
 #include "core/schema.h"
 #include "core/sink.h"
 #include "core/status.h"
@@ -61,16 +62,30 @@ struct ParserCounters {
   uint64_t skipped_alternate_baselines = 0;
 };
 
+struct ParserOptions {
+  // Run the match layer (core/match): players, timeline, kills and wards
+  // reach the sink as rows. Needs a sink.
+  bool match_layer = false;
+  // Ticks between timeline samples; 0: one game second (the tick rate).
+  int64_t timeline_step = 0;
+};
+
 class Parser {
  public:
   // `sink` may be null (parse only); it must outlive the parser.
-  explicit Parser(Sink* sink);
+  explicit Parser(Sink* sink, const ParserOptions& options = {});
   ~Parser();
   Parser(const Parser&) = delete;
   Parser& operator=(const Parser&) = delete;
 
   // Parses a whole replay held in memory. Call once.
   Status Parse(const uint8_t* data, size_t size);
+
+  // Reads only the demo header (the first frame) and the game it names
+  // ("dota2", "cs2", "deadlock", or the header's own word); for callers
+  // that must know the game before the parse.
+  static Status ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header,
+                           std::string* game);
 
   // Read access to the state, valid during sink callbacks and after Parse.
   const ReplayMetadata& metadata() const { return meta_; }
@@ -111,6 +126,7 @@ class Parser {
 
   struct Impl;  // protobuf messages and decoders, reused
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<match::MatchLayer> match_;  // null unless options ask
 
   // One packet's inner messages (reused).
   std::vector<InnerMessage> inner_;

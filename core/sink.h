@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "core/events.h"
+#include "core/match_rows.h"
 #include "core/status.h"
 #include "core/value.h"
 
@@ -76,6 +77,15 @@ class Sink {
   virtual void OnCombatLog(const TickInfo&, const CombatLogEntry&) {}
   virtual void OnChatMessage(const TickInfo&, const ChatMessage&) {}
   virtual void OnChatEvent(const TickInfo&, const ChatEvent&) {}
+
+  // The match layer (core/match_rows.h), when the parser runs it
+  // (ParserOptions::match_layer). A timeline row holds the columns
+  // TimelineColumnsFor(game) names, in that order; kills and wards come as
+  // they happen, the summary once at the end, before OnMetadata.
+  virtual void OnTimelineRow(std::span<const MatchValue> /*row*/) {}
+  virtual void OnKill(const KillRow&) {}
+  virtual void OnWard(const WardRow&) {}
+  virtual void OnMatchSummary(const MatchSummary&) {}
 
   // After every outer frame has been applied.
   virtual void OnFrameEnd(const TickInfo&) {}

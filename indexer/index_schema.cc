@@ -137,7 +137,9 @@ CREATE TABLE chat_events(
   player_ids TEXT         -- JSON array
 );
 
-CREATE TABLE players(
+-- The players the replay's file info lists (complete replays only; the
+-- match layer's players table reads the entities).
+CREATE TABLE file_info_players(
   slot INTEGER PRIMARY KEY,
   hero_name TEXT,
   player_name TEXT,

@@ -15,12 +15,13 @@
 #include <string>
 
 #include "core/codec/index_format.h"
+#include "core/tick_order.h"
 
 namespace gem::index {
 
 constexpr int32_t kApplicationId = kIndexApplicationId;
 constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
-constexpr int64_t kSignonTick = -1;
+using gem::kSignonTick;
 
 // Changes of one field of one entity are packed per chunk of at most this
 // many (see core/codec/chunk_codec.h).

@@ -10,6 +10,7 @@
 #include "core/string_table.h"
 #include "indexer/combat_log_columns.h"
 #include "indexer/index_schema.h"
+#include "indexer/match_tables.h"
 #include "indexer/progress.h"
 
 namespace gem::index {
@@ -66,7 +67,7 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
 }
 
-Status IndexWriter::Open() {
+Status IndexWriter::Open(std::span<const MatchColumn> timeline) {
   GEM_RETURN_IF_ERROR(db_->Exec(
       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
       "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"));
@@ -74,6 +75,7 @@ Status IndexWriter::Open() {
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
   GEM_RETURN_IF_ERROR(db_->Exec(CombatLogSchemaSql()));
+  GEM_RETURN_IF_ERROR(db_->Exec(MatchSchemaSql(timeline)));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateRowIndexesSql));
   {
     Stmt type;
@@ -103,6 +105,9 @@ Status IndexWriter::Open() {
       {kChatRow, {"chat(tick, kind, sender, channel, text, message_name, params)", 7}},
       {kChatEventRow,
        {"chat_events(tick, type, type_name, value, value2, value3, player_ids)", 7}},
+      {kTimelineRow, {TimelineInsertTarget(timeline), static_cast<int>(timeline.size())}},
+      {kKillRow, {kKillsInsertTarget, kKillsColumns}},
+      {kWardRow, {kWardsInsertTarget, kWardsColumns}},
   };
   static_assert(std::size(inserts) == kRowStmts, "an insert for every kind of row");
   for (const auto& [kind, target] : inserts) {
@@ -112,12 +117,7 @@ Status IndexWriter::Open() {
   return Status::Ok();
 }
 
-int64_t IndexWriter::IndexTick(const TickInfo& t) {
-  if (t.signon || t.tick == 0xFFFFFFFFu) return kSignonTick;
-  int64_t tick = std::max<int64_t>(t.tick, last_tick_);
-  last_tick_ = tick;
-  return tick;
-}
+int64_t IndexWriter::IndexTick(const TickInfo& t) { return ticks_.Next(t); }
 
 void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> state) {
@@ -315,6 +315,15 @@ void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
   row.Int(e.value).Int(e.value2).Int(e.value3).Text(json_scratch_);
 }
 
+void IndexWriter::OnTimelineRow(std::span<const MatchValue> values) {
+  RowBuffer& row = pipeline_.Row(kTimelineRow);
+  for (const MatchValue& v : values) AddValue(&row, v);
+}
+
+void IndexWriter::OnKill(const KillRow& k) { AddKill(&pipeline_.Row(kKillRow), k); }
+
+void IndexWriter::OnWard(const WardRow& w) { AddWard(&pipeline_.Row(kWardRow), w); }
+
 void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
   // Classes share most fields (they share base serializers): each distinct
   // description is stored once, in field_defs, and class_fields maps each
@@ -402,6 +411,10 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(num("chunk_format", 1));
   GEM_RETURN_IF_ERROR(num("state_format", 1));
   GEM_RETURN_IF_ERROR(num("max_changes_per_chunk", kMaxChangesPerChunk));
+  GEM_RETURN_IF_ERROR(real("cell_width", summary_.cell_width));
+  GEM_RETURN_IF_ERROR(real("world_offset", summary_.world_offset));
+  GEM_RETURN_IF_ERROR(num("timeline_step", summary_.timeline_step));
+  GEM_RETURN_IF_ERROR(text("match_layer", summary_.note.empty() ? "ok" : summary_.note));
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));
   (void)schema_version;
@@ -488,7 +501,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
   Stmt player;
   GEM_RETURN_IF_ERROR(player.Prepare(
       db_,
-      "INSERT INTO players(slot, hero_name, player_name, steam_id, game_team, "
+      "INSERT INTO file_info_players(slot, hero_name, player_name, steam_id, game_team, "
       "is_fake_client) VALUES(?,?,?,?,?,?)"));
   for (size_t i = 0; i < meta_.players.size(); ++i) {
     const PlayerInfo& p = meta_.players[i];
@@ -501,6 +514,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
                             .Run());
   }
 
+  GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
   for (Insert& s : row_inserts_) s.Finalize();
   cls.Finalize();

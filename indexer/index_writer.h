@@ -18,6 +18,7 @@
 
 #include "core/parser.h"
 #include "core/sink.h"
+#include "core/tick_order.h"
 #include "indexer/change_pipeline.h"
 #include "indexer/change_store.h"
 #include "indexer/sqlite_db.h"
@@ -58,7 +59,9 @@ class IndexWriter : public Sink {
   // destroyed before the pipeline.
   ~IndexWriter() override { pipeline_.Abandon(); }
 
-  Status Open();
+  // `timeline`: the timeline's columns, as MatchLayer::TimelineColumnsFor
+  // gives them for the replay's game.
+  Status Open(std::span<const MatchColumn> timeline);
   // Writes the held-back rows and the metadata, creates the indexes and
   // commits. `parser` gives the schema (classes, fields).
   Status Finish(const Parser& parser, const SourceInfo& source);
@@ -78,6 +81,10 @@ class IndexWriter : public Sink {
   void OnChatMessage(const TickInfo& t, const ChatMessage& m) override;
   void OnChatEvent(const TickInfo& t, const ChatEvent& e) override;
   void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
+  void OnTimelineRow(std::span<const MatchValue> row) override;
+  void OnKill(const KillRow& k) override;
+  void OnWard(const WardRow& w) override;
+  void OnMatchSummary(const MatchSummary& s) override { summary_ = s; }
   void OnFrameEnd(const TickInfo& t) override;
   void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
   // A row the worker failed to insert (disk full) stops the parse.
@@ -107,7 +114,8 @@ class IndexWriter : public Sink {
   class Progress* progress_;
   WriterStats stats_;
   ReplayMetadata meta_;
-  int64_t last_tick_ = -1;
+  MatchSummary summary_;
+  TickOrder ticks_;
   // The inserts the parse's rows go through, run by the pipeline's worker;
   // indexed by RowStmt. Declared before the pipeline, which uses them
   // until it is destroyed.
@@ -121,6 +129,9 @@ class IndexWriter : public Sink {
     kChatEventRow,
     kFieldDefRow,
     kClassFieldRow,
+    kTimelineRow,
+    kKillRow,
+    kWardRow,
     kRowStmts
   };
   Insert row_inserts_[kRowStmts];

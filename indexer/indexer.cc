@@ -46,13 +46,22 @@ Status IndexReplay(const std::string& replay, const std::string& out,
     }
   } joiner{&sha};
 
+  // The timeline's columns depend on the game, which the header names; a
+  // header that does not read fails the parse below, with its reason.
+  ReplayHeader header;
+  std::string game;
+  if (!Parser::ReadHeader(file.data(), file.size(), &header, &game).ok()) game.clear();
+
   Db db;
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
   Progress progress(file.size(), options.progress);
   IndexWriter writer(&db, &progress);
-  GEM_RETURN_IF_ERROR(writer.Open());
+  GEM_RETURN_IF_ERROR(writer.Open(match::MatchLayer::TimelineColumnsFor(game)));
 
-  Parser parser(&writer);
+  ParserOptions parser_options;
+  parser_options.match_layer = true;
+  parser_options.timeline_step = options.timeline_step;
+  Parser parser(&writer, parser_options);
   const auto parse_start = std::chrono::steady_clock::now();
   Status s = parser.Parse(file.data(), file.size());
   report->parse_seconds = Since(parse_start);

@@ -14,6 +14,8 @@ namespace gem::index {
 struct IndexOptions {
   bool force = false;     // replace an existing output
   bool progress = false;  // draw progress on stderr (if it is a terminal)
+  // Ticks between timeline samples; 0: one game second (the tick rate).
+  int64_t timeline_step = 0;
 };
 
 struct IndexReport {

@@ -1,10 +1,11 @@
 // gem-index: turns a Source 2 replay into a gem index (an SQLite database).
 //
-//   gem-index [--force] [--quiet] [--stats] REPLAY.dem OUT.db
+//   gem-index [--force] [--quiet] [--stats] [--timeline-step N] REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
 // index), 64 usage, 65 bad data, 66 input missing or unreadable, 73 cannot
 // create the output, 74 I/O error while writing.
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,11 +16,24 @@
 
 namespace {
 
-constexpr const char* kVersion = "gem-index 0.1.0 (index schema 1)";
+constexpr const char* kVersion = "0.1.0";
+
+// A positive whole number of ticks, or false.
+bool ParseStep(const char* text, int64_t* out) {
+  if (text == nullptr || *text == '\0') return false;
+  int64_t v = 0;
+  for (const char* p = text; *p != '\0'; ++p) {
+    if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10) return false;
+    v = v * 10 + (*p - '0');
+  }
+  if (v <= 0) return false;
+  *out = v;
+  return true;
+}
 
 void Usage(FILE* out) {
   std::fputs(
-      "usage: gem-index [--force] [--quiet] [--stats] REPLAY.dem OUT.db\n"
+      "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
       "its entity field changes, string tables, combat log, game events and chat.\n"
@@ -27,6 +41,9 @@ void Usage(FILE* out) {
       "  --force    replace OUT.db if it exists\n"
       "  --quiet    no progress, no notices (errors only)\n"
       "  --stats    print timings, counts and sizes (key<TAB>value) when done\n"
+      "  --timeline-step N\n"
+      "             sample the timeline every N ticks (1: every tick); default:\n"
+      "             once a game second (the tick rate), and the last tick\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
@@ -49,7 +66,7 @@ int main(int argc, char** argv) {
       Usage(stdout);
       return 0;
     } else if (std::strcmp(a, "--version") == 0) {
-      std::printf("%s\n", kVersion);
+      std::printf("gem-index %s (index schema %d)\n", kVersion, index::kSchemaVersion);
       return 0;
     } else if (std::strcmp(a, "--force") == 0) {
       options.force = true;
@@ -57,6 +74,16 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (std::strcmp(a, "--stats") == 0) {
       stats = true;
+    } else if (std::strcmp(a, "--timeline-step") == 0 ||
+               std::strncmp(a, "--timeline-step=", 16) == 0) {
+      const char* v = a[15] == '=' ? a + 16 : (i + 1 < argc ? argv[++i] : nullptr);
+      if (!ParseStep(v, &options.timeline_step)) {
+        std::fprintf(stderr,
+                     "gem-index: --timeline-step needs a whole number of ticks of 1 or more "
+                     "(got %s)\n",
+                     v == nullptr ? "nothing" : v);
+        return cli::kExitUsage;
+      }
     } else if (a[0] == '-' && a[1] != '\0') {
       std::fprintf(stderr, "gem-index: unknown option %s\n", a);
       Usage(stderr);

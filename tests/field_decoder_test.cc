@@ -226,10 +226,17 @@ TEST(FieldDecoder, QAngleEncodings) {
   FieldDecoder precise = For("QAngle", "qangle_precise");
   EXPECT_EQ(precise.op, DecodeOp::kQAnglePrecise);
   BitWriter q;
-  q.WriteBits(0b100, 3);  // only z
-  q.WriteBits(1 << 18, 20);
+  q.WriteBits(0b110, 3);  // y and z
+  q.WriteBits(1 << 18, 20);  // a quarter turn from -180
+  q.WriteBits(3 << 18, 20);  // three quarters
   Value e = Decode(precise, q);
+  EXPECT_EQ(e.v[0], 0.0f);  // not sent
+  EXPECT_EQ(e.v[1], -90.0f);
   EXPECT_EQ(e.v[2], 90.0f);
+  BitWriter zero;
+  zero.WriteBits(0b001, 3);  // x sent as 0 steps: -180
+  zero.WriteBits(0, 20);
+  EXPECT_EQ(Decode(precise, zero).v[0], -180.0f);
 }
 
 TEST(FieldDecoder, StringsAndBlocks) {

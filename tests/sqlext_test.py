@@ -116,7 +116,7 @@ class Loading(unittest.TestCase):
         self.assertEqual(modules, self.EXPECTED_MODULES)
         debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0])
         self.assertEqual(debug["version"], "0.1.0")
-        self.assertEqual(debug["schema_version"], 2)
+        self.assertEqual(debug["schema_version"], 3)
         self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
         self.assertIn("build", debug)
 
@@ -360,6 +360,7 @@ class Errors(unittest.TestCase):
         with self.assertRaises(sqlite3.OperationalError) as e:
             con.execute("SELECT * FROM gem_changes LIMIT 1").fetchall()
         self.assertIn("schema version 99", str(e.exception))
+        self.assertIn("this extension reads version 3", str(e.exception))
 
 
 class Attached(unittest.TestCase):

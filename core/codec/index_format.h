@@ -11,7 +11,10 @@ namespace gem {
 
 constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 // 2: chunk format 2 (run-length ticks, per-chunk float modes).
-constexpr int32_t kIndexSchemaVersion = 2;
+// 3: the match layer (match_info, players, timeline, kills, wards; the
+//    file info's players move to file_info_players); precise QAngles
+//    decode from -180 degrees.
+constexpr int32_t kIndexSchemaVersion = 3;
 
 }  // namespace gem
 

@@ -1,0 +1,33 @@
+// CS2's match layer: players, pawn timelines and kills.
+//
+// - Players are the CCSPlayerController entities on team 2 (T) or 3 (CT);
+//   the slot is the controller's entity index - 1 (game events' "userid"),
+//   player_id the userinfo entry's user id. Bots are players (steam id 0).
+// - Timeline follows the controller's m_hPlayerPawn: position (512-unit
+//   cells), eye angles (m_angEyeAngles: pitch, yaw), health, max health,
+//   armor (m_ArmorValue) and team of the pawn; the controller's money
+//   (m_pInGameMoneyServices.m_iAccount) and kills, deaths, assists
+//   (m_pActionTrackingServices); active_weapon is the class name of the
+//   entity the pawn's m_pWeaponServices.m_hActiveWeapon names.
+// - Clock: game seconds (game_clock.h) less m_pGameRules.m_fMatchStartTime,
+//   the start of the first round after the warm-up; unknown during the
+//   warm-up.
+// - Kills: player_death game events: userid (victim), attacker, assister
+//   (players when their *_pawn handle is valid), weapon, headshot; the
+//   victim's position as of the event's tick.
+// - Winner: when the match has ended (m_gamePhase 5), the team of the two
+//   with the higher CCSTeam m_iScore.
+#ifndef GEM_CORE_CS2_MATCH_MODULE_H_
+#define GEM_CORE_CS2_MATCH_MODULE_H_
+
+#include <memory>
+
+#include "core/match/game_module.h"
+
+namespace gem::cs2 {
+
+std::unique_ptr<match::GameModule> NewMatchModule();
+
+}  // namespace gem::cs2
+
+#endif  // GEM_CORE_CS2_MATCH_MODULE_H_

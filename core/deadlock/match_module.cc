@@ -1,0 +1,177 @@
+#include "core/deadlock/match_module.h"
+
+#include <vector>
+
+#include "core/match/body.h"
+#include "core/match/game_clock.h"
+#include "core/match/player_controllers.h"
+#include "core/codec/varint.h"
+#include "core/proto_wire.h"
+
+namespace gem::deadlock {
+namespace {
+
+using match::FieldReader;
+using match::IntCell;
+using match::MatchContext;
+
+constexpr uint32_t kUserMsgHeroKilled = 319;
+
+constexpr MatchColumn kExtraColumns[] = {
+    {"level", "INTEGER"}, {"souls", "INTEGER"},  {"kills", "INTEGER"},
+    {"deaths", "INTEGER"}, {"assists", "INTEGER"},
+};
+enum ExtraColumn : size_t { kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists };
+
+// CCitadelUserMsg_HeroKilled, as read.
+struct HeroKilled {
+  int32_t victim = -1, inflictor = -1, attacker = -1, scorer = -1;
+  std::vector<int32_t> assisters;
+};
+
+bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilled* out) {
+  WireReader r(data, size);
+  while (r.Next()) {
+    if (r.wire_type() == 0) {
+      switch (r.field()) {
+        case 1: out->victim = r.int32(); break;
+        case 2: out->inflictor = r.int32(); break;
+        case 3: out->attacker = r.int32(); break;
+        case 4: out->assisters.push_back(r.int32()); break;
+        case 5: out->scorer = r.int32(); break;
+        default: break;
+      }
+    } else if (r.wire_type() == 2 && r.field() == 4) {
+      // Packed assisters: varints back to back.
+      const std::string_view packed = r.bytes();
+      size_t pos = 0;
+      uint64_t v;
+      while (pos < packed.size() && GetVarint(packed, &pos, &v)) {
+        out->assisters.push_back(static_cast<int32_t>(v));
+      }
+    }
+  }
+  return r.ok();
+}
+
+class Module : public match::GameModule {
+ public:
+  std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
+  float cell_width() const override { return 512.0f; }
+  bool Watches(std::string_view) const override { return false; }
+
+  void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
+    players_.OnCreated(ctx, e);
+    if (ctx.ClassName(e.class_id) == "CCitadelGameRulesProxy") rules_ = e.index;
+  }
+  void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
+    players_.OnDeleted(ctx, e);
+  }
+  void OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
+                     size_t size) override;
+  std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
+  void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
+  void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
+
+ private:
+  const Entity* rules(MatchContext& ctx) {
+    const Entity* e = rules_ >= 0 ? ctx.Get(rules_) : nullptr;
+    return e != nullptr && ctx.ClassName(e->class_id) == "CCitadelGameRulesProxy" ? e : nullptr;
+  }
+  // The slot of the player an entity index names (a pawn or a
+  // controller), -1 when none.
+  int32_t SlotOfEntity(MatchContext& ctx, int32_t index);
+
+  match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
+  int32_t rules_ = -1;
+  match::PositionReader position_{512.0f};
+  match::PauseClock pause_clock_;
+  FieldReader eyes_{"m_angEyeAngles"};
+  FieldReader life_{"m_lifeState"}, health_{"m_iHealth"}, team_{"m_iTeamNum"};
+  FieldReader max_health_{"m_PlayerDataGlobal.m_iHealthMax", "m_iHealthMax"};
+  FieldReader level_{"m_PlayerDataGlobal.m_iLevel", "m_iLevel"};
+  FieldReader souls_{"m_PlayerDataGlobal.m_iGoldNetWorth", "m_iGoldNetWorth"};
+  FieldReader kills_{"m_PlayerDataGlobal.m_iPlayerKills", "m_iPlayerKills"};
+  FieldReader deaths_{"m_PlayerDataGlobal.m_iDeaths", "m_iDeaths"};
+  FieldReader assists_{"m_PlayerDataGlobal.m_iPlayerAssists", "m_iPlayerAssists"};
+  FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
+};
+
+std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
+  const Entity* r = rules(ctx);
+  const std::optional<double> start = match::ReadReal(game_start_, r);
+  if (!start || *start < 0.001) return std::nullopt;  // not started
+  return pause_clock_.GameSeconds(r, ctx.ServerTickAt(tick), ctx.tick_interval()) - *start;
+}
+
+void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
+  for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
+    const Entity* pawn = p.pawn;
+    players_.Record(ctx, p, pawn ? ctx.EntityName(*pawn) : std::string_view());
+    row[kTlSlot] = MatchValue::Int(p.slot);
+    row[kTlEntity] = pawn ? MatchValue::Int(static_cast<int64_t>(pawn->lifetime)) : MatchValue();
+    const std::optional<int64_t> life = match::ReadInt(life_, pawn);
+    row[kTlAlive] = life ? MatchValue::Int(*life == 0) : MatchValue();
+    position_.Read(pawn, &row[kTlX], &row[kTlY], &row[kTlZ]);
+    match::ReadPitchYaw(eyes_, pawn, &row[kTlPitch], &row[kTlYaw]);
+    row[kTlHealth] = IntCell(match::ReadInt(health_, pawn));
+    row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, p.controller));
+    row[kTlTeam] = IntCell(match::ReadInt(team_, pawn));
+    row[kLevel] = IntCell(match::ReadInt(level_, p.controller));
+    row[kSouls] = IntCell(match::ReadInt(souls_, p.controller));
+    row[kKills] = IntCell(match::ReadInt(kills_, p.controller));
+    row[kDeaths] = IntCell(match::ReadInt(deaths_, p.controller));
+    row[kAssists] = IntCell(match::ReadInt(assists_, p.controller));
+    emit.Emit(row);
+  }
+}
+
+int32_t Module::SlotOfEntity(MatchContext& ctx, int32_t index) {
+  if (index < 0) return -1;
+  const Entity* e = ctx.Get(index);
+  if (e != nullptr && players_.IsController(ctx, e->class_id)) return index - 1;
+  return players_.SlotOfPawnIndex(ctx, index);
+}
+
+void Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data, size_t size) {
+  if (type != kUserMsgHeroKilled) return;
+  HeroKilled m;
+  if (!ReadHeroKilled(data, size, &m)) return;
+  const int32_t victim = SlotOfEntity(ctx, m.victim);
+  if (victim < 0) return;
+  KillRow k;
+  k.tick = ctx.tick();
+  k.game_time = match::RealCell(GameTime(ctx, ctx.tick()));
+  k.victim = victim;
+  const int32_t killer = SlotOfEntity(ctx, m.scorer > 0 ? m.scorer : m.attacker);
+  if (killer >= 0) k.killer = killer;
+  for (int32_t a : m.assisters) {
+    const int32_t slot = SlotOfEntity(ctx, a);
+    if (slot >= 0) k.assisters.push_back(slot);
+  }
+  if (const Entity* inflictor = m.inflictor >= 0 ? ctx.Get(m.inflictor) : nullptr) {
+    std::string_view name = ctx.EntityName(*inflictor);
+    if (name.empty()) name = ctx.ClassName(inflictor->class_id);
+    k.weapon.assign(name);
+  }
+  const Entity* controller = ctx.Get(victim + 1);
+  position_.Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y, &k.z);
+  ctx.Kill(k);
+}
+
+void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
+  for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
+    players_.Record(ctx, p, p.pawn ? ctx.EntityName(*p.pawn) : std::string_view());
+  }
+  players_.AppendRows(&out->players);
+  if (meta.match_id != 0) out->match_id = meta.match_id;
+  if (out->players.empty()) {
+    out->note = "no players: no CCitadelPlayerController was on team 2 or 3";
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<match::GameModule> NewMatchModule() { return std::make_unique<Module>(); }
+
+}  // namespace gem::deadlock

@@ -1,0 +1,61 @@
+// Where an entity is and where it faces, read from its body component.
+//
+// Source 2 networks a position as a cell and an offset per axis
+// (CBodyComponent.m_cellX, m_vecX, ...); the world coordinate is
+//   cell * cell_width - world_offset + offset
+// computed in float32, as the game does (the cell part is an exact
+// integer, then the float offset is added). The cell width is the game's:
+// 128 in Dota 2, 512 in CS2 and Deadlock; the offset centres the map.
+#ifndef GEM_CORE_MATCH_BODY_H_
+#define GEM_CORE_MATCH_BODY_H_
+
+#include <cmath>
+#include <optional>
+
+#include "core/entities.h"
+#include "core/match/field_reader.h"
+#include "core/match_rows.h"
+
+namespace gem::match {
+
+inline constexpr float kWorldOffset = 16384.0f;
+
+inline float CellCoord(int64_t cell, float cell_width, float offset) {
+  const float base = static_cast<float>(static_cast<double>(cell) * cell_width - kWorldOffset);
+  return base + offset;
+}
+
+// An angle in degrees as the game uses it, in [-180, 180) (exact in
+// float32: only values at or above 180 change, by 360).
+inline float NormalizeDegrees(float a) {
+  if (!std::isfinite(a)) return a;
+  if (a >= 180.0f || a < -180.0f) a -= 360.0f * std::floor((a + 180.0f) / 360.0f);
+  return a;
+}
+
+class PositionReader {
+ public:
+  explicit PositionReader(float cell_width) : cell_width_(cell_width) {}
+  // World coordinates x, y, z of `e` (NULL where the entity has no cell or
+  // offset for an axis).
+  void Read(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z);
+  float cell_width() const { return cell_width_; }
+
+ private:
+  MatchValue Axis(const Entity& e, FieldReader& cell, FieldReader& vec);
+
+  float cell_width_;
+  FieldReader cell_[3] = {FieldReader("CBodyComponent.m_cellX"),
+                          FieldReader("CBodyComponent.m_cellY"),
+                          FieldReader("CBodyComponent.m_cellZ")};
+  FieldReader vec_[3] = {FieldReader("CBodyComponent.m_vecX"),
+                         FieldReader("CBodyComponent.m_vecY"),
+                         FieldReader("CBodyComponent.m_vecZ")};
+};
+
+// Pitch and yaw of an angle field (a QAngle: pitch, yaw, roll), normalized.
+void ReadPitchYaw(FieldReader& angles, const Entity* e, MatchValue* pitch, MatchValue* yaw);
+
+}  // namespace gem::match
+
+#endif  // GEM_CORE_MATCH_BODY_H_

@@ -1,0 +1,51 @@
+#include "core/match/field_reader.h"
+
+namespace gem::match {
+
+uint32_t FieldReader::Id(const Entity& e) {
+  const ClassFields* fields = e.fields;
+  if (fields == nullptr || e.class_id < 0) return ClassFields::kInvalid;
+  const size_t c = static_cast<size_t>(e.class_id);
+  if (c >= classes_.size()) classes_.resize(c + 1);
+  PerClass& pc = classes_[c];
+  if (pc.id != ClassFields::kInvalid) return pc.id;
+  const uint32_t size = static_cast<uint32_t>(fields->size());
+  if (pc.checked >= size) return ClassFields::kInvalid;
+  // Only the fields registered since the last look are compared.
+  for (const std::string& name : names_) {
+    for (uint32_t id = pc.checked; id < size; ++id) {
+      if (fields->text(id).name == name) {
+        pc.id = id;
+        return id;
+      }
+    }
+  }
+  pc.checked = size;
+  return ClassFields::kInvalid;
+}
+
+Value FieldReader::Read(const Entity& e) {
+  const uint32_t id = Id(e);
+  if (id == ClassFields::kInvalid) return Value();
+  return e.state.Get(e.fields->path(id)).value;
+}
+
+std::optional<int64_t> AsInt(const Value& v) {
+  switch (v.kind) {
+    case ValueKind::kInt: return v.i;
+    case ValueKind::kUint: return static_cast<int64_t>(v.u);
+    case ValueKind::kBool: return v.b ? 1 : 0;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<double> AsReal(const Value& v) {
+  switch (v.kind) {
+    case ValueKind::kFloat: return static_cast<double>(v.f);
+    case ValueKind::kInt: return static_cast<double>(v.i);
+    case ValueKind::kUint: return static_cast<double>(v.u);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace gem::match

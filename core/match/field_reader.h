@@ -1,0 +1,70 @@
+// FieldReader: reads one named field from live entities of any class.
+//
+// A game module names the fields it needs ("m_iHealth",
+// "CBodyComponent.m_cellX"); the reader resolves a name to the class's field
+// id once per class and then reads the entity's state directly, so a sample
+// costs one state lookup per field. A class learns fields as the replay
+// first sends them: a name not found yet is looked up again, among the new
+// fields only, when the class has registered more.
+//
+// Several names may be given (builds rename fields): a class uses the
+// first of them it is found to have.
+#ifndef GEM_CORE_MATCH_FIELD_READER_H_
+#define GEM_CORE_MATCH_FIELD_READER_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/entities.h"
+#include "core/match_rows.h"
+#include "core/value.h"
+
+namespace gem::match {
+
+class FieldReader {
+ public:
+  FieldReader(std::initializer_list<std::string> names) : names_(names) {}
+  explicit FieldReader(std::string name) : names_{std::move(name)} {}
+
+  // The value of the field in `e`; kNone when the class has no such field,
+  // never sent it, or the value was dropped. Strings point into the entity.
+  Value Read(const Entity& e);
+  // The field id in `e`'s class, or ClassFields::kInvalid.
+  uint32_t Id(const Entity& e);
+
+  const std::string& name() const { return names_.front(); }
+
+ private:
+  struct PerClass {
+    uint32_t id = ClassFields::kInvalid;
+    uint32_t checked = 0;  // field ids below this were compared
+  };
+  std::vector<std::string> names_;
+  std::vector<PerClass> classes_;  // by class id
+};
+
+// Value conversions that keep "no value" apart from zero.
+std::optional<int64_t> AsInt(const Value& v);
+std::optional<double> AsReal(const Value& v);
+// Reads an integer / real field; nullopt when there is no value.
+inline std::optional<int64_t> ReadInt(FieldReader& r, const Entity* e) {
+  return e == nullptr ? std::nullopt : AsInt(r.Read(*e));
+}
+inline std::optional<double> ReadReal(FieldReader& r, const Entity* e) {
+  return e == nullptr ? std::nullopt : AsReal(r.Read(*e));
+}
+
+// Values as match cells: NULL when absent.
+inline MatchValue IntCell(std::optional<int64_t> v) {
+  return v ? MatchValue::Int(*v) : MatchValue::Null();
+}
+inline MatchValue RealCell(std::optional<double> v) {
+  return v ? MatchValue::Real(*v) : MatchValue::Null();
+}
+
+}  // namespace gem::match
+
+#endif  // GEM_CORE_MATCH_FIELD_READER_H_

@@ -1,0 +1,174 @@
+#include "core/match/match_layer.h"
+
+#include <cmath>
+
+#include "core/cs2/match_module.h"
+#include "core/deadlock/match_module.h"
+#include "core/match/body.h"
+#include "core/dota/match_module.h"
+
+namespace gem::match {
+
+std::unique_ptr<GameModule> CreateGameModule(std::string_view game) {
+  if (game == "dota2") return dota::NewMatchModule();
+  if (game == "cs2") return cs2::NewMatchModule();
+  if (game == "deadlock") return deadlock::NewMatchModule();
+  return nullptr;
+}
+
+std::vector<MatchColumn> MatchLayer::TimelineColumnsFor(std::string_view game) {
+  std::vector<MatchColumn> columns(std::begin(kTimelineCommonColumns),
+                                   std::end(kTimelineCommonColumns));
+  if (std::unique_ptr<GameModule> m = CreateGameModule(game)) {
+    for (const MatchColumn& c : m->extra_columns()) columns.push_back(c);
+  }
+  return columns;
+}
+
+class MatchLayer::Emitter : public GameModule::RowSink {
+ public:
+  explicit Emitter(Sink* sink) : sink_(sink) {}
+  void Emit(std::span<const MatchValue> row) override {
+    if (sink_ != nullptr) sink_->OnTimelineRow(row);
+  }
+
+ private:
+  Sink* sink_;
+};
+
+MatchLayer::MatchLayer(const Schema* schema, const EntityManager* entities,
+                       const StringTables* tables, Sink* sink, const MatchOptions& options)
+    : ctx_(schema, entities, tables, sink),
+      sink_(sink),
+      options_(options),
+      emitter_(std::make_unique<Emitter>(sink)) {}
+
+MatchLayer::~MatchLayer() = default;
+
+void MatchLayer::SetGame(std::string_view game) {
+  if (!game_.empty()) return;
+  game_ = game;
+  module_ = CreateGameModule(game);
+  row_.assign(kTimelineCommon + (module_ ? module_->extra_columns().size() : 0),
+              MatchValue());
+}
+
+void MatchLayer::SetTickInterval(double interval) {
+  if (interval > 0 && std::isfinite(interval)) ctx_.SetTickInterval(interval);
+}
+
+bool MatchLayer::Watched(int32_t class_id) {
+  if (module_ == nullptr || class_id < 0) return false;
+  const size_t c = static_cast<size_t>(class_id);
+  if (c >= watched_.size()) watched_.resize(c + 1, -1);
+  if (watched_[c] < 0) watched_[c] = module_->Watches(ctx_.ClassName(class_id)) ? 1 : 0;
+  return watched_[c] == 1;
+}
+
+void MatchLayer::BeforeFrame(const TickInfo& next) {
+  const int64_t tick = ticks_.Peek(next);
+  if (tick != kSignonTick && module_ != nullptr) {
+    if (!started_) {
+      // The first frame of play: sampling starts at the first multiple of
+      // the step from here.
+      started_ = true;
+      step_ = options_.timeline_step;
+      if (step_ <= 0) {
+        const double interval = ctx_.tick_interval();
+        step_ = interval > 0 ? std::max<int64_t>(1, std::llround(1.0 / interval)) : 30;
+      }
+      next_sample_ = (tick + step_ - 1) / step_ * step_;
+    }
+    while (next_sample_ < tick) {
+      Sample(next_sample_);
+      next_sample_ += step_;
+    }
+  }
+  ctx_.SetPosition(ticks_.Next(next), next.net_tick);
+}
+
+void MatchLayer::Sample(int64_t tick) {
+  last_sampled_ = tick;
+  const std::optional<double> game_time = module_->GameTime(ctx_, tick);
+  last_game_time_ = game_time;
+  if (game_time && *game_time >= 0 && !start_tick_ && ctx_.tick_interval() > 0) {
+    start_tick_ = tick - std::llround(*game_time / ctx_.tick_interval());
+  }
+  for (MatchValue& v : row_) v = MatchValue();
+  row_[kTlTick] = MatchValue::Int(tick);
+  row_[kTlGameTime] = game_time ? MatchValue::Real(*game_time) : MatchValue();
+  module_->Sample(ctx_, row_, *emitter_);
+}
+
+void MatchLayer::OnEntityCreated(const TickInfo& t, const Entity& e) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnEntityCreated(ctx_, e);
+}
+
+void MatchLayer::OnEntityUpdated(const TickInfo& t, const Entity& e,
+                                 std::span<const FieldChange> c) {
+  if (!Watched(e.class_id)) return;
+  At(t);
+  module_->OnEntityUpdated(ctx_, e, c);
+}
+
+void MatchLayer::OnEntityDeleted(const TickInfo& t, const Entity& e) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnEntityDeleted(ctx_, e);
+}
+
+void MatchLayer::OnGameEvent(const TickInfo& t, const GameEvent& e) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnGameEvent(ctx_, e);
+}
+
+void MatchLayer::OnCombatLog(const TickInfo& t, const CombatLogEntry& e) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnCombatLog(ctx_, e);
+}
+
+void MatchLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data,
+                               size_t size) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnUserMessage(ctx_, type, data, size);
+}
+
+void MatchLayer::Finish(const ReplayMetadata& meta) {
+  MatchSummary s;
+  s.game = meta.game;
+  s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
+  s.first_tick = meta.first_tick;
+  s.last_tick = meta.last_tick;
+  // The interval is a float32 of 1/rate: the rate is the whole number it
+  // rounds to (1/0.0333333351 is 30).
+  const double interval = ctx_.tick_interval();
+  s.tick_rate = interval > 0 ? 1.0 / interval : 0;
+  if (std::abs(s.tick_rate - std::round(s.tick_rate)) < 1e-4) s.tick_rate = std::round(s.tick_rate);
+  s.world_offset = kWorldOffset;
+  if (module_ == nullptr) {
+    s.note = "the match layer reads Dota 2, CS2 and Deadlock; this replay's game is '" +
+             meta.game + "'";
+    if (sink_ != nullptr) sink_->OnMatchSummary(s);
+    return;
+  }
+  s.cell_width = module_->cell_width();
+  s.timeline_step = step_;
+  if (started_ && meta.last_tick >= 0) {
+    while (next_sample_ <= meta.last_tick) {
+      Sample(next_sample_);
+      next_sample_ += step_;
+    }
+    if (last_sampled_ != meta.last_tick) Sample(meta.last_tick);
+  }
+  s.start_tick = start_tick_;
+  if (last_game_time_ && start_tick_) s.duration_s = MatchValue::Real(*last_game_time_);
+  module_->Finish(ctx_, meta, &s);
+  if (sink_ != nullptr) sink_->OnMatchSummary(s);
+}
+
+}  // namespace gem::match

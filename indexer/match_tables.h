@@ -1,0 +1,52 @@
+// The match layer's tables in a gem index: match_info, players, timeline,
+// kills and wards (core/match_rows.h gives their rows). They are plain
+// tables any SQLite tool reads; the timeline's columns are the common ones
+// then the game's own, as the game's module declares them.
+//
+//   match_info(game, map, match_id, game_mode, winner, winner_name,
+//              tick_rate, first_tick, last_tick, start_tick, duration_s)
+//   players(slot, player_id, team, name, steam_id, hero, controller, pawn)
+//   timeline(tick, game_time, slot, entity, alive, x, y, z, pitch, yaw,
+//            health, max_health, team, <game columns>)  by (slot, tick)
+//   kills(id, tick, game_time, victim, killer, assisters, weapon, headshot,
+//         x, y, z)
+//   wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)
+#ifndef GEM_INDEXER_MATCH_TABLES_H_
+#define GEM_INDEXER_MATCH_TABLES_H_
+
+#include <span>
+#include <string>
+
+#include "core/match_rows.h"
+#include "core/status.h"
+#include "indexer/row_buffer.h"
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+
+// CREATE statements of the match tables, the timeline with `timeline`'s
+// columns (kTimelineCommonColumns first).
+std::string MatchSchemaSql(std::span<const MatchColumn> timeline);
+
+// Insert targets ("table(col, ...)") and their column counts.
+std::string TimelineInsertTarget(std::span<const MatchColumn> timeline);
+inline constexpr const char* kKillsInsertTarget =
+    "kills(tick, game_time, victim, killer, assisters, weapon, headshot, x, y, z)";
+inline constexpr int kKillsColumns = 10;
+inline constexpr const char* kWardsInsertTarget =
+    "wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)";
+inline constexpr int kWardsColumns = 9;
+
+// Adds a row's values to a recorded row.
+void AddValue(RowBuffer* row, const MatchValue& v);
+void AddKill(RowBuffer* row, const KillRow& k);
+void AddWard(RowBuffer* row, const WardRow& w);
+
+// Writes match_info and players; then gives the clock to the rows sampled
+// before the game said where it starts (warm-up, hero selection): counted
+// back from start_tick at the tick rate.
+Status WriteMatchSummary(Db* db, const MatchSummary& s);
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_MATCH_TABLES_H_

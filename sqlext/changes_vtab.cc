@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sqlext/common.h"
+#include "sqlext/field_walk.h"
 #include "sqlext/plan.h"
 #include "sqlext/vtab_base.h"
 #include "sqlext/vtabs.h"
@@ -41,12 +42,8 @@ struct ChangesCursor {
   Extension* ext;
   IndexReader* reader = nullptr;
   PlanArgs args;
-  std::vector<const EntityInfo*> entities;
-  size_t entity_pos = 0;
-  ClassInfoRow* clazz = nullptr;
-  std::vector<uint32_t> fields;  // of the current entity
-  size_t field_pos = 0;
-  std::vector<Row> rows;         // of the current field
+  FieldWalk walk;
+  std::vector<Row> rows;  // of the current (entity, field)
   size_t row_pos = 0;
   bool eof = true;
   int64_t rowid = 0;
@@ -65,60 +62,27 @@ int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
   return BestIndex(info, kColumns, /*rows_per_entity=*/20000, /*total_entities=*/1000);
 }
 
-// Moves to the next (entity, field) that has rows; false on error.
+// Moves to the next (entity, field) that has changes; false on error.
 bool Advance(ChangesCursor* c, std::string* error) {
-  for (;;) {
-    // Next field of the current entity.
-    while (c->entity_pos < c->entities.size() && c->field_pos < c->fields.size()) {
-      const EntityInfo& e = *c->entities[c->entity_pos];
-      uint32_t f = c->fields[c->field_pos];
-      c->rows.clear();
-      c->row_pos = 0;
-      const int64_t lo = std::max(c->args.lo, e.created_tick);
-      auto keep = [&](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
-      if (!c->reader->Changes(e, f, lo, c->args.hi, keep, error)) return false;
-      if (!c->rows.empty()) return true;
-      ++c->field_pos;
-    }
-    // Next entity: its fields, filtered by name.
-    if (c->entity_pos < c->entities.size() && !c->fields.empty()) ++c->entity_pos;
-    if (c->entity_pos >= c->entities.size()) {
-      c->eof = true;
-      return true;
-    }
-    const EntityInfo& e = *c->entities[c->entity_pos];
-    c->fields.clear();
-    c->field_pos = 0;
-    c->clazz = c->reader->Class(e.class_id);
-    if (c->clazz == nullptr) {
-      ++c->entity_pos;
-      continue;
-    }
-    if (!c->reader->LoadFields(c->clazz, error)) return false;
-    if (c->args.fields.active) {
-      // Named fields: look up only those.
-      for (uint32_t f = 0; f < c->clazz->fields.size(); ++f) {
-        if (c->args.fields.Matches(c->clazz->fields[f].name)) c->fields.push_back(f);
-      }
-    } else {
-      // Every field that ever had a value.
-      if (!c->reader->FieldsWithValues(e, &c->fields, error)) return false;
-      c->fields.erase(std::remove_if(c->fields.begin(), c->fields.end(),
-                                     [&](uint32_t f) { return f >= c->clazz->fields.size(); }),
-                      c->fields.end());
-    }
-    if (c->fields.empty()) ++c->entity_pos;
-  }
+  auto fill = [c](const EntityInfo& e, uint32_t f, std::string* err) {
+    c->rows.clear();
+    c->row_pos = 0;
+    const int64_t lo = std::max(c->args.lo, e.created_tick);
+    auto keep = [&](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
+    if (!c->reader->Changes(e, f, lo, c->args.hi, keep, err)) return -1;
+    return c->rows.empty() ? 0 : 1;
+  };
+  if (!c->walk.Advance(c->reader, c->args.fields, fill, error)) return false;
+  c->eof = c->walk.eof();
+  return true;
 }
 
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
   return Guarded(cur->pVtab, "gem_changes", [&] {
     c->args = ReadPlanArgs(idx_num, argc, argv);
-    c->entities.clear();
-    c->fields.clear();
     c->rows.clear();
-    c->entity_pos = c->field_pos = c->row_pos = 0;
+    c->row_pos = 0;
     c->rowid = 0;
     c->eof = true;
     std::string error;
@@ -129,7 +93,9 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     auto overlaps = [&](const EntityInfo& e) {
       return e.created_tick <= c->args.hi && e.deleted_tick > c->args.lo;
     };
-    SelectEntities(c->reader, c->args, overlaps, &c->entities);
+    std::vector<const EntityInfo*> entities;
+    SelectEntities(c->reader, c->args, overlaps, &entities);
+    c->walk.Reset(std::move(entities));
     c->eof = false;
     return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
@@ -140,7 +106,7 @@ int Next(sqlite3_vtab_cursor* cur) {
   return Guarded(cur->pVtab, "gem_changes", [&] {
     ++c->rowid;
     if (++c->row_pos < c->rows.size()) return SQLITE_OK;
-    ++c->field_pos;
+    c->walk.NextField();
     std::string error;
     return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
   });
@@ -148,8 +114,8 @@ int Next(sqlite3_vtab_cursor* cur) {
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
-  const EntityInfo& e = *c->entities[c->entity_pos];
-  const FieldInfo& f = c->clazz->fields[c->fields[c->field_pos]];
+  const EntityInfo& e = c->walk.entity();
+  const FieldInfo& f = c->walk.field();
   const Row& r = c->rows[c->row_pos];
   auto text = [&](const std::string& s) {
     sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
@@ -157,7 +123,7 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   switch (col) {
     case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
     case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
-    case kClassCol: text(c->clazz->name); break;
+    case kClassCol: text(c->walk.clazz().name); break;
     case kFieldCol: text(f.name); break;
     case kPath: text(f.path); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;

@@ -1,8 +1,8 @@
 // libgem: the gem SQLite extension. `.load ./libgem` (the sqlite3 shell),
 // load_extension (Python), --load-extension (Datasette).
 //
-// Registers: gem_state and gem_changes (eponymous table-valued functions),
-// gem_value, gem_version, gem_debug. No C++ exception crosses into SQLite.
+// Registers: gem_state, gem_changes and gem_sample (eponymous table-valued
+// functions), gem_value, gem_position, gem_version, gem_debug. No C++ exception crosses into SQLite.
 #include <new>
 #include <string>
 
@@ -39,6 +39,9 @@ extern "C" __attribute__((visibility("default"))) int sqlite3_gem_init(
   rc = sqlite3_create_module_v2(db, "gem_state", StateModule(), ext, nullptr);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_module_v2(db, "gem_changes", ChangesModule(), ext, nullptr);
+  }
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_module_v2(db, "gem_sample", SampleModule(), ext, nullptr);
   }
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("gem: cannot register tables: %s", sqlite3_errmsg(db));

@@ -1,8 +1,9 @@
-// Scalar functions: gem_value(entity, field, tick [, db]), gem_version(),
-// gem_debug().
+// Scalar functions: gem_value(entity, field, tick [, db]),
+// gem_position(entity, tick [, db]), gem_version(), gem_debug().
 #include <string>
 
 #include "core/codec/index_format.h"
+#include "core/world_coord.h"
 #include "sqlext/common.h"
 #include "sqlext/functions.h"
 
@@ -17,43 +18,75 @@ void Fail(sqlite3_context* ctx, const std::string& message) {
   sqlite3_result_error(ctx, message.c_str(), static_cast<int>(message.size()));
 }
 
+// The entity named by argv[0] at tick argv[tick_arg] in the index named
+// by argv[db_arg] (when given), with its class's fields loaded; null (and
+// NULL set as the result, or an error) when there is none.
+struct Target {
+  IndexReader* reader = nullptr;
+  const EntityInfo* entity = nullptr;
+  ClassInfoRow* clazz = nullptr;
+  int64_t tick = 0;
+};
+bool FindTarget(sqlite3_context* ctx, int argc, sqlite3_value** argv, int tick_arg,
+                Target* out) {
+  auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
+  for (int i : {0, tick_arg}) {
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+      sqlite3_result_null(ctx);  // a NULL argument has no value
+      return false;
+    }
+  }
+  std::string db = argc > tick_arg + 1 ? ArgText(argv[tick_arg + 1]) : "main";
+  if (db.empty()) db = "main";
+  std::string error;
+  out->reader = ext->readers.Get(db, &error);
+  if (out->reader == nullptr) {
+    Fail(ctx, error);
+    return false;
+  }
+  out->entity = out->reader->Entity(sqlite3_value_int64(argv[0]));
+  out->tick = sqlite3_value_int64(argv[tick_arg]);
+  if (out->entity == nullptr || !out->entity->AliveAt(out->tick)) {
+    sqlite3_result_null(ctx);  // no such entity at that tick
+    return false;
+  }
+  out->clazz = out->reader->Class(out->entity->class_id);
+  if (out->clazz == nullptr) {
+    sqlite3_result_null(ctx);
+    return false;
+  }
+  if (!out->reader->LoadFields(out->clazz, &error)) {
+    Fail(ctx, error);
+    return false;
+  }
+  return true;
+}
+
+// The value of field `name` of the target; false on error (set on ctx).
+bool ReadField(sqlite3_context* ctx, const Target& t, const std::string& name,
+               FoundValue* found, std::string* storage) {
+  *found = FoundValue();
+  auto it = t.clazz->by_name.find(name);
+  if (it == t.clazz->by_name.end()) return true;  // never sent: no value
+  std::string error;
+  if (!t.reader->ValueAt(*t.entity, it->second, t.tick, found, storage, &error)) {
+    Fail(ctx, error);
+    return false;
+  }
+  return true;
+}
+
 void Value_(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   try {
-    auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
-    for (int i = 0; i < 3; ++i) {
-      if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
-        sqlite3_result_null(ctx);  // a NULL argument has no value
-        return;
-      }
-    }
-    std::string db = argc > 3 ? ArgText(argv[3]) : "main";
-    if (db.empty()) db = "main";
-    std::string error;
-    IndexReader* reader = ext->readers.Get(db, &error);
-    if (reader == nullptr) return Fail(ctx, error);
-    const EntityInfo* e = reader->Entity(sqlite3_value_int64(argv[0]));
-    const int64_t tick = sqlite3_value_int64(argv[2]);
-    if (e == nullptr || !e->AliveAt(tick)) {
-      sqlite3_result_null(ctx);  // no such entity at that tick
-      return;
-    }
-    ClassInfoRow* cls = reader->Class(e->class_id);
-    if (cls == nullptr) {
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
       sqlite3_result_null(ctx);
       return;
     }
-    if (!reader->LoadFields(cls, &error)) return Fail(ctx, error);
-    const std::string field = ArgText(argv[1]);
-    auto it = cls->by_name.find(field);
-    if (it == cls->by_name.end()) {
-      sqlite3_result_null(ctx);  // the class has no such field (or never sent it)
-      return;
-    }
+    Target t;
+    if (!FindTarget(ctx, argc, argv, /*tick_arg=*/2, &t)) return;
     FoundValue found;
     std::string storage;
-    if (!reader->ValueAt(*e, it->second, tick, &found, &storage, &error)) {
-      return Fail(ctx, error);
-    }
+    if (!ReadField(ctx, t, ArgText(argv[1]), &found, &storage)) return;
     if (!found.found) {
       sqlite3_result_null(ctx);
       return;
@@ -63,6 +96,51 @@ void Value_(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     sqlite3_result_error_nomem(ctx);
   } catch (...) {
     Fail(ctx, "gem_value: internal error");
+  }
+}
+
+// gem_position(entity, tick [, db]): [x, y, z] world coordinates of an
+// entity with a body component, by the game's cell width (meta).
+void Position(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  try {
+    Target t;
+    if (!FindTarget(ctx, argc, argv, /*tick_arg=*/1, &t)) return;
+    if (t.reader->cell_width() <= 0) {
+      sqlite3_result_null(ctx);  // the index does not say how its game counts
+      return;
+    }
+    std::string json = "[";
+    for (int axis = 0; axis < 3; ++axis) {
+      const char c = static_cast<char>('X' + axis);
+      FoundValue cell, vec;
+      std::string s1, s2;
+      if (!ReadField(ctx, t, std::string("CBodyComponent.m_cell") + c, &cell, &s1) ||
+          !ReadField(ctx, t, std::string("CBodyComponent.m_vec") + c, &vec, &s2)) {
+        return;
+      }
+      const bool whole = cell.found && vec.found && vec.value.kind == ValueKind::kFloat &&
+                         (cell.value.kind == ValueKind::kUint || cell.value.kind == ValueKind::kInt);
+      if (!whole && axis < 2) {
+        sqlite3_result_null(ctx);  // no body component position
+        return;
+      }
+      if (axis) json += ',';
+      if (!whole) {
+        json += "null";
+        continue;
+      }
+      const int64_t n = cell.value.kind == ValueKind::kUint
+                            ? static_cast<int64_t>(cell.value.u)
+                            : cell.value.i;
+      AppendFloat32(CellCoord(n, t.reader->cell_width(), t.reader->world_offset(), vec.value.f),
+                    &json);
+    }
+    json += ']';
+    sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+  } catch (...) {
+    Fail(ctx, "gem_position: internal error");
   }
 }
 
@@ -106,6 +184,12 @@ int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*)) {
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function_v2(db, "gem_value", 4, flags, ext, Value_, nullptr, nullptr,
                                     nullptr);
+  }
+  for (int n : {2, 3}) {
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_create_function_v2(db, "gem_position", n, flags, ext, Position, nullptr,
+                                      nullptr, nullptr);
+    }
   }
   return rc;
 }

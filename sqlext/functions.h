@@ -6,7 +6,7 @@
 
 namespace gem::sqlext {
 
-// Registers gem_version, gem_debug and gem_value; `destroy(ext)` runs when
+// Registers gem_version, gem_debug, gem_value and gem_position; `destroy(ext)` runs when
 // the connection closes.
 int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*));
 

@@ -1,6 +1,7 @@
 #include "sqlext/index_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "core/codec/chunk_codec.h"
@@ -112,6 +113,31 @@ bool IndexReader::Open(std::string* error) {
     e.created_tick = sqlite3_column_int64(st, 4);
     if (sqlite3_column_type(st, 5) != SQLITE_NULL) e.deleted_tick = sqlite3_column_int64(st, 5);
     entities_.push_back(e);
+  }
+  sqlite3_finalize(st);
+  st = nullptr;
+
+  // Facts of the replay: where its ticks end, how positions are counted.
+  if (!Prepare(&st,
+               "SELECT key, value FROM " + Table("meta") +
+                   " WHERE key IN ('last_tick', 'cell_width', 'world_offset')",
+               error)) {
+    return false;
+  }
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const std::string key = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    if (sqlite3_column_type(st, 1) != SQLITE_INTEGER &&
+        sqlite3_column_type(st, 1) != SQLITE_FLOAT) {
+      continue;
+    }
+    const double v = sqlite3_column_double(st, 1);
+    if (key == "last_tick" && sqlite3_column_type(st, 1) == SQLITE_INTEGER) {
+      last_tick_ = sqlite3_column_int64(st, 1);
+    } else if (key == "cell_width" && v > 0 && v <= 65536) {
+      cell_width_ = v;
+    } else if (key == "world_offset" && std::abs(v) <= 1e9) {
+      world_offset_ = v;
+    }
   }
   sqlite3_finalize(st);
   st = nullptr;
@@ -477,6 +503,40 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
     *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
     return false;
   }
+  return true;
+}
+
+bool IndexReader::Sample(const EntityInfo& e, uint32_t field_id, int64_t first, int64_t last,
+                         int64_t step, const std::function<void(int64_t, const Value&)>& emit,
+                         std::string* error) {
+  if (first > last || step <= 0) return true;
+  // The value as of the first tick, then every change up to the last, in
+  // tick order: each sampled tick takes the value of the last change at
+  // or before it.
+  FoundValue current;
+  std::string current_bytes;
+  if (!ValueAt(e, field_id, first, &current, &current_bytes, error)) return false;
+  int64_t next = first;
+  bool done = false;
+  auto flush_before = [&](int64_t tick) {
+    while (!done && next < tick) {
+      if (current.found) emit(next, current.value);
+      if (next > last - step) done = true;
+      else next += step;
+    }
+  };
+  auto apply = [&](int64_t t, const Value& v) {
+    flush_before(t);
+    current.found = !v.is_none();
+    current.value = v;
+    if (v.kind == ValueKind::kString) {
+      current_bytes.assign(v.s);
+      current.value.s = current_bytes;
+    }
+  };
+  if (first < last && !Changes(e, field_id, first + 1, last, apply, error)) return false;
+  if (last < INT64_MAX) flush_before(last + 1);
+  else flush_before(INT64_MAX);
   return true;
 }
 

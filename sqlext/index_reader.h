@@ -102,6 +102,19 @@ class IndexReader {
   // Field ids of `e` that have change rows (ascending).
   bool ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
 
+  // The value of field `field_id` of `e` as of each tick first, first +
+  // step, ... <= last (all within e's life), by one pass over the field's
+  // changes: emit(tick, value) for each tick at which it has a value.
+  bool Sample(const EntityInfo& e, uint32_t field_id, int64_t first, int64_t last,
+              int64_t step, const std::function<void(int64_t, const Value&)>& emit,
+              std::string* error);
+
+  // From meta: the last tick of the replay, and the game's position rule
+  // (world = cell * cell_width - world_offset + offset; 0 when unknown).
+  int64_t last_tick() const { return last_tick_; }
+  double cell_width() const { return cell_width_; }
+  double world_offset() const { return world_offset_; }
+
  private:
   // The last change of a field at or before `tick` (its value may be none:
   // dropped by an array shrink); kNone when it had none since creation.
@@ -127,6 +140,9 @@ class IndexReader {
   bool opened_ = false;
   std::vector<EntityInfo> entities_;
   std::vector<ClassInfoRow> classes_;  // by class id
+  int64_t last_tick_ = INT64_MAX;
+  double cell_width_ = 0;
+  double world_offset_ = 0;
   ReadCounters counters_;
 
   // The last creation state read (one entity at a time, typically).

@@ -8,7 +8,7 @@ namespace gem::sqlext {
 int BestIndex(sqlite3_index_info* info, const Columns& columns, double rows_per_entity,
               double total_entities) {
   // The constraint index chosen for each bit, in bit order.
-  int chosen[13];
+  int chosen[kPlanBits];
   for (int& c : chosen) c = -1;
   auto take = [&](int bit_index, int i) {
     if (chosen[bit_index] < 0) chosen[bit_index] = i;
@@ -33,11 +33,15 @@ int BestIndex(sqlite3_index_info* info, const Columns& columns, double rows_per_
       if (op == SQLITE_INDEX_CONSTRAINT_GLOB) take(11, i);
     } else if (col == columns.db && col >= 0) {
       if (op == SQLITE_INDEX_CONSTRAINT_EQ) take(12, i);
+    } else if (op == SQLITE_INDEX_CONSTRAINT_EQ && col >= 0) {
+      if (col == columns.from) take(13, i);
+      if (col == columns.to) take(14, i);
+      if (col == columns.step) take(15, i);
     }
   }
   int idx = 0;
   int argv = 0;
-  for (int b = 0; b < 13; ++b) {
+  for (int b = 0; b < kPlanBits; ++b) {
     int i = chosen[b];
     if (i < 0) continue;
     const auto& c = info->aConstraint[i];
@@ -59,7 +63,9 @@ int BestIndex(sqlite3_index_info* info, const Columns& columns, double rows_per_
   if (idx & kTickEq && columns.tick_ranges) rows /= 100;
   if (idx & (kTickLo | kTickHi)) rows /= 4;
   double cost = 10 + rows * 2;
-  if (columns.tick_required && !(idx & kTickEq)) {
+  const bool sample_args = (idx & (kFrom | kTo | kStep)) == (kFrom | kTo | kStep);
+  if ((columns.tick_required && !(idx & kTickEq)) ||
+      (columns.sample_required && !sample_args)) {
     cost = 1e18;  // cannot run; see xFilter's message
     rows = 1e15;
   }
@@ -193,6 +199,15 @@ PlanArgs ReadPlanArgs(int idx_num, int argc, sqlite3_value** argv) {
     sqlite3_value* v = arg();
     if (v != nullptr && sqlite3_value_type(v) != SQLITE_NULL) a.db = ArgText(v);
   }
+  auto tick_arg = [&](bool* has, int64_t* out) {
+    sqlite3_value* v = arg();
+    *has = true;
+    if (v == nullptr || sqlite3_value_type(v) == SQLITE_NULL) a.empty = true;
+    else *out = sqlite3_value_int64(v);
+  };
+  if (idx_num & kFrom) tick_arg(&a.has_from, &a.from);
+  if (idx_num & kTo) tick_arg(&a.has_to, &a.to);
+  if (idx_num & kStep) tick_arg(&a.has_step, &a.step);
   if (a.lo > a.hi) a.empty = true;
   return a;
 }

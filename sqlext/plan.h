@@ -10,8 +10,9 @@
 //
 // Costs: reading a field as of a tick is one index seek (cheap); a plan
 // without an entity reads every live entity (expensive); gem_state without
-// a tick cannot run at all and costs "infinity", so that SQLite picks a plan
-// that has one and, when none exists, xFilter says the tick is missing.
+// a tick (gem_sample without its three arguments) cannot run at all and
+// costs "infinity", so that SQLite picks a plan that has one and, when none
+// exists, xFilter says what is missing.
 #ifndef GEM_SQLEXT_PLAN_H_
 #define GEM_SQLEXT_PLAN_H_
 
@@ -39,7 +40,11 @@ enum PlanBit : int {
   kFieldLike = 1 << 10,
   kFieldGlob = 1 << 11,
   kDb = 1 << 12,
+  kFrom = 1 << 13,        // gem_sample's from_tick, to_tick and step
+  kTo = 1 << 14,
+  kStep = 1 << 15,
 };
+constexpr int kPlanBits = 16;
 
 // Which columns of a table play which role (-1: none).
 struct Columns {
@@ -50,7 +55,9 @@ struct Columns {
   int clazz = -1;
   int field = -1;
   int db = -1;
+  int from = -1, to = -1, step = -1;  // gem_sample's arguments
   bool tick_required = false;
+  bool sample_required = false;  // from, to and step
   int order_by_entity_ok = -1;  // entity column whose ORDER BY ASC is true
 };
 
@@ -70,6 +77,9 @@ struct PlanArgs {
   std::string clazz;
   FieldFilter fields;
   std::string db = "main";
+  // gem_sample: the sampled ticks from, from + step, ... <= to.
+  bool has_from = false, has_to = false, has_step = false;
+  int64_t from = 0, to = 0, step = 0;
   bool empty = false;  // a constraint no row can meet (e.g. NULL)
 };
 

@@ -8,6 +8,7 @@ namespace gem::sqlext {
 
 const sqlite3_module* StateModule();    // gem_state
 const sqlite3_module* ChangesModule();  // gem_changes
+const sqlite3_module* SampleModule();   // gem_sample
 
 }  // namespace gem::sqlext
 

@@ -6,7 +6,7 @@ MatchValue PositionReader::Axis(const Entity& e, FieldReader& cell, FieldReader&
   const std::optional<int64_t> c = AsInt(cell.Read(e));
   const Value v = vec.Read(e);
   if (!c || v.kind != ValueKind::kFloat) return MatchValue::Null();
-  return MatchValue::Real(CellCoord(*c, cell_width_, v.f));
+  return MatchValue::Real(CellCoord(*c, cell_width_, kWorldOffset, v.f));
 }
 
 void PositionReader::Read(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z) {

@@ -1,11 +1,5 @@
-// Where an entity is and where it faces, read from its body component.
-//
-// Source 2 networks a position as a cell and an offset per axis
-// (CBodyComponent.m_cellX, m_vecX, ...); the world coordinate is
-//   cell * cell_width - world_offset + offset
-// computed in float32, as the game does (the cell part is an exact
-// integer, then the float offset is added). The cell width is the game's:
-// 128 in Dota 2, 512 in CS2 and Deadlock; the offset centres the map.
+// Where an entity is and where it faces, read from its body component:
+// world coordinates by core/world_coord.h with the game's cell width.
 #ifndef GEM_CORE_MATCH_BODY_H_
 #define GEM_CORE_MATCH_BODY_H_
 
@@ -15,15 +9,9 @@
 #include "core/entities.h"
 #include "core/match/field_reader.h"
 #include "core/match_rows.h"
+#include "core/world_coord.h"
 
 namespace gem::match {
-
-inline constexpr float kWorldOffset = 16384.0f;
-
-inline float CellCoord(int64_t cell, float cell_width, float offset) {
-  const float base = static_cast<float>(static_cast<double>(cell) * cell_width - kWorldOffset);
-  return base + offset;
-}
 
 // An angle in degrees as the game uses it, in [-180, 180) (exact in
 // float32: only values at or above 180 change, by 360).

@@ -209,6 +209,7 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
          frame.command == kDemStop)) {
       meta_.last_tick = frame.tick;
     }
+    if (match_) match_->AfterFrame(tick_);
     if (sink_) sink_->OnFrameEnd(tick_);
   }
   FinishMetadata();

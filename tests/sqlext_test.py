@@ -11,53 +11,13 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
-LIB = os.path.join(RUNFILES, "sqlext", "libgem.so")
-GEM_INDEX = os.path.join(RUNFILES, "indexer", "gem-index")
-GEM_DUMP = os.path.join(RUNFILES, "tools", "gem-dump")
-CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
-    os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
-FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
-GOLDEN = os.environ.get("GEM_GOLDEN") or os.path.join(os.path.dirname(FIXTURES), "golden")
-TMP = tempfile.mkdtemp(prefix="gemext", dir=os.environ.get("TEST_TMPDIR"))
-NEKIT = "dota2_haste_nekit"
-AUTO = "dota2_haste_auto-20240102-2233-start"
-_built = {}
-
-
-def index_of(stem):
-    """Indexes a fixture once; None when the fixture is missing."""
-    if stem in _built:
-        return _built[stem]
-    replay = os.path.join(FIXTURES, stem + ".dem")
-    if not os.path.exists(replay):
-        _built[stem] = None
-        return None
-    out = os.path.join(TMP, stem + ".db")
-    subprocess.run([GEM_INDEX, "--quiet", "--force", replay, out], check=True)
-    _built[stem] = out
-    return out
-
-
-def need(stem):
-    path = index_of(stem)
-    if path is None:
-        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
-    return path
-
-
-def connect(path=":memory:"):
-    con = sqlite3.connect(path)
-    con.enable_load_extension(True)
-    con.load_extension(LIB[:-3])  # like .load: the suffix is optional
-    con.enable_load_extension(False)
-    return con
+from gemtest import (AUTO, FIXTURES, GEM_DUMP, GOLDEN, LIB, NEKIT, RUNFILES, TMP,  # noqa: E402
+                     connect, need)
 
 
 def counters(con):
@@ -89,9 +49,9 @@ def same(golden, ours):
 
 
 class Loading(unittest.TestCase):
-    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_value", 3), ("gem_value", 4),
-                          ("gem_version", 0)}
-    EXPECTED_MODULES = {"gem_changes", "gem_state"}
+    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_position", 2), ("gem_position", 3),
+                          ("gem_value", 3), ("gem_value", 4), ("gem_version", 0)}
+    EXPECTED_MODULES = {"gem_changes", "gem_sample", "gem_state"}
 
     def test_sqlite3_shell_loads_and_lists_exactly_our_functions(self):
         out = subprocess.run(
@@ -101,9 +61,10 @@ class Loading(unittest.TestCase):
              "SELECT name FROM pragma_module_list WHERE name LIKE 'gem%' ORDER BY 1;"],
             capture_output=True, text=True, check=True).stdout.split()
         self.assertEqual(out[0], "0.1.0")
-        functions = {(x.split("|")[0], int(x.split("|")[1])) for x in out[1:5]}
+        n = len(self.EXPECTED_FUNCTIONS)
+        functions = {(x.split("|")[0], int(x.split("|")[1])) for x in out[1:1 + n]}
         self.assertEqual(functions, self.EXPECTED_FUNCTIONS)
-        self.assertEqual(set(out[5:]), self.EXPECTED_MODULES)
+        self.assertEqual(set(out[1 + n:]), self.EXPECTED_MODULES)
 
     def test_python_loads_and_lists_exactly_our_functions(self):
         con = connect()

@@ -74,6 +74,7 @@ class Module : public match::GameModule {
   FieldReader deaths_{"m_pActionTrackingServices.m_iDeaths"};
   FieldReader assists_{"m_pActionTrackingServices.m_iAssists"};
   FieldReader warmup_{"m_pGameRules.m_bWarmupPeriod"};
+  FieldReader match_started_{"m_pGameRules.m_bHasMatchStarted"};
   FieldReader match_start_{"m_pGameRules.m_fMatchStartTime"};
   FieldReader phase_{"m_pGameRules.m_gamePhase"};
   FieldReader score_{"m_iScore"};
@@ -83,6 +84,9 @@ class Module : public match::GameModule {
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   const Entity* r = rules(ctx);
   if (r == nullptr || match::ReadInt(warmup_, r).value_or(0) != 0) return std::nullopt;
+  // Before the match goes live (warm-up, a restart's countdown) the start
+  // time is an old one.
+  if (match::ReadInt(match_started_, r).value_or(1) == 0) return std::nullopt;
   const std::optional<double> start = match::ReadReal(match_start_, r);
   if (!start || *start <= 0) return std::nullopt;
   return pause_clock_.GameSeconds(r, ctx.ServerTickAt(tick), ctx.tick_interval()) - *start;

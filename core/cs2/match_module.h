@@ -11,7 +11,7 @@
 //   entity the pawn's m_pWeaponServices.m_hActiveWeapon names.
 // - Clock: game seconds (game_clock.h) less m_pGameRules.m_fMatchStartTime,
 //   the start of the first round after the warm-up; unknown during the
-//   warm-up.
+//   warm-up and until m_bHasMatchStarted says the match is live.
 // - Kills: player_death game events: userid (victim), attacker, assister
 //   (players when their *_pawn handle is valid), weapon, headshot; the
 //   victim's position as of the event's tick.

@@ -84,7 +84,7 @@ void MatchLayer::BeforeFrame(const TickInfo& next) {
       next_sample_ += step_;
     }
   }
-  ctx_.SetPosition(ticks_.Next(next), next.net_tick);
+  ticks_.Next(next);
 }
 
 void MatchLayer::Sample(int64_t tick) {

@@ -2,7 +2,7 @@
 // the sink (players, timeline, kills, wards, the match summary).
 //
 // The parser owns one when ParserOptions::match_layer is set, and calls it
-// before every outer frame (BeforeFrame), for every entity, game event,
+// before and after every outer frame, for every entity, game event,
 // combat-log entry and unread user message, and once at the end.
 //
 // Timeline samples are the index ticks that are multiples of the step (one
@@ -56,6 +56,9 @@ class MatchLayer {
   void SetTickInterval(double interval);
 
   void BeforeFrame(const TickInfo& next);
+  // The frame has been applied: its tick and the server tick it ended on
+  // are where the state is.
+  void AfterFrame(const TickInfo& t) { At(t); }
   void OnEntityCreated(const TickInfo& t, const Entity& e);
   void OnEntityUpdated(const TickInfo& t, const Entity& e, std::span<const FieldChange> c);
   void OnEntityDeleted(const TickInfo& t, const Entity& e);

@@ -1,0 +1,69 @@
+"""What the Python end-to-end tests share: where Bazel put the binaries and
+the extension, where the fixtures are, indexing a fixture once per option
+set, opening an index with libgem loaded (/usr/bin/python3's sqlite3 can
+load extensions), and float32 arithmetic."""
+import os
+import sqlite3
+import struct
+import subprocess
+import tempfile
+import unittest
+
+RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
+LIB = os.path.join(RUNFILES, "sqlext", "libgem.so")
+GEM_INDEX = os.path.join(RUNFILES, "indexer", "gem-index")
+GEM_DUMP = os.path.join(RUNFILES, "tools", "gem-dump")
+GEM_SYNTH = os.path.join(RUNFILES, "tools", "gem-synth")
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
+    os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
+FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
+GOLDEN = os.environ.get("GEM_GOLDEN") or os.path.join(os.path.dirname(FIXTURES), "golden")
+TMP = tempfile.mkdtemp(prefix="gemtest", dir=os.environ.get("TEST_TMPDIR"))
+NEKIT = "dota2_haste_nekit"
+AUTO = "dota2_haste_auto-20240102-2233-start"
+# Every fixture of a game gem reads (the 2014 beta replays are refused).
+MODERN = ["cs2_demofilenet_14011_cs_italy", "cs2_demofilenet_14065_de_nuke",
+          "cs2_demofilenet_14090_cs_italy", "cs2_demofilenet_14132_de_ancient",
+          "cs2_demofilenet_14150_ag2_de_train", "cs2_demofilenet_14155_de_dust2",
+          "cs2_demofilenet_14160_de_dust2", "deadlock_demofilenet_hltv_10423_dl_midtown",
+          "deadlock_demofilenet_hltv_10524_new_player_basics", AUTO, NEKIT]
+_built = {}
+
+
+def replay_path(stem):
+    return os.path.join(FIXTURES, stem + ".dem")
+
+
+def index_of(stem, *options):
+    """Indexes a fixture once per option set; None when it is missing."""
+    key = (stem,) + options
+    if key in _built:
+        return _built[key]
+    replay = replay_path(stem)
+    if not os.path.exists(replay):
+        _built[key] = None
+        return None
+    out = os.path.join(TMP, "%s%s.db" % (stem, "".join(o.replace("-", "_") for o in options)))
+    subprocess.run([GEM_INDEX, "--quiet", "--force"] + list(options) + [replay, out], check=True)
+    _built[key] = out
+    return out
+
+
+def need(stem, *options):
+    path = index_of(stem, *options)
+    if path is None:
+        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+    return path
+
+
+def connect(path=":memory:"):
+    con = sqlite3.connect(path)
+    con.enable_load_extension(True)
+    con.load_extension(LIB[:-3])  # like .load: the suffix is optional
+    con.enable_load_extension(False)
+    return con
+
+
+def f32(x):
+    """x rounded to float32, as a Python float."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]

@@ -1,0 +1,158 @@
+"""What every match-layer column should be, computed from the index's fields
+alone (gem_value, the entities and string tables): the tests' own statement
+of each game's rules, written apart from the C++ modules, so that a timeline
+row is checked against the raw fields behind it at the same tick.
+
+Positions: cell * width - 16384 + offset in float32 (Dota 2: 128-unit cells,
+CS2 and Deadlock: 512). Angles: degrees in [-180, 180)."""
+import json
+import math
+
+from gemtest import f32
+
+COMMON = ["tick", "game_time", "slot", "entity", "alive", "x", "y", "z", "pitch", "yaw",
+          "health", "max_health", "team"]
+EXTRA = {
+    "dota2": ["mana", "max_mana", "level", "xp", "gold", "net_worth", "last_hits", "denies",
+              "kills", "deaths", "assists"],
+    "cs2": ["armor", "money", "active_weapon", "kills", "deaths", "assists"],
+    "deadlock": ["level", "souls", "kills", "deaths", "assists"],
+}
+CELL = {"dota2": 128, "cs2": 512, "deadlock": 512}
+NO_HANDLE = 0xFFFFFF
+
+
+def coord(cell, vec, width):
+    if cell is None or vec is None:
+        return None
+    return f32(f32(cell * width - 16384) + vec)
+
+
+def degrees(a):
+    a = f32(a)
+    if a >= 180 or a < -180:
+        a = f32(a - 360 * math.floor((a + 180) / 360))
+    return a
+
+
+class Fields:
+    """Field values of entities as of ticks, by gem_value."""
+
+    def __init__(self, con):
+        self.con = con
+        self.classes = dict(con.execute(
+            "SELECT e.entity, c.name FROM entities e JOIN classes c USING (class_id)"))
+
+    def value(self, entity, name, tick):
+        if entity is None:
+            return None
+        return self.con.execute("SELECT gem_value(?, ?, ?)", (entity, name, tick)).fetchone()[0]
+
+    def by_handle(self, handle, tick):
+        if handle is None or handle == NO_HANDLE:
+            return None
+        row = self.con.execute(
+            "SELECT entity FROM entities WHERE handle = ? AND created_tick <= ? "
+            "AND (deleted_tick IS NULL OR deleted_tick > ?)", (handle, tick, tick)).fetchone()
+        return row[0] if row else None
+
+    def alive_of_class(self, name, tick):
+        return [r[0] for r in self.con.execute(
+            "SELECT e.entity FROM entities e JOIN classes c USING (class_id) WHERE c.name = ? "
+            "AND created_tick <= ? AND (deleted_tick IS NULL OR deleted_tick > ?) "
+            "ORDER BY e.entity", (name, tick, tick))]
+
+    def at_index(self, index, tick):
+        row = self.con.execute(
+            "SELECT entity FROM entities WHERE ent_index = ? AND created_tick <= ? "
+            "AND (deleted_tick IS NULL OR deleted_tick > ?)", (index, tick, tick)).fetchone()
+        return row[0] if row else None
+
+    def position(self, entity, tick, width):
+        v = lambda n: self.value(entity, "CBodyComponent." + n, tick)  # noqa: E731
+        return [coord(v("m_cell" + a), v("m_vec" + a), width) for a in "XYZ"]
+
+    def angles(self, entity, field, tick):
+        a = self.value(entity, field, tick)
+        if a is None:
+            return None, None
+        a = json.loads(a)
+        return degrees(a[0]), degrees(a[1])
+
+    def entity_name(self, entity, tick):
+        index = self.value(entity, "m_pEntity.m_nameStringableIndex", tick)
+        if index is None:
+            return None
+        row = self.con.execute(
+            "SELECT key FROM string_table_entries WHERE table_id = (SELECT table_id FROM "
+            "string_tables WHERE name = 'EntityNames') AND idx = ? AND tick <= ? "
+            "ORDER BY tick DESC, seq DESC LIMIT 1", (index, tick)).fetchone()
+        return row[0] if row else None
+
+
+def body_columns(f, game, entity, tick, angle_field):
+    x, y, z = f.position(entity, tick, CELL[game]) if entity else (None, None, None)
+    pitch, yaw = f.angles(entity, angle_field, tick) if entity else (None, None)
+    life = f.value(entity, "m_lifeState", tick)
+    return {"entity": entity, "alive": None if life is None else int(life == 0),
+            "x": x, "y": y, "z": z, "pitch": pitch, "yaw": yaw,
+            "health": f.value(entity, "m_iHealth", tick),
+            "team": f.value(entity, "m_iTeamNum", tick)}
+
+
+def dota_row(f, slot, tick):
+    """Dota 2: the player resource's slot, its hero, its team's data entity."""
+    res = f.alive_of_class("CDOTA_PlayerResource", tick)[0]
+    pd = "m_vecPlayerData.%04d." % slot
+    td = "m_vecPlayerTeamData.%04d." % slot
+    team = f.value(res, pd + "m_iPlayerTeam", tick)
+    hero = f.by_handle(f.value(res, td + "m_hSelectedHero", tick), tick)
+    if hero is None:
+        # The player's controller (ids doubled since 7.31) names its hero.
+        for c in f.alive_of_class("CDOTAPlayerController", tick):
+            if f.value(c, "m_nPlayerID", tick) == 2 * slot:
+                hero = f.by_handle(f.value(c, "m_hAssignedHero", tick), tick)
+    row = body_columns(f, "dota2", hero, tick, "CBodyComponent.m_angRotation")
+    row.update(slot=slot, max_health=f.value(hero, "m_iMaxHealth", tick),
+               mana=f.value(hero, "m_flMana", tick), max_mana=f.value(hero, "m_flMaxMana", tick),
+               level=f.value(hero, "m_iCurrentLevel", tick),
+               kills=f.value(res, td + "m_iKills", tick),
+               deaths=f.value(res, td + "m_iDeaths", tick),
+               assists=f.value(res, td + "m_iAssists", tick))
+    data = f.alive_of_class("CDOTA_DataRadiant" if team == 2 else "CDOTA_DataDire", tick)
+    team_slot = f.value(res, td + "m_iTeamSlot", tick)
+    d = "m_vecDataTeam.%04d." % team_slot if team_slot is not None else None
+    value = (lambda n: f.value(data[0], d + n, tick)) if data and d else (lambda n: None)
+    reliable, unreliable = value("m_iReliableGold"), value("m_iUnreliableGold")
+    row.update(gold=None if reliable is None or unreliable is None else reliable + unreliable,
+               xp=value("m_iTotalEarnedXP"), net_worth=value("m_iNetWorth"),
+               last_hits=value("m_iLastHitCount"), denies=value("m_iDenyCount"))
+    return row
+
+
+def controller_row(f, game, slot, tick):
+    """CS2 and Deadlock: the controller at entity index slot + 1 and its pawn."""
+    c = f.at_index(slot + 1, tick)
+    pawn_field = "m_hPlayerPawn" if game == "cs2" else "m_hHeroPawn"
+    pawn = f.by_handle(f.value(c, pawn_field, tick), tick)
+    row = body_columns(f, game, pawn, tick, "m_angEyeAngles")
+    row["slot"] = slot
+    if game == "cs2":
+        weapon = f.by_handle(f.value(pawn, "m_pWeaponServices.m_hActiveWeapon", tick), tick)
+        row.update(max_health=f.value(pawn, "m_iMaxHealth", tick),
+                   armor=f.value(pawn, "m_ArmorValue", tick),
+                   money=f.value(c, "m_pInGameMoneyServices.m_iAccount", tick),
+                   active_weapon=f.classes.get(weapon),
+                   kills=f.value(c, "m_pActionTrackingServices.m_iKills", tick),
+                   deaths=f.value(c, "m_pActionTrackingServices.m_iDeaths", tick),
+                   assists=f.value(c, "m_pActionTrackingServices.m_iAssists", tick))
+    else:
+        row.update(max_health=f.value(c, "m_iHealthMax", tick),
+                   level=f.value(c, "m_iLevel", tick), souls=f.value(c, "m_iGoldNetWorth", tick),
+                   kills=f.value(c, "m_iPlayerKills", tick), deaths=f.value(c, "m_iDeaths", tick),
+                   assists=f.value(c, "m_iPlayerAssists", tick))
+    return row
+
+
+def expected_row(f, game, slot, tick):
+    return dota_row(f, slot, tick) if game == "dota2" else controller_row(f, game, slot, tick)

@@ -35,6 +35,13 @@ run 0 "help" --help
 grep -q "usage: gem-index" "$work/out" || fail "help prints usage"
 run 0 "version" --version
 grep -q "gem-index" "$work/out" || fail "version names the tool"
+schema=$(sed -n 's/.*index schema \([0-9][0-9]*\).*/\1/p' "$work/out")
+for step in 0 -3 abc 1.5 "" 99999999999999999999; do
+  run 64 "--timeline-step '$step'" --timeline-step "$step" x.dem "$work/step.db"
+  grep -q -- "--timeline-step needs a whole number" "$work/err" || fail "step '$step': no message"
+  [ -e "$work/step.db" ] && fail "step '$step': an output was created"
+done
+run 64 "--timeline-step without a value" x.dem "$work/step.db" --timeline-step
 run 66 "missing input" "$work/nope.dem" "$work/nope.db"
 [ -e "$work/nope.db" ] && fail "missing input created an output"
 
@@ -55,6 +62,8 @@ if [ ! -f "$fixtures/dota2_haste_nekit.dem" ]; then
 else
   nekit="$fixtures/dota2_haste_nekit.dem"
   run 0 "index nekit" --quiet "$nekit" "$work/nekit.db"
+  [ "$(sqlite3 "$work/nekit.db" "pragma user_version")" = "$schema" ] ||
+    fail "--version says index schema $schema, the index is $(sqlite3 "$work/nekit.db" "pragma user_version")"
   [ "$(sqlite3 "$work/nekit.db" "select value from meta where key='truncated'")" = "0" ] ||
     fail "whole replay flagged truncated"
 
@@ -131,6 +140,29 @@ else
     fi
     no_leftovers "$work" "signal"
   fi
+fi
+
+# A game gem does not know: indexed, with empty match-layer tables and a
+# note in meta saying why.
+cs2="$fixtures/cs2_demofilenet_14155_de_dust2.dem"
+if [ ! -f "$cs2" ]; then
+  echo "SKIPPED: fixture cs2_demofilenet_14155_de_dust2.dem not found in $fixtures"
+else
+  # The header's game directory names the game; make it one gem does not know.
+  perl -0777 -pe 's/game\\csgo/game\\gemx/' "$cs2" > "$work/unknown.dem"
+  cmp -s "$cs2" "$work/unknown.dem" && fail "unknown game: the header was not changed"
+  run 0 "a game gem does not know" --quiet "$work/unknown.dem" "$work/unknown.db"
+  counts=$(sqlite3 "$work/unknown.db" "select (select count(*) from players) ||
+      (select count(*) from timeline) || (select count(*) from kills) ||
+      (select count(*) from wards) || (select count(*) from match_info)")
+  [ "$counts" = "00001" ] || fail "unknown game: match tables hold $counts rows, expected 00001"
+  note=$(sqlite3 "$work/unknown.db" "select value from meta where key='match_layer'")
+  case "$note" in
+    *"reads Dota 2, CS2 and Deadlock"*) echo "ok: unknown game noted: $note" ;;
+    *) fail "unknown game: meta.match_layer is '$note'" ;;
+  esac
+  [ "$(sqlite3 "$work/unknown.db" "select count(*) from entities")" -gt 100 ] ||
+    fail "unknown game: its entities were not indexed"
 fi
 
 rm -rf "$work"

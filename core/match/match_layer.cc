@@ -151,8 +151,9 @@ void MatchLayer::Finish(const ReplayMetadata& meta) {
   if (std::abs(s.tick_rate - std::round(s.tick_rate)) < 1e-4) s.tick_rate = std::round(s.tick_rate);
   s.world_offset = kWorldOffset;
   if (module_ == nullptr) {
-    s.note = "the match layer reads Dota 2, CS2 and Deadlock; this replay's game is '" +
-             meta.game + "'";
+    s.note = "no players: the match layer reads Dota 2, CS2 and Deadlock; this replay's "
+             "game is " + (meta.game.empty() ? std::string("not named in its header")
+                                            : "'" + meta.game + "'");
     if (sink_ != nullptr) sink_->OnMatchSummary(s);
     return;
   }

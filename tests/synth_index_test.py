@@ -8,23 +8,14 @@ import collections
 import json
 import os
 import sqlite3
-import struct
 import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
-LIB = os.path.join(RUNFILES, "sqlext", "libgem.so")
-GEM_INDEX = os.path.join(RUNFILES, "indexer", "gem-index")
-GEM_SYNTH = os.path.join(RUNFILES, "tools", "gem-synth")
-CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
-    os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
-FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
-TMP = tempfile.mkdtemp(prefix="gemsynth", dir=os.environ.get("TEST_TMPDIR"))
+from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect, f32  # noqa: E402
 AUTO = "dota2_haste_auto-20240102-2233-start"
 MINUTES = 2
 _made = {}
@@ -37,28 +28,19 @@ def synthetic():
     replay = os.path.join(FIXTURES, AUTO + ".dem")
     if not os.path.exists(replay):
         raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
-    dem, truth, db, combat = (os.path.join(TMP, "synth." + x)
-                              for x in ("dem", "truth", "db", "combat"))
+    dem, truth, db, combat, match = (os.path.join(TMP, "synth." + x)
+                                     for x in ("dem", "truth", "db", "combat", "match"))
     out = subprocess.run([GEM_SYNTH, "--from", replay, "--minutes", str(MINUTES), "--seed", "42",
-                          "--truth", truth, "--combat-truth", combat, dem],
+                          "--truth", truth, "--combat-truth", combat, "--match-truth", match,
+                          dem],
                          capture_output=True, text=True, check=True).stdout
     _made["combat"] = combat
+    with open(match) as f:
+        _made["match"] = [json.loads(line) for line in f]
     counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
     subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
     _made["db"] = (db, truth, counts)
     return _made["db"]
-
-
-def connect(path):
-    con = sqlite3.connect(path)
-    con.enable_load_extension(True)
-    con.load_extension(LIB)
-    con.enable_load_extension(False)
-    return con
-
-
-def f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def same(truth, ours):
@@ -181,6 +163,55 @@ class SyntheticReplay(unittest.TestCase):
         # Field changes: the fixture's first packet wrote none (it creates
         # everything); every later change is gem-synth's.
         self.assertEqual(int(meta["field_changes"]), counts["field_changes"])
+
+
+class SyntheticMatchLayer(unittest.TestCase):
+    """The players, kills and clock gem-synth wrote (player_stats.h), as the
+    match tables give them."""
+
+    def test_timeline_equals_each_players_state_written(self):
+        db, _, _ = synthetic()
+        con = connect(db)
+        players = [m for m in _made["match"] if m["kind"] == "player"]
+        self.assertEqual(len(players), 10 * MINUTES * 60 * 30 // 300)
+        columns = ["gold", "net_worth", "xp", "last_hits", "denies", "kills", "deaths", "assists"]
+        for p in players:
+            row = con.execute(
+                "SELECT %s, game_time, (SELECT ent_index FROM entities e WHERE e.entity = "
+                "t.entity) FROM timeline t WHERE tick = ? AND slot = ?" % ", ".join(columns),
+                (p["tick"], p["slot"])).fetchone()
+            self.assertIsNotNone(row, "tick %d slot %d" % (p["tick"], p["slot"]))
+            self.assertEqual(list(row[:len(columns)]), [p[c] for c in columns],
+                             "tick %d slot %d" % (p["tick"], p["slot"]))
+            self.assertAlmostEqual(row[-2], p["game_time"], delta=1e-6)
+            self.assertEqual(row[-1], p["hero"])
+
+    def test_kills_are_the_kills_written(self):
+        db, _, counts = synthetic()
+        con = connect(db)
+        written = [m for m in _made["match"] if m["kind"] == "kill"]
+        self.assertEqual(len(written), counts["kills"])
+        self.assertGreater(len(written), 0)
+        rows = con.execute("SELECT tick, victim, killer, assisters, weapon, headshot, x, y, z "
+                           "FROM kills ORDER BY id").fetchall()
+        self.assertEqual(len(rows), len(written))
+        for k, row in zip(written, rows):
+            position = [f32(f32(k["cell_" + a] * 128 - 16384) + k["vec_" + a]) for a in "xyz"]
+            self.assertEqual(row, (k["tick"], k["victim"], k["killer"],
+                                   json.dumps(k["assisters"], separators=(",", ":")),
+                                   k["weapon"], None, *position))
+
+    def test_the_clock_starts_at_the_horn_and_stops_for_the_pause(self):
+        db, _, counts = synthetic()
+        con = connect(db)
+        start, duration, first = con.execute(
+            "SELECT start_tick, duration_s, first_tick FROM match_info").fetchone()
+        self.assertEqual(start, first + 1200)  # gem-synth's horn
+        # The last tick's clock: the game ran from the horn, less a 10 s pause.
+        self.assertAlmostEqual(duration, (counts["last_tick"] - start) / 30 - 10, delta=1e-4)
+        paused = con.execute("SELECT count(DISTINCT game_time) FROM timeline WHERE tick BETWEEN ? "
+                             "AND ?", (start + 1800, start + 2100)).fetchone()[0]
+        self.assertEqual(paused, 1)
 
 
 if __name__ == "__main__":

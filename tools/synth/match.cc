@@ -21,6 +21,7 @@ constexpr int kCreepsPerLane = 5;
 constexpr int kNeutralCamps = 18;
 constexpr int kNeutralsPerCamp = 3;
 constexpr int kNudgesPerPacket = 30;
+constexpr int32_t kCombatLogDeath = 4;
 
 // Protobuf wire format, for the one message we have no .proto for
 // (CDOTAModifierBuffTableEntry: field numbers from Valve's
@@ -85,7 +86,7 @@ void Match::Start() {
       u.parity = static_cast<int32_t>(num("CBodyComponent.m_nNewSequenceParity", 0));
       u.wearables_base = static_cast<size_t>(num("m_hMyWearables", 0));
       units_.push_back(u);
-    } else {
+    } else if (!PlayerStats::Manages(e->class_name())) {
       others_.push_back(index);
     }
   }
@@ -354,7 +355,10 @@ void Match::CombatLog(uint32_t tick) {
       key(name);
       if (truth) AppendFloat32(v, &line);
     };
-    entry.set_type(static_cast<int32_t>(Below(6)));
+    // Any type but deaths (PlayerStats writes those, as the truth knows).
+    int32_t type = static_cast<int32_t>(Below(5));
+    if (type >= kCombatLogDeath) ++type;
+    entry.set_type(type);
     put_int("type", entry.type());
     if (combat_names_ > 0) {
       entry.set_target_name(static_cast<uint32_t>(Below(combat_names_)));
@@ -440,6 +444,7 @@ void Match::Tick(uint32_t tick) {
   NudgeOthers();
   Modifiers(tick);
   CombatLog(tick);
+  stats_.Tick(tick);
 }
 
 void Match::Truth(uint32_t tick, FILE* out) {
@@ -459,11 +464,14 @@ void Match::Truth(uint32_t tick, FILE* out) {
   }
 }
 
-Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth) {
+Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* match_truth) {
   combat_truth_ = combat_truth;
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
   Start();
   const uint32_t start = world_->start_tick();
+  stats_.Start(start, options_.horn_after);
+  stats_.set_kill_truth(match_truth);
+  stats_.set_combat_truth(combat_truth);
   const uint32_t ticks = static_cast<uint32_t>(options_.minutes * 60 * 30);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {
@@ -473,12 +481,14 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth) {
     if (options_.full_packet_interval > 0 && since % options_.full_packet_interval == 0) {
       GEM_RETURN_IF_ERROR(world_->WriteFullPacket(t, out));
     }
-    if (truth != nullptr && options_.truth_interval > 0 && since % options_.truth_interval == 0) {
-      Truth(t, truth);
-    }
+    const bool truth_tick = options_.truth_interval > 0 && since % options_.truth_interval == 0;
+    if (truth != nullptr && truth_tick) Truth(t, truth);
+    if (match_truth != nullptr && truth_tick) stats_.Truth(t, match_truth);
     last = t;
   }
   counters_.last_tick = last;
+  counters_.kills = stats_.kills();
+  counters_.combat_log += counters_.kills;
   return world_->WriteEnd(last, out);
 }
 

@@ -7,7 +7,8 @@
 // spawning; neutral camps die and respawn each minute; heroes' wearable
 // arrays grow and shrink; modifiers are added to and removed from
 // ActiveModifiers; ~33 combat-log entries a second; a few other entities'
-// fields of every type (strings too) change each packet. Packets every 2 ticks (30
+// fields of every type (strings too) change each packet; the players'
+// economy, kills and the game clock change as player_stats.h says. Packets every 2 ticks (30
 // ticks/s), a full packet every `full_packet_interval` ticks.
 //
 // Every random choice comes from one 64-bit Mersenne Twister seeded with
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/synth/player_stats.h"
 #include "tools/synth/world.h"
 
 namespace gem::synth {
@@ -31,6 +33,7 @@ struct MatchOptions {
   uint64_t seed = 1;
   uint32_t full_packet_interval = 1800;  // ticks
   uint32_t truth_interval = 300;         // ticks between ground-truth samples
+  uint32_t horn_after = 1200;            // ticks from the start to the horn
 };
 
 struct MatchCounters {
@@ -39,6 +42,7 @@ struct MatchCounters {
   uint64_t modifiers_removed = 0;
   uint64_t wearable_changes = 0;
   uint64_t truth_entities = 0;
+  uint64_t kills = 0;
   uint32_t last_tick = 0;
 };
 
@@ -49,8 +53,11 @@ class Match {
   // `truth` (may be null) gets the state of a sample of entities every
   // truth_interval ticks; `combat_truth` (may be null) every combat-log
   // entry written, a JSON object a line: the tick, then each field set,
-  // by its protobuf name (names as their CombatLogNames index).
-  Status Run(ReplayWriter* out, FILE* truth, FILE* combat_truth = nullptr);
+  // by its protobuf name (names as their CombatLogNames index);
+  // `match_truth` (may be null) the players' state at each truth tick and
+  // every kill (see player_stats.h).
+  Status Run(ReplayWriter* out, FILE* truth, FILE* combat_truth = nullptr,
+             FILE* match_truth = nullptr);
   const MatchCounters& counters() const { return counters_; }
 
   // One ActiveModifiers entry's contents.
@@ -106,6 +113,7 @@ class Match {
   FILE* combat_truth_ = nullptr;
   std::string combat_line_;
   MatchCounters counters_;
+  PlayerStats stats_{world_, &rng_};
 };
 
 }  // namespace gem::synth

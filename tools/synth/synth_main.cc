@@ -2,7 +2,7 @@
 // replay's signon, and the ground truth it encoded.
 //
 //   gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]
-//             [--combat-truth FILE] [--full-interval TICKS]
+//             [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]
 //             [--truth-interval TICKS] [--quiet] OUT.dem
 //
 // Prints what it wrote as key<TAB>value lines. The replay is written to a
@@ -27,7 +27,7 @@ namespace {
 void Usage(FILE* out) {
   std::fputs(
       "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
-      "                 [--combat-truth FILE] [--full-interval TICKS]\n"
+      "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
       "                 [--truth-interval TICKS] [--quiet] OUT.dem\n"
       "\n"
       "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
@@ -38,6 +38,8 @@ void Usage(FILE* out) {
       "                         --truth-interval ticks (default 300), JSON lines\n"
       "  --combat-truth FILE    every combat-log entry written, JSON lines: the\n"
       "                         tick and each field set, by its protobuf name\n"
+      "  --match-truth FILE     each player's gold, XP, kills, ... and the game clock\n"
+      "                         every --truth-interval ticks, and every kill, JSON lines\n"
       "  --full-interval TICKS  ticks between full packets (default 1800)\n"
       "  --quiet                print nothing on success\n",
       out);
@@ -54,7 +56,7 @@ bool ParseNumber(const char* text, double* out) {
 int main(int argc, char** argv) {
   using namespace gem;
   synth::MatchOptions options;
-  std::string from, out, truth_path, combat_truth_path;
+  std::string from, out, truth_path, combat_truth_path, match_truth_path;
   bool quiet = false, have_minutes = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -75,6 +77,8 @@ int main(int argc, char** argv) {
       truth_path = argv[++i];
     } else if (a == "--combat-truth" && i + 1 < argc) {
       combat_truth_path = argv[++i];
+    } else if (a == "--match-truth" && i + 1 < argc) {
+      match_truth_path = argv[++i];
     } else if (a == "--minutes") {
       value(&options.minutes);
       have_minutes = true;
@@ -110,7 +114,10 @@ int main(int argc, char** argv) {
   }
   FILE* truth = nullptr;
   FILE* combat_truth = nullptr;
-  for (auto [path, file] : {std::pair{&truth_path, &truth}, {&combat_truth_path, &combat_truth}}) {
+  FILE* match_truth = nullptr;
+  const std::pair<std::string*, FILE**> outputs[] = {
+      {&truth_path, &truth}, {&combat_truth_path, &combat_truth}, {&match_truth_path, &match_truth}};
+  for (auto [path, file] : outputs) {
     if (!path->empty() && (*file = std::fopen(path->c_str(), "w")) == nullptr) {
       std::fprintf(stderr, "gem-synth: cannot create %s\n", path->c_str());
       return cli::kExitCantCreate;
@@ -120,10 +127,10 @@ int main(int argc, char** argv) {
   synth::ReplayWriter writer;
   synth::Match match(&world, options);
   s = writer.Open(temp);
-  if (s.ok()) s = match.Run(&writer, truth, combat_truth);
+  if (s.ok()) s = match.Run(&writer, truth, combat_truth, match_truth);
   if (s.ok()) s = writer.Close();
-  for (auto [path, file] : {std::pair{&truth_path, truth}, {&combat_truth_path, combat_truth}}) {
-    if (file != nullptr && std::fclose(file) != 0 && s.ok()) {
+  for (auto [path, file] : outputs) {
+    if (*file != nullptr && std::fclose(*file) != 0 && s.ok()) {
       s = Status::IoError("cannot write " + *path);
     }
   }
@@ -132,8 +139,9 @@ int main(int argc, char** argv) {
   }
   if (!s.ok()) {
     std::remove(temp.c_str());
-    if (!truth_path.empty()) std::remove(truth_path.c_str());
-    if (!combat_truth_path.empty()) std::remove(combat_truth_path.c_str());
+    for (auto [path, file] : outputs) {
+      if (!path->empty()) std::remove(path->c_str());
+    }
     std::fprintf(stderr, "gem-synth: %s\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
@@ -158,6 +166,7 @@ int main(int argc, char** argv) {
     std::printf("wearable_changes\t%llu\n", static_cast<unsigned long long>(m.wearable_changes));
     std::printf("combat_log\t%llu\n", static_cast<unsigned long long>(m.combat_log));
     std::printf("truth_entities\t%llu\n", static_cast<unsigned long long>(m.truth_entities));
+    std::printf("kills\t%llu\n", static_cast<unsigned long long>(m.kills));
   }
   return 0;
 }

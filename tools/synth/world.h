@@ -95,6 +95,8 @@ class World {
   // them to learn the state they build.
   Status Load(const std::string& fixture);
   uint32_t start_tick() const { return start_tick_; }
+  // Seconds a tick, as the fixture's server info says.
+  double tick_interval() const { return parser_->metadata().tick_interval; }
 
   // --- Building one packet -------------------------------------------
   // The value `name` (a dotted field name) of `e` becomes `value` (its

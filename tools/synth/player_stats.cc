@@ -1,0 +1,265 @@
+#include "tools/synth/player_stats.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/inner_messages.h"
+#include "proto/dota_usermessages.pb.h"
+
+namespace gem::synth {
+namespace {
+
+constexpr int kMaxPlayers = 24;
+constexpr int kRadiant = 2, kDire = 3;
+constexpr int kStatePreGame = 4, kStateGame = 5;
+constexpr int32_t kCombatLogDeath = 4;
+constexpr uint32_t kPauseTicks = 300;
+
+int64_t AsInt(const Value& v, int64_t fallback) {
+  switch (v.kind) {
+    case ValueKind::kInt: return v.i;
+    case ValueKind::kUint: return static_cast<int64_t>(v.u);
+    default: return fallback;
+  }
+}
+
+}  // namespace
+
+std::string PlayerStats::Slot(const char* array, int i, const char* field) const {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s.%04d.%s", array, i, field);
+  return buf;
+}
+
+SimEntity* PlayerStats::Find(const std::string& class_name) const {
+  for (const auto& [index, e] : world_->entities()) {
+    if (e->class_name() == class_name) return e.get();
+  }
+  return nullptr;
+}
+
+void PlayerStats::Start(uint32_t start, uint32_t horn_after) {
+  resource_ = Find("CDOTA_PlayerResource");
+  data_[0] = Find("CDOTA_DataRadiant");
+  data_[1] = Find("CDOTA_DataDire");
+  rules_ = Find("CDOTAGamerulesProxy");
+  interval_ = world_->tick_interval() > 0 ? world_->tick_interval() : 1.0 / 30;
+  if (resource_ == nullptr) return;
+  for (int i = 0; i < kMaxPlayers; ++i) {
+    const int64_t team = AsInt(world_->Get(*resource_, Slot("m_vecPlayerData", i, "m_iPlayerTeam")), 0);
+    if (team != kRadiant && team != kDire) continue;
+    Player p;
+    p.slot = i;
+    p.team = static_cast<int>(team);
+    p.team_slot = static_cast<int>(
+        AsInt(world_->Get(*resource_, Slot("m_vecPlayerTeamData", i, "m_iTeamSlot")), 0));
+    const int64_t handle =
+        AsInt(world_->Get(*resource_, Slot("m_vecPlayerTeamData", i, "m_hSelectedHero")), -1);
+    for (const auto& [index, e] : world_->entities()) {
+      if (static_cast<int64_t>(e->handle()) == handle) p.hero = e.get();
+    }
+    // Counts go on from what the fixture's state holds.
+    auto get = [&](SimEntity* e, const std::string& name) {
+      return e == nullptr ? 0 : AsInt(world_->Get(*e, name), 0);
+    };
+    SimEntity* data = data_[p.team == kRadiant ? 0 : 1];
+    auto team_data = [&](const char* field) {
+      return get(data, Slot("m_vecDataTeam", p.team_slot, field));
+    };
+    p.reliable = team_data("m_iReliableGold");
+    p.unreliable = team_data("m_iUnreliableGold");
+    p.net_worth = team_data("m_iNetWorth");
+    p.xp = team_data("m_iTotalEarnedXP");
+    p.last_hits = team_data("m_iLastHitCount");
+    p.denies = team_data("m_iDenyCount");
+    p.kills = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iKills"));
+    p.deaths = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iDeaths"));
+    p.assists = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iAssists"));
+    players_.push_back(p);
+  }
+  // The horn is due `horn_after` ticks in: the pre-game says so.
+  horn_tick_ = start + horn_after;
+  pause_tick_ = horn_tick_ + 1800;
+  if (rules_ != nullptr) {
+    world_->Set(rules_, "m_pGameRules.m_flStateTransitionTime",
+                Value::Float(static_cast<float>(horn_tick_ * interval_)));
+    world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStatePreGame));
+  }
+}
+
+void PlayerStats::Economy(Player* p) {
+  SimEntity* data = data_[p->team == kRadiant ? 0 : 1];
+  if (data == nullptr) return;
+  const int64_t gold = 1 + static_cast<int64_t>(Below(40));
+  if (Uniform() < 0.3) p->reliable += gold; else p->unreliable += gold;
+  if (Uniform() < 0.1 && p->unreliable > 100) p->unreliable -= 100;  // a purchase
+  p->net_worth += gold;
+  p->xp += static_cast<int64_t>(Below(60));
+  if (Uniform() < 0.2) ++p->last_hits;
+  if (Uniform() < 0.05) ++p->denies;
+  auto set = [&](const char* field, int64_t v) {
+    world_->Set(data, Slot("m_vecDataTeam", p->team_slot, field), Value::Int(v));
+  };
+  set("m_iReliableGold", p->reliable);
+  set("m_iUnreliableGold", p->unreliable);
+  set("m_iNetWorth", p->net_worth);
+  set("m_iTotalEarnedXP", p->xp);
+  set("m_iLastHitCount", p->last_hits);
+  set("m_iDenyCount", p->denies);
+}
+
+uint32_t PlayerStats::CombatName(const std::string& name) {
+  SimTable* names = world_->FindTable("CombatLogNames");
+  if (names == nullptr) return 0;
+  for (size_t i = 0; i < names->entries.size(); ++i) {
+    if (names->entries[i].name == name) return static_cast<uint32_t>(i);
+  }
+  const int32_t index = static_cast<int32_t>(names->entries.size());
+  world_->SetEntry(names, index, name, "");
+  return static_cast<uint32_t>(index);
+}
+
+void PlayerStats::Kill(uint32_t tick) {
+  Player* victim = &players_[Below(players_.size())];
+  std::vector<Player*> enemies, friends;
+  for (Player& p : players_) {
+    if (p.team != victim->team) enemies.push_back(&p);
+  }
+  if (enemies.empty() || victim->hero == nullptr) return;
+  Player* killer = enemies[Below(enemies.size())];
+  if (killer->hero == nullptr) return;
+  for (Player* p : enemies) {
+    if (p != killer && Uniform() < 0.3) friends.push_back(p);
+  }
+  if (friends.size() > 3) friends.resize(3);
+  ++killer->kills;
+  ++victim->deaths;
+  auto set = [&](const Player& p, const char* field, int64_t v) {
+    world_->Set(resource_, Slot("m_vecPlayerTeamData", p.slot, field), Value::Int(v));
+  };
+  set(*killer, "m_iKills", killer->kills);
+  set(*victim, "m_iDeaths", victim->deaths);
+  for (Player* a : friends) set(*a, "m_iAssists", ++a->assists);
+
+  const SimTable* entity_names = world_->FindTable("EntityNames");
+  auto hero_name = [&](const Player& p) -> std::string {
+    if (p.hero == nullptr || entity_names == nullptr) return "";
+    const int64_t i = AsInt(world_->Get(*p.hero, "m_pEntity.m_nameStringableIndex"), -1);
+    return i >= 0 && static_cast<size_t>(i) < entity_names->entries.size()
+               ? entity_names->entries[i].name
+               : "";
+  };
+  const std::string weapon = Uniform() < 0.5 ? "dota_unknown" : "item_gem_synth_blade";
+  proto::CMsgDOTACombatLogEntry entry;
+  entry.set_type(kCombatLogDeath);
+  entry.set_target_name(CombatName(hero_name(*victim)));
+  entry.set_attacker_name(CombatName(hero_name(*killer)));
+  entry.set_damage_source_name(entry.attacker_name());
+  entry.set_inflictor_name(CombatName(weapon));
+  entry.set_is_attacker_hero(true);
+  entry.set_is_target_hero(true);
+  entry.set_is_target_illusion(false);
+  entry.set_timestamp(static_cast<float>(tick * interval_));
+  for (const Player* a : friends) entry.add_assist_players(a->slot);
+  world_->AddMessage(kDotaUmCombatLogDataHltv, entry.SerializeAsString());
+  ++kills_;
+  if (combat_truth_ != nullptr) {
+    std::string c = "{\"tick\":" + std::to_string(tick) + ",\"type\":4" +
+                    ",\"target_name\":" + std::to_string(entry.target_name()) +
+                    ",\"attacker_name\":" + std::to_string(entry.attacker_name()) +
+                    ",\"damage_source_name\":" + std::to_string(entry.damage_source_name()) +
+                    ",\"inflictor_name\":" + std::to_string(entry.inflictor_name()) +
+                    ",\"is_attacker_hero\":true,\"is_target_illusion\":false"
+                    ",\"is_target_hero\":true,\"timestamp\":";
+    AppendFloat32(entry.timestamp(), &c);
+    if (!friends.empty()) {
+      c += ",\"assist_players\":[";
+      for (size_t k = 0; k < friends.size(); ++k) {
+        c += (k ? "," : "") + std::to_string(friends[k]->slot);
+      }
+      c += "]";
+    }
+    c += "}\n";
+    std::fputs(c.c_str(), combat_truth_);
+  }
+  if (kill_truth_ == nullptr) return;
+  std::string line = "{\"kind\":\"kill\",\"tick\":" + std::to_string(tick) +
+                     ",\"victim\":" + std::to_string(victim->slot) +
+                     ",\"killer\":" + std::to_string(killer->slot) + ",\"assisters\":[";
+  for (size_t k = 0; k < friends.size(); ++k) {
+    line += (k ? "," : "") + std::to_string(friends[k]->slot);
+  }
+  line += "],\"weapon\":\"" + weapon + "\"";
+  for (const char* axis : {"X", "Y", "Z"}) {
+    for (const char* part : {"cell", "vec"}) {
+      line += ",\"" + std::string(part) + "_" + static_cast<char>(axis[0] + 32) + "\":";
+      world_->Get(*victim->hero, std::string("CBodyComponent.m_") + part + axis).AppendJson(&line);
+    }
+  }
+  line += "}\n";
+  std::fputs(line.c_str(), kill_truth_);
+}
+
+void PlayerStats::Clock(uint32_t tick) {
+  if (rules_ == nullptr) return;
+  if (tick == horn_tick_) {
+    start_time_ = static_cast<float>(tick * interval_);
+    world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStateGame));
+    world_->Set(rules_, "m_pGameRules.m_flGameStartTime", Value::Float(start_time_));
+  } else if (tick == pause_tick_) {
+    paused_ = true;
+    pause_start_ = tick;
+    world_->Set(rules_, "m_pGameRules.m_nPauseStartTick", Value::Int(tick));
+    world_->Set(rules_, "m_pGameRules.m_bGamePaused", Value::Bool(true));
+  } else if (paused_ && tick == pause_start_ + kPauseTicks) {
+    paused_ = false;
+    total_paused_ += kPauseTicks;
+    world_->Set(rules_, "m_pGameRules.m_bGamePaused", Value::Bool(false));
+    world_->Set(rules_, "m_pGameRules.m_nTotalPausedTicks", Value::Int(total_paused_));
+  }
+}
+
+std::optional<double> PlayerStats::GameTime(uint32_t tick) const {
+  if (rules_ == nullptr) return std::nullopt;
+  const double origin = tick >= horn_tick_ ? static_cast<double>(start_time_)
+                                           : static_cast<double>(static_cast<float>(
+                                                 horn_tick_ * interval_));
+  const int64_t counted = static_cast<int64_t>(paused_ ? pause_start_ : tick) - total_paused_;
+  return static_cast<double>(counted) * interval_ - origin;
+}
+
+void PlayerStats::Tick(uint32_t tick) {
+  Clock(tick);
+  if (resource_ == nullptr || players_.empty()) return;
+  for (Player& p : players_) {
+    if (Uniform() < 0.3) Economy(&p);
+  }
+  if (Uniform() < 2.0 / (20 * 15)) Kill(tick);  // a packet every 2 ticks: ~20 s apart
+}
+
+void PlayerStats::Truth(uint32_t tick, FILE* out) const {
+  const std::optional<double> game_time = GameTime(tick);
+  for (const Player& p : players_) {
+    std::string line = "{\"kind\":\"player\",\"tick\":" + std::to_string(tick) +
+                       ",\"slot\":" + std::to_string(p.slot) + ",\"hero\":" +
+                       std::to_string(p.hero ? p.hero->index : -1) + ",\"game_time\":";
+    if (game_time) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", *game_time);
+      line += buf;
+    } else {
+      line += "null";
+    }
+    const std::pair<const char*, int64_t> values[] = {
+        {"gold", p.reliable + p.unreliable}, {"net_worth", p.net_worth}, {"xp", p.xp},
+        {"last_hits", p.last_hits},          {"denies", p.denies},       {"kills", p.kills},
+        {"deaths", p.deaths},                {"assists", p.assists}};
+    for (const auto& [name, v] : values) {
+      line += ",\"" + std::string(name) + "\":" + std::to_string(v);
+    }
+    line += "}\n";
+    std::fputs(line.c_str(), out);
+  }
+}
+
+}  // namespace gem::synth

@@ -1,0 +1,104 @@
+// PlayerStats: the players of a synthetic Dota match, as the game carries
+// them, and the truth of what was written.
+//
+// - Economy: each player's gold (reliable and unreliable), net worth, total
+//   earned XP, last hits and denies in the team data entity
+//   (CDOTA_DataRadiant / CDOTA_DataDire, m_vecDataTeam at the player's
+//   m_iTeamSlot) grow every few packets.
+// - Kills: about one every 20 s, a hero of one team kills one of the other
+//   with 0-3 assisting players: the player resource's kills, deaths and
+//   assists change, and a DOTA_COMBATLOG_DEATH entry names both heroes
+//   (their EntityNames names, added to CombatLogNames when missing), the
+//   assisting players and an inflictor.
+// - Clock: the horn sounds `horn_after` ticks into the match (the game rules
+//   go from the pre-game, whose m_flStateTransitionTime names the horn, to
+//   the game, m_flGameStartTime), and the game pauses for 10 s a minute
+//   later (m_bGamePaused, m_nPauseStartTick, m_nTotalPausedTicks). The
+//   server's tick is the replay's tick, as gem-synth writes net_Tick.
+//
+// Truth (JSON lines): {"kind":"player", tick, slot, hero (entity index),
+// game_time, gold, net_worth, xp, last_hits, denies, kills, deaths, assists}
+// at each truth tick; {"kind":"kill", tick, victim, killer, assisters,
+// weapon, cell_x, vec_x, cell_y, vec_y, cell_z, vec_z} (the victim hero's
+// position fields) for each kill.
+#ifndef GEM_TOOLS_SYNTH_PLAYER_STATS_H_
+#define GEM_TOOLS_SYNTH_PLAYER_STATS_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tools/synth/world.h"
+
+namespace gem::synth {
+
+class PlayerStats {
+ public:
+  PlayerStats(World* world, std::mt19937_64* rng) : world_(world), rng_(rng) {}
+
+  // Whether entities of this class are this class's to change (the match
+  // leaves them out of its random nudges).
+  static bool Manages(const std::string& class_name) {
+    return class_name == "CDOTA_PlayerResource" || class_name == "CDOTA_DataRadiant" ||
+           class_name == "CDOTA_DataDire" || class_name == "CDOTAGamerulesProxy";
+  }
+
+  // Finds the player resource, team data and game rules entities and each
+  // player's hero; schedules the horn `horn_after` ticks after `start`.
+  void Start(uint32_t start, uint32_t horn_after);
+  // One packet's changes.
+  void Tick(uint32_t tick);
+  // Each player's state now, one truth line each.
+  void Truth(uint32_t tick, FILE* out) const;
+  // Kill lines go to `out` as they happen (may be null); each kill's
+  // combat-log entry goes to `combat` as Match writes its own (may be null).
+  void set_kill_truth(FILE* out) { kill_truth_ = out; }
+  void set_combat_truth(FILE* combat) { combat_truth_ = combat; }
+  uint64_t kills() const { return kills_; }
+
+ private:
+  struct Player {
+    int slot = 0;
+    int team = 0;
+    int team_slot = 0;
+    SimEntity* hero = nullptr;
+    int64_t reliable = 0, unreliable = 0, net_worth = 0, xp = 0, last_hits = 0, denies = 0;
+    int64_t kills = 0, deaths = 0, assists = 0;
+  };
+
+  double Uniform() { return static_cast<double>((*rng_)() >> 11) * 0x1.0p-53; }
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : (*rng_)() % n; }
+  std::string Slot(const char* array, int i, const char* field) const;
+  SimEntity* Find(const std::string& class_name) const;
+  void Economy(Player* p);
+  void Kill(uint32_t tick);
+  void Clock(uint32_t tick);
+  // The game clock the server shows at `tick`; none before the pre-game.
+  std::optional<double> GameTime(uint32_t tick) const;
+  // The CombatLogNames index of `name`, added when missing.
+  uint32_t CombatName(const std::string& name);
+
+  World* world_;
+  std::mt19937_64* rng_;
+  FILE* kill_truth_ = nullptr;
+  FILE* combat_truth_ = nullptr;
+  SimEntity* resource_ = nullptr;
+  SimEntity* data_[2] = {nullptr, nullptr};  // Radiant, Dire
+  SimEntity* rules_ = nullptr;
+  std::vector<Player> players_;
+  double interval_ = 1.0 / 30;
+  uint32_t horn_tick_ = 0;
+  uint32_t pause_tick_ = 0;
+  float start_time_ = 0;
+  bool paused_ = false;
+  uint32_t pause_start_ = 0;
+  uint32_t total_paused_ = 0;
+  uint64_t kills_ = 0;
+};
+
+}  // namespace gem::synth
+
+#endif  // GEM_TOOLS_SYNTH_PLAYER_STATS_H_

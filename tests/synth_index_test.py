@@ -17,7 +17,7 @@ import junit  # noqa: E402
 
 from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect, f32  # noqa: E402
 AUTO = "dota2_haste_auto-20240102-2233-start"
-MINUTES = 2
+MINUTES = 3
 _made = {}
 
 
@@ -200,6 +200,22 @@ class SyntheticMatchLayer(unittest.TestCase):
             self.assertEqual(row, (k["tick"], k["victim"], k["killer"],
                                    json.dumps(k["assisters"], separators=(",", ":")),
                                    k["weapon"], None, *position))
+
+    def test_wards_are_the_wards_planted(self):
+        db, _, _ = synthetic()
+        con = connect(db)
+        written = sorted((m for m in _made["match"] if m["kind"] == "ward"),
+                         key=lambda w: w["placed_tick"])
+        self.assertGreater(len(written), 1)
+        rows = con.execute("SELECT e.ent_index, kind, team, owner, placed_tick, removed_tick, x, y, "
+                           "z FROM wards JOIN entities e USING (entity) ORDER BY placed_tick")
+        rows = rows.fetchall()
+        want = [(w["index"], w["ward"], w["team"], w["owner"], w["placed_tick"],
+                 w["removed_tick"],
+                 *[f32(f32(w["cell_" + a] * 128 - 16384) + w["vec_" + a]) for a in "xyz"])
+                for w in written]
+        self.assertEqual(rows, want)
+        self.assertTrue(any(w["removed_tick"] is not None for w in written))
 
     def test_the_clock_starts_at_the_horn_and_stops_for_the_pause(self):
         db, _, counts = synthetic()

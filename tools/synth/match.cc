@@ -486,6 +486,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
     if (match_truth != nullptr && truth_tick) stats_.Truth(t, match_truth);
     last = t;
   }
+  stats_.Finish();
   counters_.last_tick = last;
   counters_.kills = stats_.kills();
   counters_.combat_log += counters_.kills;

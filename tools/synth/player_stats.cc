@@ -77,6 +77,8 @@ void PlayerStats::Start(uint32_t start, uint32_t horn_after) {
     p.assists = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iAssists"));
     players_.push_back(p);
   }
+  ward_class_[0] = world_->ClassId("CDOTA_NPC_Observer_Ward");
+  ward_class_[1] = world_->ClassId("CDOTA_NPC_Observer_Ward_TrueSight");
   // The horn is due `horn_after` ticks in: the pre-game says so.
   horn_tick_ = start + horn_after;
   pause_tick_ = horn_tick_ + 1800;
@@ -228,9 +230,79 @@ std::optional<double> PlayerStats::GameTime(uint32_t tick) const {
   return static_cast<double>(counted) * interval_ - origin;
 }
 
+void PlayerStats::Wards(uint32_t tick) {
+  for (size_t k = 0; k < wards_.size();) {
+    Ward& w = wards_[k];
+    if (w.killed && tick >= w.ends + 30) {
+      world_->Delete(w.e);  // the body goes a second after the kill
+      wards_.erase(wards_.begin() + static_cast<long>(k));
+      continue;
+    }
+    if (!w.killed && tick >= w.ends) {
+      WardTruth(w, tick);
+      if (Uniform() < 0.5) {
+        w.killed = true;
+        w.ends = tick;
+        world_->Set(w.e, "m_lifeState", Value::Uint(1));
+      } else {
+        world_->Delete(w.e);
+        wards_.erase(wards_.begin() + static_cast<long>(k));
+        continue;
+      }
+    }
+    ++k;
+  }
+  if (Uniform() >= 2.0 / (30 * 30)) return;  // a packet every 2 ticks: ~30 s apart
+  const Player& p = players_[Below(players_.size())];
+  const bool observer = Uniform() < 0.6;
+  const int32_t class_id = ward_class_[observer ? 0 : 1];
+  if (p.hero == nullptr || class_id < 0) return;
+  SimEntity* e = world_->Create(class_id);
+  if (e == nullptr) return;
+  Ward w;
+  w.e = e;
+  w.index = e->index;
+  w.observer = observer;
+  w.team = p.team;
+  w.owner = p.slot;
+  w.placed = tick;
+  w.ends = tick + 1800 + static_cast<uint32_t>(Below(5400));
+  world_->Set(e, "m_iTeamNum", Value::Uint(static_cast<uint64_t>(p.team)));
+  world_->Set(e, "m_hOwnerEntity", Value::Uint(p.hero->handle()));
+  world_->Set(e, "m_lifeState", Value::Uint(0));
+  for (const char* axis : {"X", "Y", "Z"}) {
+    for (const char* part : {"cell", "vec"}) {
+      const std::string name = std::string("CBodyComponent.m_") + part + axis;
+      const Value v = world_->Get(*p.hero, name);
+      world_->Set(e, name, v);
+      w.position += ",\"" + std::string(part) + "_" + static_cast<char>(axis[0] + 32) + "\":";
+      world_->Get(*e, name).AppendJson(&w.position);
+    }
+  }
+  wards_.push_back(w);
+}
+
+void PlayerStats::WardTruth(const Ward& w, std::optional<uint32_t> removed) {
+  if (kill_truth_ == nullptr) return;
+  std::string line = "{\"kind\":\"ward\",\"index\":" + std::to_string(w.index) +
+                     ",\"ward\":\"" + (w.observer ? "observer" : "sentry") +
+                     "\",\"team\":" + std::to_string(w.team) +
+                     ",\"owner\":" + std::to_string(w.owner) +
+                     ",\"placed_tick\":" + std::to_string(w.placed) + ",\"removed_tick\":" +
+                     (removed ? std::to_string(*removed) : "null") + w.position + "}\n";
+  std::fputs(line.c_str(), kill_truth_);
+}
+
+void PlayerStats::Finish() {
+  for (const Ward& w : wards_) {
+    if (!w.killed) WardTruth(w, std::nullopt);
+  }
+}
+
 void PlayerStats::Tick(uint32_t tick) {
   Clock(tick);
   if (resource_ == nullptr || players_.empty()) return;
+  Wards(tick);
   for (Player& p : players_) {
     if (Uniform() < 0.3) Economy(&p);
   }

@@ -16,11 +16,19 @@
 //   later (m_bGamePaused, m_nPauseStartTick, m_nTotalPausedTicks). The
 //   server's tick is the replay's tick, as gem-synth writes net_Tick.
 //
+// - Wards: about every 30 s a player with a hero plants an observer or a
+//   sentry ward (CDOTA_NPC_Observer_Ward[_TrueSight]) where the hero
+//   stands, owned by the hero (m_hOwnerEntity); 1-4 minutes later it is
+//   killed (m_lifeState 1, the entity deleted a second later) or expires
+//   (deleted).
+//
 // Truth (JSON lines): {"kind":"player", tick, slot, hero (entity index),
 // game_time, gold, net_worth, xp, last_hits, denies, kills, deaths, assists}
 // at each truth tick; {"kind":"kill", tick, victim, killer, assisters,
 // weapon, cell_x, vec_x, cell_y, vec_y, cell_z, vec_z} (the victim hero's
-// position fields) for each kill.
+// position fields) for each kill; {"kind":"ward", index, ward, team, owner,
+// placed_tick, removed_tick (null: standing at the end), cell_x ...} for
+// each ward, when it goes or at the end.
 #ifndef GEM_TOOLS_SYNTH_PLAYER_STATS_H_
 #define GEM_TOOLS_SYNTH_PLAYER_STATS_H_
 
@@ -53,6 +61,8 @@ class PlayerStats {
   void Tick(uint32_t tick);
   // Each player's state now, one truth line each.
   void Truth(uint32_t tick, FILE* out) const;
+  // The end: the wards still standing.
+  void Finish();
   // Kill lines go to `out` as they happen (may be null); each kill's
   // combat-log entry goes to `combat` as Match writes its own (may be null).
   void set_kill_truth(FILE* out) { kill_truth_ = out; }
@@ -60,6 +70,7 @@ class PlayerStats {
   uint64_t kills() const { return kills_; }
 
  private:
+  struct Ward;
   struct Player {
     int slot = 0;
     int team = 0;
@@ -76,6 +87,8 @@ class PlayerStats {
   void Economy(Player* p);
   void Kill(uint32_t tick);
   void Clock(uint32_t tick);
+  void Wards(uint32_t tick);
+  void WardTruth(const Ward& w, std::optional<uint32_t> removed);
   // The game clock the server shows at `tick`; none before the pre-game.
   std::optional<double> GameTime(uint32_t tick) const;
   // The CombatLogNames index of `name`, added when missing.
@@ -89,6 +102,17 @@ class PlayerStats {
   SimEntity* data_[2] = {nullptr, nullptr};  // Radiant, Dire
   SimEntity* rules_ = nullptr;
   std::vector<Player> players_;
+  struct Ward {
+    SimEntity* e = nullptr;
+    int32_t index = 0;
+    bool observer = true;
+    int team = 0, owner = 0;
+    uint32_t placed = 0, ends = 0;
+    bool killed = false;
+    std::string position;  // the truth's cell_x ... fields
+  };
+  std::vector<Ward> wards_;
+  int32_t ward_class_[2] = {-1, -1};  // observer, sentry
   double interval_ = 1.0 / 30;
   uint32_t horn_tick_ = 0;
   uint32_t pause_tick_ = 0;

@@ -222,10 +222,37 @@ const FieldPath* World::PathOf(int32_t class_id, const std::string& name) {
     path.last = -1;
     ClassFields* fields = parser_->mutable_entities().mutable_class_fields(class_id);
     const uint32_t id = fields == nullptr ? ClassFields::kInvalid : fields->FindByName(name);
-    if (id != ClassFields::kInvalid) path = fields->path(id);
+    if (id != ClassFields::kInvalid) {
+      path = fields->path(id);
+    } else if (fields != nullptr) {
+      // A field the replay never sent (a class without a baseline): its
+      // path by the schema, for simple fields of tables.
+      SchemaPath(fields->serializer(), name, &path);
+    }
     it = by_name.emplace(name, path).first;
   }
   return it->second.last < 0 ? nullptr : &it->second;
+}
+
+bool World::SchemaPath(const Serializer* s, std::string_view name, FieldPath* path) {
+  path->last = -1;
+  while (s != nullptr) {
+    const size_t dot = name.find('.');
+    const std::string_view part = name.substr(0, dot);
+    int32_t found = -1;
+    for (size_t i = 0; i < s->fields.size() && found < 0; ++i) {
+      if (s->fields[i]->name == part) found = static_cast<int32_t>(i);
+    }
+    if (found < 0 || path->last + 1 >= static_cast<int>(std::size(path->index))) break;
+    path->index[++path->last] = found;
+    const Field* f = s->fields[found];
+    if (dot == std::string_view::npos) return f->model == FieldModel::kSimple;
+    if (f->model != FieldModel::kFixedTable) break;
+    s = f->serializer;
+    name = name.substr(dot + 1);
+  }
+  path->last = -1;
+  return false;
 }
 
 const FieldDecoder* World::DecoderOf(const SimEntity& e, const FieldPath& path) {

@@ -114,7 +114,12 @@ class IndexWriter : public Sink {
   class Progress* progress_;
   WriterStats stats_;
   ReplayMetadata meta_;
-  MatchSummary summary_;
+  // Until the match layer reports, it did not run.
+  MatchSummary summary_ = [] {
+    MatchSummary s;
+    s.note = "not written: gem-index --no-match-layer";
+    return s;
+  }();
   TickOrder ticks_;
   // The inserts the parse's rows go through, run by the pipeline's worker;
   // indexed by RowStmt. Declared before the pipeline, which uses them

@@ -59,7 +59,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(writer.Open(match::MatchLayer::TimelineColumnsFor(game)));
 
   ParserOptions parser_options;
-  parser_options.match_layer = true;
+  parser_options.match_layer = options.match_layer;
   parser_options.timeline_step = options.timeline_step;
   Parser parser(&writer, parser_options);
   const auto parse_start = std::chrono::steady_clock::now();

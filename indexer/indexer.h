@@ -16,6 +16,9 @@ struct IndexOptions {
   bool progress = false;  // draw progress on stderr (if it is a terminal)
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
+  // Leave the match-layer tables empty (what the match layer costs is
+  // measured against this).
+  bool match_layer = true;
 };
 
 struct IndexReport {

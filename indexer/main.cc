@@ -1,6 +1,7 @@
 // gem-index: turns a Source 2 replay into a gem index (an SQLite database).
 //
-//   gem-index [--force] [--quiet] [--stats] [--timeline-step N] REPLAY.dem OUT.db
+//   gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]
+//             REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
 // index), 64 usage, 65 bad data, 66 input missing or unreadable, 73 cannot
@@ -33,7 +34,8 @@ bool ParseStep(const char* text, int64_t* out) {
 
 void Usage(FILE* out) {
   std::fputs(
-      "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] REPLAY.dem OUT.db\n"
+      "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
+      "                 REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
       "its entity field changes, string tables, combat log, game events and chat.\n"
@@ -44,6 +46,8 @@ void Usage(FILE* out) {
       "  --timeline-step N\n"
       "             sample the timeline every N ticks (1: every tick); default:\n"
       "             once a game second (the tick rate), and the last tick\n"
+      "  --no-match-layer\n"
+      "             leave players, timeline, kills, wards and match_info empty\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
@@ -74,6 +78,8 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (std::strcmp(a, "--stats") == 0) {
       stats = true;
+    } else if (std::strcmp(a, "--no-match-layer") == 0) {
+      options.match_layer = false;
     } else if (std::strcmp(a, "--timeline-step") == 0 ||
                std::strncmp(a, "--timeline-step=", 16) == 0) {
       const char* v = a[15] == '=' ? a + 16 : (i + 1 < argc ? argv[++i] : nullptr);

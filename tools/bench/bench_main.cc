@@ -5,8 +5,8 @@
 // parse and index runs alternate, and index/parse ratios pair each index
 // run with the parse run before it.
 //
-//   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--no-fixtures]
-//             [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]
+//   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
+//             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]
 //
 // Without REPLAY arguments it measures every replay in the fixtures
 // directory ($GEM_FIXTURES, else ../shared/fixtures) that parses, then
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
 #include "tools/bench/queries.h"
 
@@ -35,6 +36,7 @@ struct Options {
   bool json = false;
   int runs = 3;
   std::vector<double> minutes = {5, 15, 30, 60};
+  std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
   bool fixtures = true;
   std::string fixtures_dir;
   std::string from;
@@ -55,6 +57,7 @@ struct Row {
   double index_over_parse = 0, index_cpu_over_parse = 0;
   double db_bytes = 0;
   QueryLatencies q;
+  MatchLayerCost match;  // when measured
 };
 
 bool Exists(const std::string& path) {
@@ -151,11 +154,11 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
 void PrintTable(const std::vector<Row>& rows) {
   std::printf(
       "%-52s %7s %7s %9s %7s %6s %6s %7s %5s %5s %6s %5s %6s %6s %5s %6s %6s %6s %6s %7s %8s "
-      "%7s\n",
+      "%7s %7s\n",
       "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "cpu_x",
       "ns/chg",
       "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "v_auto", "v_mmap", "ent_us", "all_ms",
-      "hist_us");
+      "hist_us", "samp_ms");
   for (const Row& r : rows) {
     if (!r.error.empty()) {
       std::printf("%-52s %7.2f  (%s)\n", r.name.c_str(), r.bytes / 1e6, r.error.c_str());
@@ -164,13 +167,32 @@ void PrintTable(const std::vector<Row>& rows) {
     const double c = std::max(1.0, r.changes);
     std::printf(
         "%-52s %7.2f %7lld %9.0f %7.3f %6.1f %6.2f %7.3f %5.2f %5.2f %6.0f %5.1f %6.0f %6.2f "
-        "%5.2f %6.1f %6.1f %6.1f %6.1f %7.1f %8.1f %7.1f\n",
+        "%5.2f %6.1f %6.1f %6.1f %6.1f %7.1f %8.1f %7.1f %7.2f\n",
         r.name.c_str(), r.bytes / 1e6, static_cast<long long>(r.ticks), r.changes, r.parse_s,
         r.bytes / 1e6 / r.parse_s, r.changes / 1e6 / r.parse_s, r.index_s,
         r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9,
         100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib, r.db_bytes / 1e6,
         r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us, r.q.value_autocommit_median_us,
-        r.q.value_mmap_median_us, r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.history_median_us);
+        r.q.value_mmap_median_us, r.q.state_entity_median_us, r.q.state_all_median_ms,
+        r.q.history_median_us, r.q.sample_median_ms);
+  }
+  bool any_match = false;
+  for (const Row& r : rows) any_match |= r.match.ok;
+  if (any_match) {
+    std::printf("\nmatch layer (gem-index without it, with its default step, with every tick):\n"
+                "%-40s %8s %8s %8s %6s %6s %8s %8s %8s %9s %9s %7s %7s\n",
+                "replay", "none_s", "dflt_s", "tick1_s", "dflt_x", "tick1_x", "none_MB",
+                "dflt_MB", "tick1_MB", "dflt_rows", "tick1_rows", "dflt_pk", "tick1_pk");
+    for (const Row& r : rows) {
+      if (!r.match.ok) continue;
+      const MatchLayerCost& m = r.match;
+      std::printf("%-40s %8.3f %8.3f %8.3f %6.3f %6.3f %8.2f %8.2f %8.2f %9lld %9lld %7.0f %7.0f\n",
+                  r.name.c_str(), m.without_s, m.default_s, m.every_tick_s, m.default_ratio,
+                  m.every_tick_ratio, m.without_mb, m.default_mb, m.every_tick_mb,
+                  static_cast<long long>(m.default_rows),
+                  static_cast<long long>(m.every_tick_rows), m.default_peak_mib,
+                  m.every_tick_peak_mib);
+    }
   }
   std::printf(
       "\nx = index time / parse time, the median over runs of each index run against the\n"
@@ -180,7 +202,10 @@ void PrintTable(const std::vector<Row>& rows) {
       "median and p99, each lookup a statement run inside one read transaction (v_auto:\n"
       "median in autocommit mode, a file lock per statement; v_mmap: median with PRAGMA\n"
       "mmap_size = 1 GiB); ent = gem_state of one entity; all = gem_state of every entity\n"
-      "at a tick; hist = one field's history (gem_changes). Medians of the runs.\n");
+      "at a tick; hist = one field's history (gem_changes); samp = gem_sample of one field\n"
+      "of one entity over the whole replay at a step of 15 ticks. Medians of the runs.\n"
+      "Match layer: x = index time over the index without the match layer, the median over\n"
+      "runs of each run against the one without it just before; pk = peak MiB.\n");
 }
 
 void PrintJson(const std::vector<Row>& rows, int runs) {
@@ -208,26 +233,44 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
         "\"db_bytes_per_change\":%.3f,\"gem_value_median_us\":%.2f,\"gem_value_p99_us\":%.2f,"
         "\"gem_value_autocommit_median_us\":%.2f,\"gem_value_mmap_median_us\":%.2f,\"gem_value_mmap_p99_us\":%.2f,"
         "\"gem_state_entity_median_us\":%.2f,\"gem_state_all_median_ms\":%.3f,"
-        "\"gem_state_all_rows\":%.0f,\"history_median_us\":%.2f,\"history_rows\":%.1f}",
+        "\"gem_state_all_rows\":%.0f,\"history_median_us\":%.2f,\"history_rows\":%.1f,"
+        "\"gem_sample_median_ms\":%.3f,\"gem_sample_rows\":%.0f",
         r.bytes, static_cast<long long>(r.ticks), r.changes, r.created_values, r.parse_s,
         r.bytes / 1e6 / r.parse_s, r.changes / r.parse_s, r.parse_peak_mib, r.parse_cpu_s,
         r.index_s, r.index_cpu_s, r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9, r.index_parse_s, r.index_sqlite_s,
         r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
         r.q.value_autocommit_median_us, r.q.value_mmap_median_us, r.q.value_mmap_p99_us,
         r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.state_all_rows,
-        r.q.history_median_us, r.q.history_rows);
+        r.q.history_median_us, r.q.history_rows, r.q.sample_median_ms, r.q.sample_rows);
+    if (r.match.ok) {
+      const MatchLayerCost& m = r.match;
+      std::printf(
+          ",\"match_layer\":{\"without_seconds\":%.6f,\"default_seconds\":%.6f,"
+          "\"every_tick_seconds\":%.6f,\"default_over_without\":%.4f,"
+          "\"every_tick_over_without\":%.4f,\"without_mb\":%.3f,\"default_mb\":%.3f,"
+          "\"every_tick_mb\":%.3f,\"default_timeline_rows\":%lld,"
+          "\"every_tick_timeline_rows\":%lld,\"default_peak_mib\":%.1f,"
+          "\"every_tick_peak_mib\":%.1f}",
+          m.without_s, m.default_s, m.every_tick_s, m.default_ratio, m.every_tick_ratio,
+          m.without_mb, m.default_mb, m.every_tick_mb, static_cast<long long>(m.default_rows),
+          static_cast<long long>(m.every_tick_rows), m.default_peak_mib, m.every_tick_peak_mib);
+    }
+    std::printf("}");
   }
   std::printf("\n]}\n");
 }
 
 void Usage(FILE* out) {
   std::fputs(
-      "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--no-fixtures]\n"
-      "                 [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]\n"
+      "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
+      "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
+      "                 [REPLAY...]\n"
       "\n"
       "Measures parse and index time, gem-index's peak memory, index size and query\n"
       "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
-      "each --minutes length (none with --minutes ''). Medians of --runs runs (3).\n",
+      "each --minutes length (none with --minutes ''), and what the match layer costs\n"
+      "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
+      "--runs runs (3).\n",
       out);
 }
 
@@ -262,6 +305,15 @@ int main(int argc, char** argv) {
         if (e > p) o.minutes.push_back(std::atof(list.substr(p, e - p).c_str()));
         p = e + 1;
       }
+    } else if (a == "--match-minutes") {
+      o.match_minutes.clear();
+      std::string list = next();
+      for (size_t p = 0; p < list.size();) {
+        size_t e = list.find(',', p);
+        if (e == std::string::npos) e = list.size();
+        if (e > p) o.match_minutes.push_back(std::atof(list.substr(p, e - p).c_str()));
+        p = e + 1;
+      }
     } else if (a == "--no-fixtures") {
       o.fixtures = false;
     } else if (a == "--fixtures") {
@@ -281,6 +333,7 @@ int main(int argc, char** argv) {
   mkdir(o.work.c_str(), 0755);
 
   std::vector<std::pair<std::string, std::string>> todo;  // (name, path)
+  std::vector<std::string> match_names;                    // their match layer timed too
   if (!o.replays.empty()) {
     for (const std::string& r : o.replays) todo.emplace_back(r.substr(r.rfind('/') + 1), r);
   } else if (o.fixtures) {
@@ -309,12 +362,20 @@ int main(int argc, char** argv) {
       }
     }
     todo.emplace_back(name, path);
+    if (std::find(o.match_minutes.begin(), o.match_minutes.end(), m) != o.match_minutes.end()) {
+      match_names.push_back(name);
+    }
   }
 
   std::vector<Row> rows;
   for (const auto& [name, path] : todo) {
     std::fprintf(stderr, "gem-bench: %s\n", name.c_str());
     rows.push_back(Measure(name, path, o));
+    if (rows.back().error.empty() &&
+        std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
+      std::fprintf(stderr, "gem-bench: %s: match layer\n", name.c_str());
+      rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
+    }
   }
   if (o.json) {
     PrintJson(rows, o.runs);

@@ -101,7 +101,9 @@ QueryLatencies MeasureQueries(const std::string& db_path, const std::string& lib
   Query state_entity(db, "SELECT field, value FROM gem_state(?1, ?2)");
   Query state_all(db, "SELECT entity, field, value FROM gem_state(?1)");
   Query history(db, "SELECT tick, value FROM gem_changes WHERE entity = ?1 AND field = ?2");
-  if (!value.ok() || !state_entity.ok() || !state_all.ok() || !history.ok()) {
+  Query sample(db, "SELECT tick, value FROM gem_sample(0, ?3, 15) WHERE entity = ?1 AND "
+                   "field = ?2");
+  if (!value.ok() || !state_entity.ok() || !state_all.ok() || !history.ok() || !sample.ok()) {
     q.error = std::string("cannot prepare the queries: ") + sqlite3_errmsg(db);
     sqlite3_close(db);
     return q;
@@ -173,6 +175,27 @@ QueryLatencies MeasureQueries(const std::string& db_path, const std::string& lib
   }
   q.history_median_us = Median(times);
   q.history_rows = history_rows / 200;
+
+  // Fields that change from the start of the replay to its end.
+  std::vector<const Pair*> whole;
+  for (const Pair& p : pairs) {
+    if (p.first_tick <= last_tick / 10 && p.last_tick >= last_tick - last_tick / 10) {
+      whole.push_back(&p);
+    }
+  }
+  times.clear();
+  rows.clear();
+  for (int i = 0; i < 50 && !whole.empty(); ++i) {
+    const Pair& p = *whole[rng() % whole.size()];
+    sqlite3_bind_int64(sample.get(), 1, p.entity);
+    sqlite3_bind_text(sample.get(), 2, p.field.c_str(), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(sample.get(), 3, last_tick);
+    const double t0 = Now();
+    rows.push_back(static_cast<double>(sample.Drain()));
+    times.push_back((Now() - t0) * 1e3);
+  }
+  q.sample_median_ms = times.empty() ? 0 : Median(times);
+  q.sample_rows = rows.empty() ? 0 : Median(rows);
   q.ok = true;
   sqlite3_close(db);
   return q;

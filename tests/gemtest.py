@@ -56,6 +56,27 @@ def need(stem, *options):
     return path
 
 
+def synthetic_index(minutes, seed, *index_options):
+    """A gem-synth match from the auto fixture, indexed (made once per
+    arguments); None when the fixture is missing."""
+    key = ("synthetic", minutes, seed) + index_options
+    if key in _built:
+        return _built[key]
+    source = replay_path(AUTO)
+    if not os.path.exists(source):
+        _built[key] = None
+        return None
+    dem = os.path.join(TMP, "synthetic-%s-%s.dem" % (minutes, seed))
+    if not os.path.exists(dem):
+        subprocess.run([GEM_SYNTH, "--from", source, "--minutes", str(minutes), "--seed",
+                        str(seed), "--quiet", dem], check=True)
+    out = dem[:-4] + "".join(o.replace("-", "_") for o in index_options) + ".db"
+    subprocess.run([GEM_INDEX, "--quiet", "--force"] + list(index_options) + [dem, out],
+                   check=True)
+    _built[key] = out
+    return out
+
+
 def connect(path=":memory:"):
     con = sqlite3.connect(path)
     con.enable_load_extension(True)

@@ -11,7 +11,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 import match_expect  # noqa: E402
-from gemtest import AUTO, MODERN, NEKIT, connect, need  # noqa: E402
+from gemtest import (AUTO, FIXTURES, MODERN, NEKIT, RUNFILES, connect, need,  # noqa: E402
+                     synthetic_index)
 
 
 def game_of(stem):
@@ -301,6 +302,59 @@ class SampleAndPosition(unittest.TestCase):
         for (pos,) in towers:
             x, y, _ = json.loads(pos)
             self.assertLess(max(abs(x), abs(y)), 8500)  # on the map
+
+
+class ReadmeMatchQueries(unittest.TestCase):
+    """The README's ```sql blocks before its extension section: the Dota ones
+    on a 3-minute gem-synth match (a horn, a pause, kills, wards), the CS2
+    one on cs2_demofilenet_14090_cs_italy indexed every tick."""
+
+    def test_every_readme_match_query_answers_what_the_tables_say(self):
+        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+        readme = readme[readme.index("## Asking in SQL"):
+                        readme.index("## Querying: the gem SQLite extension")]
+        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        self.assertEqual(len(blocks), 5)
+        path = synthetic_index(3, 7)
+        if path is None:
+            raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        dota = connect(path)
+        cs2 = connect(need("cs2_demofilenet_14090_cs_italy", "--timeline-step", "1"))
+        net_worth, kills, path_rows, cs2_rows, wards = (
+            (cs2 if i == 3 else dota).execute(sql).fetchall() for i, sql in enumerate(blocks))
+        timeline = dota.execute("SELECT slot, tick, game_time, net_worth, kills, x, y "
+                                "FROM timeline ORDER BY tick").fetchall()
+        # Net worth: each slot's first sample of each game minute.
+        first = {}
+        for slot, tick, game_time, worth, _, _, _ in timeline:
+            if game_time is not None and game_time >= 0:
+                first.setdefault((int(game_time // 60), slot), worth)
+        self.assertEqual({(m, s): w for m, s, _, w in net_worth}, first)
+        self.assertEqual({m for m, _ in first}, {0, 1, 2})  # a horn, 2 min 10 s of game
+        # Kills and deaths: the kills table, and the player resource's count.
+        last = {slot: k for slot, _, _, _, k, _, _ in timeline}
+        self.assertEqual(len(kills), 10)
+        for slot, name, hero, n_kills, n_deaths in kills:
+            self.assertEqual(n_kills, last[slot])
+            self.assertTrue(name and hero.startswith("npc_dota_hero_"))
+        self.assertGreater(sum(r[3] for r in kills), 0)
+        self.assertEqual(sum(r[3] for r in kills) + sum(r[4] for r in kills),
+                         2 * dota.execute("SELECT count(*) FROM kills").fetchone()[0])
+        # A hero's path: its timeline rows, and it walks.
+        axe = dota.execute("SELECT slot FROM players WHERE hero = 'npc_dota_hero_axe'").fetchone()[0]
+        self.assertEqual([(t, x, y) for t, _, x, y in path_rows],
+                         [(t, x, y) for s, t, _, _, _, x, y in timeline if s == axe])
+        self.assertGreater(len({(x, y) for _, _, x, y in path_rows}), 10)
+        # CS2: every tick from the first with the player in play to the end.
+        ticks = [r[0] for r in cs2_rows]
+        self.assertEqual(ticks, list(range(ticks[0], ticks[-1] + 1)))
+        self.assertEqual(ticks[-1], 572)
+        self.assertTrue(all(-180 <= r[5] < 180 and -90 <= r[4] <= 90 for r in cs2_rows))
+        # Wards: every ward counted once, standing a while.
+        self.assertEqual(sum(r[2] for r in wards),
+                         dota.execute("SELECT count(*) FROM wards").fetchone()[0])
+        self.assertGreater(len(wards), 0)
+        self.assertTrue(all(r[1] in ("observer", "sentry") and r[3] > 0 for r in wards))
 
 
 if __name__ == "__main__":

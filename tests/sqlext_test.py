@@ -273,17 +273,19 @@ class Pushdown(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    def test_every_readme_query_runs_and_answers(self):
-        """The README's ```sql blocks, run on the auto fixture's index."""
+    def test_every_readme_field_query_runs_and_answers(self):
+        """The README's ```sql blocks after its extension section, run on the
+        auto fixture's index (match_layer_test runs the ones before)."""
         path = need(AUTO)
         readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+        readme = readme[readme.index("## Querying: the gem SQLite extension"):]
         blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
-        self.assertGreaterEqual(len(blocks), 5)
+        self.assertEqual(len(blocks), 6)
         con = connect(path)
         results = [con.execute(sql).fetchall() for sql in blocks]
         for sql, rows in zip(blocks, results):
             self.assertTrue(rows, sql)
-        health, positions, kills, log = results[0], results[1], results[2], results[3]
+        health, positions, kills, log, history, mana = results
         self.assertEqual(len(health), 10)
         self.assertTrue(all(isinstance(h, int) and h > 0 for _, h in health))
         self.assertEqual(len(positions), 27)
@@ -293,6 +295,14 @@ class ReadmeQueries(unittest.TestCase):
         self.assertTrue(all(r[2] == 0 for r in kills))  # 27 seconds: nobody died
         self.assertEqual(kills[0][1], "\U0001F479")    # slot 0's player name (an emoji)
         self.assertTrue(all("kunkka" in (r[2] + r[3]) for r in log))
+        self.assertTrue(all(isinstance(h, int) for _, h in history))
+        # Ten heroes at each of ticks 0, 150, ..., 750: the values gem_value gives.
+        self.assertEqual(sorted({t for t, _, _ in mana}), list(range(0, 812, 150)))
+        self.assertEqual(len(mana), 10 * 6)
+        for tick, hero, value in mana:
+            self.assertEqual(value, con.execute(
+                "SELECT gem_value(e.entity, 'm_flMana', ?) FROM entities e JOIN classes c "
+                "USING (class_id) WHERE c.name = ?", (tick, hero)).fetchone()[0])
 
 
 class Errors(unittest.TestCase):

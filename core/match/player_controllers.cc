@@ -27,8 +27,9 @@ void PlayerControllers::OnDeleted(MatchContext& ctx, const Entity& e) {
   if (IsController(ctx, e.class_id)) indexes_.erase(e.index);
 }
 
-std::vector<PlayerControllers::Player> PlayerControllers::InPlay(MatchContext& ctx) {
-  std::vector<Player> out;
+const std::vector<PlayerControllers::Player>& PlayerControllers::InPlay(MatchContext& ctx) {
+  std::vector<Player>& out = in_play_;
+  out.clear();
   for (int32_t index : indexes_) {
     const Entity* c = ctx.Get(index);
     if (c == nullptr || !IsController(ctx, c->class_id)) continue;

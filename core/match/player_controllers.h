@@ -35,13 +35,14 @@ class PlayerControllers {
   void OnDeleted(MatchContext& ctx, const Entity& e);
   bool IsController(MatchContext& ctx, int32_t class_id);
 
-  // The controllers in play now (team 2 or 3), by slot.
+  // The controllers in play now (team 2 or 3), by slot; valid until the
+  // next call (the buffer is reused: a sample allocates nothing).
   struct Player {
     int32_t slot;
     const Entity* controller;
     const Entity* pawn;  // null when the handle names no live entity
   };
-  std::vector<Player> InPlay(MatchContext& ctx);
+  const std::vector<Player>& InPlay(MatchContext& ctx);
   // The player's slot whose user id (or slot) is `user_id`, -1 if none.
   int32_t SlotOfUserId(MatchContext& ctx, int64_t user_id);
   // The slot whose pawn is the entity at `pawn_index`, -1 if none.
@@ -64,6 +65,7 @@ class PlayerControllers {
   std::vector<int8_t> is_controller_;  // by class id; -1 unknown
   std::set<int32_t> indexes_;          // live controllers' entity indexes
   std::map<int32_t, PlayerRow> book_;  // by slot
+  std::vector<Player> in_play_;
 };
 
 }  // namespace gem::match

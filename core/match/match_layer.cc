@@ -106,8 +106,8 @@ void MatchLayer::OnEntityCreated(const TickInfo& t, const Entity& e) {
   module_->OnEntityCreated(ctx_, e);
 }
 
-void MatchLayer::OnEntityUpdated(const TickInfo& t, const Entity& e,
-                                 std::span<const FieldChange> c) {
+void MatchLayer::UpdateWatched(const TickInfo& t, const Entity& e,
+                               std::span<const FieldChange> c) {
   if (!Watched(e.class_id)) return;
   At(t);
   module_->OnEntityUpdated(ctx_, e, c);

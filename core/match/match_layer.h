@@ -60,7 +60,13 @@ class MatchLayer {
   // are where the state is.
   void AfterFrame(const TickInfo& t) { At(t); }
   void OnEntityCreated(const TickInfo& t, const Entity& e);
-  void OnEntityUpdated(const TickInfo& t, const Entity& e, std::span<const FieldChange> c);
+  // Called for every update of every entity: classes the module does not
+  // watch cost one table lookup.
+  void OnEntityUpdated(const TickInfo& t, const Entity& e, std::span<const FieldChange> c) {
+    const size_t k = static_cast<size_t>(e.class_id);
+    if (e.class_id >= 0 && k < watched_.size() && watched_[k] == 0) return;
+    UpdateWatched(t, e, c);
+  }
   void OnEntityDeleted(const TickInfo& t, const Entity& e);
   void OnGameEvent(const TickInfo& t, const GameEvent& e);
   void OnCombatLog(const TickInfo& t, const CombatLogEntry& e);
@@ -72,6 +78,7 @@ class MatchLayer {
   class Emitter;
   void At(const TickInfo& t) { ctx_.SetPosition(ticks_.Peek(t), t.net_tick); }
   bool Watched(int32_t class_id);
+  void UpdateWatched(const TickInfo& t, const Entity& e, std::span<const FieldChange> c);
   void Sample(int64_t tick);
 
   MatchContext ctx_;

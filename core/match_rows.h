@@ -123,6 +123,7 @@ struct MatchSummary {
   std::vector<PlayerRow> players;
   // Why the match-layer tables are empty, when they are.
   std::string note;
+  bool ran = false;  // false: the match layer did not run (no rows at all)
 };
 
 }  // namespace gem

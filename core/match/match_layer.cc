@@ -140,6 +140,7 @@ void MatchLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* 
 
 void MatchLayer::Finish(const ReplayMetadata& meta) {
   MatchSummary s;
+  s.ran = true;
   s.game = meta.game;
   s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
   s.first_tick = meta.first_tick;

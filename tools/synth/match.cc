@@ -489,6 +489,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   stats_.Finish();
   counters_.last_tick = last;
   counters_.kills = stats_.kills();
+  counters_.wards = stats_.wards();
   counters_.combat_log += counters_.kills;
   return world_->WriteEnd(last, out);
 }

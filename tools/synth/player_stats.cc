@@ -280,6 +280,7 @@ void PlayerStats::Wards(uint32_t tick) {
     }
   }
   wards_.push_back(w);
+  ++wards_planted_;
 }
 
 void PlayerStats::WardTruth(const Ward& w, std::optional<uint32_t> removed) {

@@ -68,6 +68,7 @@ class PlayerStats {
   void set_kill_truth(FILE* out) { kill_truth_ = out; }
   void set_combat_truth(FILE* combat) { combat_truth_ = combat; }
   uint64_t kills() const { return kills_; }
+  uint64_t wards() const { return wards_planted_; }
 
  private:
   struct Ward;
@@ -121,6 +122,7 @@ class PlayerStats {
   uint32_t pause_start_ = 0;
   uint32_t total_paused_ = 0;
   uint64_t kills_ = 0;
+  uint64_t wards_planted_ = 0;
 };
 
 }  // namespace gem::synth

@@ -32,22 +32,7 @@ const Columns kColumns = [] {
   return c;
 }();
 
-struct Row {
-  int64_t tick;
-  OwnedValue value;
-};
-
-struct ChangesCursor {
-  sqlite3_vtab_cursor base;
-  Extension* ext;
-  IndexReader* reader = nullptr;
-  PlanArgs args;
-  FieldWalk walk;
-  std::vector<Row> rows;  // of the current (entity, field)
-  size_t row_pos = 0;
-  bool eof = true;
-  int64_t rowid = 0;
-};
+using ChangesCursor = WalkCursor;
 
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
   return ConnectGemTable(
@@ -62,29 +47,17 @@ int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
   return BestIndex(info, kColumns, /*rows_per_entity=*/20000, /*total_entities=*/1000);
 }
 
-// Moves to the next (entity, field) that has changes; false on error.
-bool Advance(ChangesCursor* c, std::string* error) {
-  auto fill = [c](const EntityInfo& e, uint32_t f, std::string* err) {
-    c->rows.clear();
-    c->row_pos = 0;
-    const int64_t lo = std::max(c->args.lo, e.created_tick);
-    auto keep = [&](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
-    if (!c->reader->Changes(e, f, lo, c->args.hi, keep, err)) return -1;
-    return c->rows.empty() ? 0 : 1;
-  };
-  if (!c->walk.Advance(c->reader, c->args.fields, fill, error)) return false;
-  c->eof = c->walk.eof();
-  return true;
-}
-
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
   return Guarded(cur->pVtab, "gem_changes", [&] {
     c->args = ReadPlanArgs(idx_num, argc, argv);
-    c->rows.clear();
-    c->row_pos = 0;
-    c->rowid = 0;
-    c->eof = true;
+    ResetWalkCursor(c);
+    // Each pair's changes in the tick range, its creation value included.
+    c->produce = [c](const EntityInfo& e, uint32_t f, const WalkCursor::Emit& emit,
+                     std::string* err) {
+      return c->reader->Changes(e, f, std::max(c->args.lo, e.created_tick), c->args.hi, emit,
+                                err);
+    };
     std::string error;
     c->reader = c->ext->readers.Get(c->args.db, &error);
     if (c->reader == nullptr) return CursorError(cur, error);
@@ -95,28 +68,17 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     };
     std::vector<const EntityInfo*> entities;
     SelectEntities(c->reader, c->args, overlaps, &entities);
-    c->walk.Reset(std::move(entities));
-    c->eof = false;
-    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
+    return StartWalk(c, std::move(entities), &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
 
-int Next(sqlite3_vtab_cursor* cur) {
-  auto* c = reinterpret_cast<ChangesCursor*>(cur);
-  return Guarded(cur->pVtab, "gem_changes", [&] {
-    ++c->rowid;
-    if (++c->row_pos < c->rows.size()) return SQLITE_OK;
-    c->walk.NextField();
-    std::string error;
-    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
-  });
-}
+int Next(sqlite3_vtab_cursor* cur) { return NextWalkRow(cur, "gem_changes"); }
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<ChangesCursor*>(cur);
   const EntityInfo& e = c->walk.entity();
   const FieldInfo& f = c->walk.field();
-  const Row& r = c->rows[c->row_pos];
+  const TickRow& r = c->rows[c->row_pos];
   auto text = [&](const std::string& s) {
     sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
   };

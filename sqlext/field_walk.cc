@@ -54,4 +54,46 @@ bool FieldWalk::Advance(IndexReader* reader, const FieldFilter& filter, const Fi
   }
 }
 
+namespace {
+
+// Moves to the next pair with rows; false on error.
+bool AdvanceWalk(WalkCursor* c, std::string* error) {
+  auto fill = [c](const EntityInfo& e, uint32_t f, std::string* err) {
+    c->rows.clear();
+    c->row_pos = 0;
+    auto keep = [c](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
+    if (!c->produce(e, f, keep, err)) return -1;
+    return c->rows.empty() ? 0 : 1;
+  };
+  if (!c->walk.Advance(c->reader, c->args.fields, fill, error)) return false;
+  c->eof = c->walk.eof();
+  return true;
+}
+
+}  // namespace
+
+void ResetWalkCursor(WalkCursor* c) {
+  c->rows.clear();
+  c->row_pos = 0;
+  c->rowid = 0;
+  c->eof = true;
+}
+
+bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, std::string* error) {
+  c->walk.Reset(std::move(entities));
+  c->eof = false;
+  return AdvanceWalk(c, error);
+}
+
+int NextWalkRow(sqlite3_vtab_cursor* cur, const char* what) {
+  auto* c = reinterpret_cast<WalkCursor*>(cur);
+  return Guarded(cur->pVtab, what, [&] {
+    ++c->rowid;
+    if (++c->row_pos < c->rows.size()) return SQLITE_OK;
+    c->walk.NextField();
+    std::string error;
+    return AdvanceWalk(c, &error) ? SQLITE_OK : CursorError(cur, error);
+  });
+}
+
 }  // namespace gem::sqlext

@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "sqlext/common.h"
 #include "sqlext/index_reader.h"
 #include "sqlext/plan.h"
+#include "sqlext/vtab_base.h"
 
 namespace gem::sqlext {
 
@@ -46,6 +48,37 @@ class FieldWalk {
   size_t field_pos_ = 0;
   bool eof_ = true;
 };
+
+// One row of a pair: a tick and the value then.
+struct TickRow {
+  int64_t tick;
+  OwnedValue value;
+};
+
+// The cursor of gem_changes and gem_sample: a FieldWalk and the rows of
+// its current pair, made by `produce` (emit(tick, value) for each; false
+// on error). Standard layout, as GemModule wants.
+struct WalkCursor {
+  using Emit = std::function<void(int64_t, const Value&)>;
+  sqlite3_vtab_cursor base;
+  Extension* ext;
+  IndexReader* reader = nullptr;
+  PlanArgs args;
+  int64_t last = 0;  // gem_sample: to_tick, no later than the replay's end
+  FieldWalk walk;
+  std::vector<TickRow> rows;  // of the current (entity, field)
+  size_t row_pos = 0;
+  bool eof = true;
+  int64_t rowid = 0;
+  std::function<bool(const EntityInfo&, uint32_t, const Emit&, std::string*)> produce;
+};
+
+// Empties a cursor for a new xFilter.
+void ResetWalkCursor(WalkCursor* c);
+// Walks `entities` from their first row; false on error.
+bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, std::string* error);
+// xNext of a WalkCursor table; `what` names it in errors.
+int NextWalkRow(sqlite3_vtab_cursor* cur, const char* what);
 
 }  // namespace gem::sqlext
 

@@ -23,8 +23,10 @@
 namespace gem::sqlext {
 namespace {
 
+// The first kFieldValueColumns are ResultFieldValueColumn's.
 enum Col { kEntityCol, kEntIndex, kSerial, kClassCol, kFieldCol, kPath, kType, kValue,
            kTickCol, kFromCol, kToCol, kStepCol, kForEntity, kDbCol };
+static_assert(kValue + 1 == kFieldValueColumns, "the shared columns come first");
 
 const Columns kColumns = [] {
   Columns c;
@@ -41,23 +43,7 @@ const Columns kColumns = [] {
   return c;
 }();
 
-struct Row {
-  int64_t tick;
-  OwnedValue value;
-};
-
-struct SampleCursor {
-  sqlite3_vtab_cursor base;
-  Extension* ext;
-  IndexReader* reader = nullptr;
-  PlanArgs args;
-  int64_t last = 0;  // to_tick, no later than the replay's last tick
-  FieldWalk walk;
-  std::vector<Row> rows;  // of the current (entity, field)
-  size_t row_pos = 0;
-  bool eof = true;
-  int64_t rowid = 0;
-};
+using SampleCursor = WalkCursor;
 
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
   return ConnectGemTable(
@@ -79,31 +65,19 @@ int64_t FirstSampleFrom(const PlanArgs& a, int64_t t) {
   return a.from + k * a.step;
 }
 
-bool Advance(SampleCursor* c, std::string* error) {
-  auto fill = [c](const EntityInfo& e, uint32_t f, std::string* err) {
-    c->rows.clear();
-    c->row_pos = 0;
-    const int64_t first = FirstSampleFrom(c->args, std::max(c->args.from, e.created_tick));
-    const int64_t last = e.deleted_tick == INT64_MAX ? c->last
-                                                     : std::min(c->last, e.deleted_tick - 1);
-    if (first > last) return 0;
-    auto keep = [&](int64_t t, const Value& v) { c->rows.push_back({t, OwnedValue(v)}); };
-    if (!c->reader->Sample(e, f, first, last, c->args.step, keep, err)) return -1;
-    return c->rows.empty() ? 0 : 1;
-  };
-  if (!c->walk.Advance(c->reader, c->args.fields, fill, error)) return false;
-  c->eof = c->walk.eof();
-  return true;
-}
-
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = reinterpret_cast<SampleCursor*>(cur);
   return Guarded(cur->pVtab, "gem_sample", [&] {
     c->args = ReadPlanArgs(idx_num, argc, argv);
-    c->rows.clear();
-    c->row_pos = 0;
-    c->rowid = 0;
-    c->eof = true;
+    ResetWalkCursor(c);
+    // Each pair's value at each sampled tick of the entity's life.
+    c->produce = [c](const EntityInfo& e, uint32_t f, const WalkCursor::Emit& emit,
+                     std::string* err) {
+      const int64_t first = FirstSampleFrom(c->args, std::max(c->args.from, e.created_tick));
+      const int64_t last = e.deleted_tick == INT64_MAX ? c->last
+                                                       : std::min(c->last, e.deleted_tick - 1);
+      return first > last || c->reader->Sample(e, f, first, last, c->args.step, emit, err);
+    };
     if ((idx_num & (kFrom | kTo | kStep)) != (kFrom | kTo | kStep)) {
       return CursorError(cur,
                          "gem_sample: from_tick, to_tick and step are required: use "
@@ -127,46 +101,28 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     };
     std::vector<const EntityInfo*> entities;
     SelectEntities(c->reader, c->args, overlaps, &entities);
-    c->walk.Reset(std::move(entities));
-    c->eof = false;
-    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
+    return StartWalk(c, std::move(entities), &error) ? SQLITE_OK : CursorError(cur, error);
   });
 }
 
-int Next(sqlite3_vtab_cursor* cur) {
-  auto* c = reinterpret_cast<SampleCursor*>(cur);
-  return Guarded(cur->pVtab, "gem_sample", [&] {
-    ++c->rowid;
-    if (++c->row_pos < c->rows.size()) return SQLITE_OK;
-    c->walk.NextField();
-    std::string error;
-    return Advance(c, &error) ? SQLITE_OK : CursorError(cur, error);
-  });
-}
+int Next(sqlite3_vtab_cursor* cur) { return NextWalkRow(cur, "gem_sample"); }
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<SampleCursor*>(cur);
   const EntityInfo& e = c->walk.entity();
   const FieldInfo& f = c->walk.field();
-  const Row& r = c->rows[c->row_pos];
-  auto text = [&](const std::string& s) {
-    sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
-  };
+  const TickRow& r = c->rows[c->row_pos];
+  if (col < kFieldValueColumns) {
+    ResultFieldValueColumn(ctx, col, e, c->walk.clazz(), &f, r.value.get());
+    return SQLITE_OK;
+  }
   switch (col) {
-    case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
-    case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
-    case kSerial: sqlite3_result_int(ctx, e.serial); break;
-    case kClassCol: text(c->walk.clazz().name); break;
-    case kFieldCol: text(f.name); break;
-    case kPath: text(f.path); break;
-    case kType: text(f.type); break;
-    case kValue: ResultValue(ctx, r.value.get()); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
     case kFromCol: sqlite3_result_int64(ctx, c->args.from); break;
     case kToCol: sqlite3_result_int64(ctx, c->args.to); break;
     case kStepCol: sqlite3_result_int64(ctx, c->args.step); break;
     case kForEntity: sqlite3_result_int64(ctx, e.entity); break;
-    case kDbCol: text(c->args.db); break;
+    case kDbCol: ResultText(ctx, c->args.db); break;
   }
   return SQLITE_OK;
 }

@@ -14,8 +14,10 @@
 namespace gem::sqlext {
 namespace {
 
+// The first kFieldValueColumns are ResultFieldValueColumn's.
 enum Col { kEntityCol, kEntIndex, kSerial, kClassCol, kFieldCol, kPath, kType, kValue,
            kTickCol, kForEntity, kDbCol };
+static_assert(kValue + 1 == kFieldValueColumns, "the shared columns come first");
 
 const Columns kColumns = [] {
   Columns c;
@@ -137,21 +139,14 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const Row& r = c->rows[c->row_pos];
   const FieldInfo* f =
       r.field_id < c->clazz->fields.size() ? &c->clazz->fields[r.field_id] : nullptr;
-  auto text = [&](const std::string& s) {
-    sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
-  };
+  if (col < kFieldValueColumns) {
+    ResultFieldValueColumn(ctx, col, e, *c->clazz, f, r.value.get());
+    return SQLITE_OK;
+  }
   switch (col) {
-    case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
-    case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
-    case kSerial: sqlite3_result_int(ctx, e.serial); break;
-    case kClassCol: text(c->clazz->name); break;
-    case kFieldCol: if (f) text(f->name); else sqlite3_result_null(ctx); break;
-    case kPath: if (f) text(f->path); else sqlite3_result_null(ctx); break;
-    case kType: if (f) text(f->type); else sqlite3_result_null(ctx); break;
-    case kValue: ResultValue(ctx, r.value.get()); break;
     case kTickCol: sqlite3_result_int64(ctx, c->args.tick_eq); break;
     case kForEntity: sqlite3_result_int64(ctx, e.entity); break;
-    case kDbCol: text(c->args.db); break;
+    case kDbCol: ResultText(ctx, c->args.db); break;
   }
   return SQLITE_OK;
 }

@@ -53,6 +53,17 @@ class OwnedValue {
   std::string storage_;
 };
 
+// The first eight columns of gem_state and gem_sample, in this order:
+// entity, ent_index, serial, class, field, path, type, value. Sets column
+// `col` (< kFieldValueColumns) of a row of `f` (null: not described) of `e`.
+constexpr int kFieldValueColumns = 8;
+void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
+                            const ClassInfoRow& clazz, const FieldInfo* f, const Value& value);
+// Text as a column result (copied).
+inline void ResultText(sqlite3_context* ctx, const std::string& s) {
+  sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+}
+
 namespace vtab_detail {
 
 template <typename Cursor>

@@ -34,6 +34,12 @@ def replay_path(stem):
     return os.path.join(FIXTURES, stem + ".dem")
 
 
+def _index(key, replay, out, options):
+    subprocess.run([GEM_INDEX, "--quiet", "--force"] + list(options) + [replay, out], check=True)
+    _built[key] = out
+    return out
+
+
 def index_of(stem, *options):
     """Indexes a fixture once per option set; None when it is missing."""
     key = (stem,) + options
@@ -44,9 +50,7 @@ def index_of(stem, *options):
         _built[key] = None
         return None
     out = os.path.join(TMP, "%s%s.db" % (stem, "".join(o.replace("-", "_") for o in options)))
-    subprocess.run([GEM_INDEX, "--quiet", "--force"] + list(options) + [replay, out], check=True)
-    _built[key] = out
-    return out
+    return _index(key, replay, out, options)
 
 
 def need(stem, *options):
@@ -71,10 +75,7 @@ def synthetic_index(minutes, seed, *index_options):
         subprocess.run([GEM_SYNTH, "--from", source, "--minutes", str(minutes), "--seed",
                         str(seed), "--quiet", dem], check=True)
     out = dem[:-4] + "".join(o.replace("-", "_") for o in index_options) + ".db"
-    subprocess.run([GEM_INDEX, "--quiet", "--force"] + list(index_options) + [dem, out],
-                   check=True)
-    _built[key] = out
-    return out
+    return _index(key, dem, out, index_options)
 
 
 def connect(path=":memory:"):

@@ -63,10 +63,9 @@ class Module : public match::GameModule {
   match::PlayerControllers players_{"CCSPlayerController", "m_hPlayerPawn"};
   int32_t rules_ = -1;
   std::set<int32_t> teams_;
-  match::PositionReader position_{512.0f};
+  match::BodyColumns body_{512.0f, "m_angEyeAngles"};
   match::PauseClock pause_clock_;
-  FieldReader eyes_{"m_angEyeAngles"};
-  FieldReader life_{"m_lifeState"}, health_{"m_iHealth"}, max_health_{"m_iMaxHealth"};
+  FieldReader max_health_{"m_iMaxHealth"};
   FieldReader team_{"m_iTeamNum"}, armor_{"m_ArmorValue"};
   FieldReader weapon_{"m_pWeaponServices.m_hActiveWeapon"};
   FieldReader money_{"m_pInGameMoneyServices.m_iAccount"};
@@ -97,14 +96,8 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     players_.Record(ctx, p, {});
     const Entity* pawn = p.pawn;
     row[kTlSlot] = MatchValue::Int(p.slot);
-    row[kTlEntity] = pawn ? MatchValue::Int(static_cast<int64_t>(pawn->lifetime)) : MatchValue();
-    const std::optional<int64_t> life = match::ReadInt(life_, pawn);
-    row[kTlAlive] = life ? MatchValue::Int(*life == 0) : MatchValue();
-    position_.Read(pawn, &row[kTlX], &row[kTlY], &row[kTlZ]);
-    match::ReadPitchYaw(eyes_, pawn, &row[kTlPitch], &row[kTlYaw]);
-    row[kTlHealth] = IntCell(match::ReadInt(health_, pawn));
+    body_.Fill(pawn, row);
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, pawn));
-    row[kTlTeam] = IntCell(match::ReadInt(team_, pawn));
     row[kArmor] = IntCell(match::ReadInt(armor_, pawn));
     row[kMoney] = IntCell(match::ReadInt(money_, p.controller));
     const Entity* weapon = ctx.ByHandle(match::ReadInt(weapon_, pawn));
@@ -156,7 +149,8 @@ void Module::OnGameEvent(MatchContext& ctx, const GameEvent& e) {
     if (std::optional<int64_t> v = match::AsInt(h->value)) k.headshot = *v != 0;
   }
   const Entity* controller = ctx.Get(victim + 1);
-  position_.Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y, &k.z);
+  body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,
+                        &k.z);
   ctx.Kill(k);
 }
 

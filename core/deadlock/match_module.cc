@@ -84,10 +84,8 @@ class Module : public match::GameModule {
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
   int32_t rules_ = -1;
-  match::PositionReader position_{512.0f};
+  match::BodyColumns body_{512.0f, "m_angEyeAngles"};
   match::PauseClock pause_clock_;
-  FieldReader eyes_{"m_angEyeAngles"};
-  FieldReader life_{"m_lifeState"}, health_{"m_iHealth"}, team_{"m_iTeamNum"};
   FieldReader max_health_{"m_PlayerDataGlobal.m_iHealthMax", "m_iHealthMax"};
   FieldReader level_{"m_PlayerDataGlobal.m_iLevel", "m_iLevel"};
   FieldReader souls_{"m_PlayerDataGlobal.m_iGoldNetWorth", "m_iGoldNetWorth"};
@@ -109,14 +107,8 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     const Entity* pawn = p.pawn;
     players_.Record(ctx, p, pawn ? ctx.EntityName(*pawn) : std::string_view());
     row[kTlSlot] = MatchValue::Int(p.slot);
-    row[kTlEntity] = pawn ? MatchValue::Int(static_cast<int64_t>(pawn->lifetime)) : MatchValue();
-    const std::optional<int64_t> life = match::ReadInt(life_, pawn);
-    row[kTlAlive] = life ? MatchValue::Int(*life == 0) : MatchValue();
-    position_.Read(pawn, &row[kTlX], &row[kTlY], &row[kTlZ]);
-    match::ReadPitchYaw(eyes_, pawn, &row[kTlPitch], &row[kTlYaw]);
-    row[kTlHealth] = IntCell(match::ReadInt(health_, pawn));
+    body_.Fill(pawn, row);
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, p.controller));
-    row[kTlTeam] = IntCell(match::ReadInt(team_, pawn));
     row[kLevel] = IntCell(match::ReadInt(level_, p.controller));
     row[kSouls] = IntCell(match::ReadInt(souls_, p.controller));
     row[kKills] = IntCell(match::ReadInt(kills_, p.controller));
@@ -155,7 +147,8 @@ void Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data
     k.weapon.assign(name);
   }
   const Entity* controller = ctx.Get(victim + 1);
-  position_.Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y, &k.z);
+  body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,
+                        &k.z);
   ctx.Kill(k);
 }
 

@@ -132,9 +132,8 @@ class Module : public GameModule {
   std::unique_ptr<PlayerFields> players_[kMaxPlayers];
   std::unique_ptr<TeamDataFields> team_data_[kMaxPlayers];
   std::map<int32_t, PlayerRow> book_;  // every player seen, by slot
-  match::PositionReader position_{128.0f};
-  FieldReader rotation_{"CBodyComponent.m_angRotation"};
-  FieldReader life_{"m_lifeState"}, health_{"m_iHealth"}, max_health_{"m_iMaxHealth"};
+  match::BodyColumns body_{128.0f, "CBodyComponent.m_angRotation"};
+  FieldReader max_health_{"m_iMaxHealth"};
   FieldReader mana_{"m_flMana"}, max_mana_{"m_flMaxMana"}, level_{"m_iCurrentLevel"};
   FieldReader team_num_{"m_iTeamNum"};
   FieldReader controller_id_{"m_nPlayerID", "m_iPlayerID"};
@@ -145,7 +144,7 @@ class Module : public GameModule {
   FieldReader transition_{"m_pGameRules.m_flStateTransitionTime"};
   FieldReader game_time_field_{"m_pGameRules.m_fGameTime"};
   match::PauseClock pause_clock_;
-  WardTracker wards_{&position_};
+  WardTracker wards_{&body_.position()};
   std::optional<double> end_game_time_;
 };
 
@@ -309,14 +308,8 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     const Entity* hero = HeroOf(ctx, res, i, controllers[i]);
     Record(ctx, res, i, controllers[i], hero);
     row[kTlSlot] = MatchValue::Int(i);
-    row[kTlEntity] = hero ? MatchValue::Int(static_cast<int64_t>(hero->lifetime)) : MatchValue();
-    const std::optional<int64_t> life = match::ReadInt(life_, hero);
-    row[kTlAlive] = life ? MatchValue::Int(*life == 0) : MatchValue();
-    position_.Read(hero, &row[kTlX], &row[kTlY], &row[kTlZ]);
-    match::ReadPitchYaw(rotation_, hero, &row[kTlPitch], &row[kTlYaw]);
-    row[kTlHealth] = IntCell(match::ReadInt(health_, hero));
+    body_.Fill(hero, row);
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, hero));
-    row[kTlTeam] = IntCell(match::ReadInt(team_num_, hero));
     row[kMana] = RealCell(match::ReadReal(mana_, hero));
     row[kMaxMana] = RealCell(match::ReadReal(max_mana_, hero));
     row[kLevel] = IntCell(match::ReadInt(level_, hero));
@@ -363,8 +356,8 @@ void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
   const Entity* res = resource(ctx);
   Controllers controllers;
   if (res != nullptr) MapControllers(ctx, res, controllers);
-  position_.Read(res ? HeroOf(ctx, res, victim, controllers[victim]) : nullptr, &k.x, &k.y,
-                 &k.z);
+  body_.position().Read(res ? HeroOf(ctx, res, victim, controllers[victim]) : nullptr, &k.x,
+                        &k.y, &k.z);
   ctx.Kill(k);
 }
 

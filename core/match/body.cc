@@ -28,4 +28,14 @@ void ReadPitchYaw(FieldReader& angles, const Entity* e, MatchValue* pitch, Match
   *yaw = MatchValue::Real(NormalizeDegrees(v.v[1]));
 }
 
+void BodyColumns::Fill(const Entity* e, std::span<MatchValue> row) {
+  row[kTlEntity] = e ? MatchValue::Int(static_cast<int64_t>(e->lifetime)) : MatchValue();
+  const std::optional<int64_t> life = ReadInt(life_, e);
+  row[kTlAlive] = life ? MatchValue::Int(*life == 0) : MatchValue();
+  position_.Read(e, &row[kTlX], &row[kTlY], &row[kTlZ]);
+  ReadPitchYaw(angles_, e, &row[kTlPitch], &row[kTlYaw]);
+  row[kTlHealth] = IntCell(ReadInt(health_, e));
+  row[kTlTeam] = IntCell(ReadInt(team_, e));
+}
+
 }  // namespace gem::match

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "core/entities.h"
 #include "core/match/field_reader.h"
@@ -43,6 +45,24 @@ class PositionReader {
 
 // Pitch and yaw of an angle field (a QAngle: pitch, yaw, roll), normalized.
 void ReadPitchYaw(FieldReader& angles, const Entity* e, MatchValue* pitch, MatchValue* yaw);
+
+// The timeline columns every game reads off the entity a player plays (a
+// hero or a pawn): entity, alive (m_lifeState 0), x, y, z, pitch and yaw
+// (of the game's angle field), health and team (m_iHealth, m_iTeamNum).
+class BodyColumns {
+ public:
+  BodyColumns(float cell_width, std::string angle_field)
+      : position_(cell_width), angles_(std::move(angle_field)) {}
+  // Fills those columns of `row` from `e` (NULL where it is null or lacks
+  // the field).
+  void Fill(const Entity* e, std::span<MatchValue> row);
+  PositionReader& position() { return position_; }
+
+ private:
+  PositionReader position_;
+  FieldReader angles_;
+  FieldReader life_{"m_lifeState"}, health_{"m_iHealth"}, team_{"m_iTeamNum"};
+};
 
 }  // namespace gem::match
 

@@ -260,6 +260,18 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
   std::printf("\n]}\n");
 }
 
+// "5,15,30" as numbers.
+std::vector<double> NumberList(const std::string& list) {
+  std::vector<double> out;
+  for (size_t p = 0; p < list.size();) {
+    size_t e = list.find(',', p);
+    if (e == std::string::npos) e = list.size();
+    if (e > p) out.push_back(std::atof(list.substr(p, e - p).c_str()));
+    p = e + 1;
+  }
+  return out;
+}
+
 void Usage(FILE* out) {
   std::fputs(
       "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
@@ -297,23 +309,9 @@ int main(int argc, char** argv) {
     } else if (a == "--runs") {
       o.runs = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--minutes") {
-      o.minutes.clear();
-      std::string list = next();
-      for (size_t p = 0; p < list.size();) {
-        size_t e = list.find(',', p);
-        if (e == std::string::npos) e = list.size();
-        if (e > p) o.minutes.push_back(std::atof(list.substr(p, e - p).c_str()));
-        p = e + 1;
-      }
+      o.minutes = NumberList(next());
     } else if (a == "--match-minutes") {
-      o.match_minutes.clear();
-      std::string list = next();
-      for (size_t p = 0; p < list.size();) {
-        size_t e = list.find(',', p);
-        if (e == std::string::npos) e = list.size();
-        if (e > p) o.match_minutes.push_back(std::atof(list.substr(p, e - p).c_str()));
-        p = e + 1;
-      }
+      o.match_minutes = NumberList(next());
     } else if (a == "--no-fixtures") {
       o.fixtures = false;
     } else if (a == "--fixtures") {

@@ -125,7 +125,9 @@ bool IndexReader::Open(std::string* error) {
     return false;
   }
   while (sqlite3_step(st) == SQLITE_ROW) {
-    const std::string key = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    const unsigned char* key_text = sqlite3_column_text(st, 0);
+    if (key_text == nullptr) continue;
+    const std::string key = reinterpret_cast<const char*>(key_text);
     if (sqlite3_column_type(st, 1) != SQLITE_INTEGER &&
         sqlite3_column_type(st, 1) != SQLITE_FLOAT) {
       continue;
@@ -521,8 +523,12 @@ bool IndexReader::Sample(const EntityInfo& e, uint32_t field_id, int64_t first, 
   auto flush_before = [&](int64_t tick) {
     while (!done && next < tick) {
       if (current.found) emit(next, current.value);
-      if (next > last - step) done = true;
-      else next += step;
+      // next <= last: their difference fits in 64 unsigned bits.
+      if (static_cast<uint64_t>(last) - static_cast<uint64_t>(next) < static_cast<uint64_t>(step)) {
+        done = true;
+      } else {
+        next += step;
+      }
     }
   };
   auto apply = [&](int64_t t, const Value& v) {

@@ -58,11 +58,14 @@ int BestIndexFn(sqlite3_vtab*, sqlite3_index_info* info) {
   return BestIndex(info, kColumns, /*rows_per_entity=*/20000, /*total_entities=*/1000);
 }
 
-// The first sampled tick at or after `t`.
+// The first sampled tick at or after `t` (INT64_MAX when past int64: no
+// sample). 128-bit: from_tick and step are whatever the query says.
 int64_t FirstSampleFrom(const PlanArgs& a, int64_t t) {
   if (t <= a.from) return a.from;
-  const int64_t k = (t - a.from + a.step - 1) / a.step;
-  return a.from + k * a.step;
+  const __int128 diff = static_cast<__int128>(t) - a.from;
+  const __int128 k = (diff + a.step - 1) / a.step;
+  const __int128 first = a.from + k * a.step;
+  return first > INT64_MAX ? INT64_MAX : static_cast<int64_t>(first);
 }
 
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {

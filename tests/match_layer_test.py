@@ -270,6 +270,23 @@ class SampleAndPosition(unittest.TestCase):
                         "SELECT field FROM gem_state(?, ?)", (tick, entity))} - shared
                     self.assertEqual({r[0] for r in rows if r[1] == tick}, want)
 
+    def test_gem_sample_takes_any_int64_arguments(self):
+        con = connect(need(AUTO))
+        low, high = -2**63, 2**63 - 1
+        for first, last, step in ((low, high, high), (low, high, 2**62), (high, low, 1),
+                                  (high - 5, high, 1), (-5, 3, 4), (low, low + 10, 1)):
+            rows = con.execute("SELECT entity, field, tick, value FROM gem_sample(?, ?, ?) "
+                               "WHERE field = 'm_iHealth'", (first, last, step)).fetchall()
+            for entity, field, tick, value in rows:
+                self.assertEqual((tick - first) % step, 0)
+                self.assertTrue(first <= tick <= last)
+                self.assertEqual(value, con.execute("SELECT gem_value(?, ?, ?)",
+                                                    (entity, field, tick)).fetchone()[0])
+        # From -2^63 by 2^62: of -2^62, 0 and 2^62, only tick 0 is in the replay.
+        ticks = {r[0] for r in con.execute(
+            "SELECT tick FROM gem_sample(?, ?, ?) WHERE field = 'm_iHealth'", (low, high, 2**62))}
+        self.assertEqual(ticks, {0})
+
     def test_gem_sample_requires_its_arguments(self):
         con = connect(need(AUTO))
         for sql, message in (("SELECT * FROM gem_sample WHERE from_tick = 0", "are required"),

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/entities.h"
@@ -42,8 +43,14 @@ class FieldReader {
     uint32_t id = ClassFields::kInvalid;
     uint32_t checked = 0;  // field ids below this were compared
   };
+  PerClass& Of(int32_t class_id);
+
+  // Replays number their classes densely (a few thousand); class ids past
+  // kDense (a hostile replay's) are kept in a map, not a huge vector.
+  static constexpr int32_t kDense = 1 << 14;
   std::vector<std::string> names_;
-  std::vector<PerClass> classes_;  // by class id
+  std::vector<PerClass> classes_;  // by class id below kDense
+  std::unordered_map<int32_t, PerClass> sparse_;
 };
 
 // Value conversions that keep "no value" apart from zero.

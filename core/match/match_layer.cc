@@ -77,6 +77,8 @@ void MatchLayer::BeforeFrame(const TickInfo& next) {
         const double interval = ctx_.tick_interval();
         step_ = interval > 0 ? std::max<int64_t>(1, std::llround(1.0 / interval)) : 30;
       }
+      // Steps past a billion ticks (years of play) sample the last tick only.
+      step_ = std::min<int64_t>(step_, int64_t{1} << 30);
       next_sample_ = (tick + step_ - 1) / step_ * step_;
     }
     while (next_sample_ < tick) {

@@ -1,0 +1,59 @@
+// World: the parts that describe rather than encode (see world.h): field
+// paths by name through the schema, and the truth lines.
+#include <iterator>
+#include <string>
+
+#include "core/value.h"
+#include "tools/synth/world.h"
+
+namespace gem::synth {
+
+bool World::SchemaPath(const Serializer* s, std::string_view name, FieldPath* path) {
+  path->last = -1;
+  while (s != nullptr) {
+    const size_t dot = name.find('.');
+    const std::string_view part = name.substr(0, dot);
+    int32_t found = -1;
+    for (size_t i = 0; i < s->fields.size() && found < 0; ++i) {
+      if (s->fields[i]->name == part) found = static_cast<int32_t>(i);
+    }
+    if (found < 0 || path->last + 1 >= static_cast<int>(std::size(path->index))) break;
+    path->index[++path->last] = found;
+    const Field* f = s->fields[found];
+    if (dot == std::string_view::npos) return f->model == FieldModel::kSimple;
+    if (f->model != FieldModel::kFixedTable) break;
+    s = f->serializer;
+    name = name.substr(dot + 1);
+  }
+  path->last = -1;
+  return false;
+}
+
+void World::WriteTruth(uint32_t tick, const SimEntity& e, FILE* out) {
+  std::string line = "{\"req_tick\":" + std::to_string(tick) + ",\"tick\":" +
+                     std::to_string(tick) + ",\"index\":" + std::to_string(e.index) +
+                     ",\"serial\":" + std::to_string(e.serial) + ",\"class\":";
+  AppendJsonString(e.class_name(), &line);
+  line += ",\"fields\":[";
+  bool first = true;
+  for (const auto& [path, v] : e.state) {
+    bool is_new = false;
+    const uint32_t id = e.fields->Lookup(path, &is_new);
+    if (id == ClassFields::kInvalid) continue;
+    const FieldText& text = e.fields->text(id);
+    if (!first) line += ',';
+    first = false;
+    line += "{\"path\":\"" + text.path + "\",\"name\":";
+    AppendJsonString(text.name, &line);
+    line += ",\"type\":";
+    AppendJsonString(text.type, &line);
+    if (e.fields->is_length(id)) line += ",\"length\":true";
+    line += ",\"v\":";
+    v.value.AppendJson(&line);
+    line += '}';
+  }
+  line += "]}\n";
+  std::fwrite(line.data(), 1, line.size(), out);
+}
+
+}  // namespace gem::synth

@@ -123,7 +123,9 @@ struct MatchSummary {
   std::vector<PlayerRow> players;
   // Why the match-layer tables are empty, when they are.
   std::string note;
-  bool ran = false;  // false: the match layer did not run (no rows at all)
+  // false: no game module ran (--no-match-layer, or a game gem does not
+  // know): every match table stays empty.
+  bool ran = false;
 };
 
 }  // namespace gem

@@ -141,7 +141,7 @@ Stmt& TextOrNull(Stmt& s, int i, const std::string& v) {
 }  // namespace
 
 Status WriteMatchSummary(Db* db, const MatchSummary& m) {
-  if (!m.ran) return Status::Ok();  // --no-match-layer
+  if (!m.ran) return Status::Ok();  // no game module: meta says why
   Stmt info;
   GEM_RETURN_IF_ERROR(info.Prepare(
       db, "INSERT INTO match_info(game, map, match_id, game_mode, winner, winner_name, "

@@ -142,7 +142,6 @@ void MatchLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* 
 
 void MatchLayer::Finish(const ReplayMetadata& meta) {
   MatchSummary s;
-  s.ran = true;
   s.game = meta.game;
   s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
   s.first_tick = meta.first_tick;
@@ -160,6 +159,7 @@ void MatchLayer::Finish(const ReplayMetadata& meta) {
     if (sink_ != nullptr) sink_->OnMatchSummary(s);
     return;
   }
+  s.ran = true;
   s.cell_width = module_->cell_width();
   s.timeline_step = step_;
   if (started_ && meta.last_tick >= 0) {

@@ -16,4 +16,8 @@ echo "$out:"
 sqlite3 -header -column "$out" \
   "SELECT key, value FROM meta WHERE key IN ('game','game_build','map','match_id','last_tick','field_changes','truncated');" \
   "SELECT c.name AS class, count(*) AS alive_at_end FROM entities e JOIN classes c USING(class_id)
-     WHERE e.deleted_tick IS NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 5;"
+     WHERE e.deleted_tick IS NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 5;" \
+  "SELECT game, map, tick_rate, first_tick, last_tick, start_tick FROM match_info;" \
+  "SELECT slot, team, name, hero FROM players ORDER BY slot;" \
+  "SELECT tick, game_time, slot, x, y, health FROM timeline
+     WHERE tick = (SELECT max(tick) FROM timeline) ORDER BY slot LIMIT 10;"

@@ -124,6 +124,19 @@ class Timeline(unittest.TestCase):
                                 if f.value(c, "m_iTeamNum", tick) in (2, 3)}
                     self.assertEqual(by_tick.get(tick, set()), want, "tick %d" % tick)
 
+    def test_a_short_synthetic_match_samples_no_tick_past_its_end(self):
+        # gem-synth copies the fixture's spawn-groups frame, whose tick (812)
+        # is past a 0.3-minute match's end (540): only frames that carry
+        # state move the samples.
+        path = synthetic_index(0.3, 1)
+        if path is None:
+            raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        con = connect(path)
+        last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+        ticks = [r[0] for r in con.execute("SELECT DISTINCT tick FROM timeline ORDER BY 1")]
+        self.assertEqual(last, 540)
+        self.assertEqual(ticks, list(range(0, 541, 30)))
+
     def test_a_step_of_thirty_gives_the_same_rows_as_every_tick(self):
         stem = "cs2_demofilenet_14090_cs_italy"
         every = connect(need(stem, "--timeline-step", "1"))

@@ -15,6 +15,7 @@ packages=(
   libgtest-dev       # GoogleTest
   libgmock-dev       # GoogleMock
   python3            # /usr/bin/python3 for the extension's tests
+  python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
   zlib1g-dev         # CRC-32 for string-table checks
 )
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/cs2/match_module.h"
+#include "core/demo_stream.h"
 #include "core/deadlock/match_module.h"
 #include "core/match/body.h"
 #include "core/dota/match_module.h"
@@ -66,6 +67,13 @@ bool MatchLayer::Watched(int32_t class_id) {
 }
 
 void MatchLayer::BeforeFrame(const TickInfo& next) {
+  // Only frames that carry state move the clock of samples: others (spawn
+  // groups, file info, user commands) may carry any tick, even past the
+  // replay's last (gem-synth copies a fixture's spawn groups frame).
+  if (next.command != kDemPacket && next.command != kDemFullPacket &&
+      next.command != kDemSignonPacket && next.command != kDemStop) {
+    return;
+  }
   const int64_t tick = ticks_.Peek(next);
   if (tick != kSignonTick && module_ != nullptr) {
     if (!started_) {
@@ -167,7 +175,7 @@ void MatchLayer::Finish(const ReplayMetadata& meta) {
       Sample(next_sample_);
       next_sample_ += step_;
     }
-    if (last_sampled_ != meta.last_tick) Sample(meta.last_tick);
+    if (last_sampled_ < meta.last_tick) Sample(meta.last_tick);
   }
   s.start_tick = start_tick_;
   if (last_game_time_ && start_tick_) s.duration_s = MatchValue::Real(*last_game_time_);

@@ -7,7 +7,8 @@
 //
 // Timeline samples are the index ticks that are multiples of the step (one
 // game second by default: the tick rate) from the first tick of play, and
-// the last tick. A sample at tick T is taken just before the first frame
+// the last tick; only frames that carry state (packets, full packets, the
+// stop) count. A sample at tick T is taken just before the first frame
 // whose index tick is past T, so its values are the state after every
 // packet with tick <= T: the rule gem_state answers by. The game clock is
 // the module's; the first sample at which it reads >= 0 fixes start_tick.

@@ -1,0 +1,1 @@
+"""gem-corpus: many replays indexed and queried as one, on Dask distributed."""

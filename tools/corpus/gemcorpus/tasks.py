@@ -1,0 +1,76 @@
+"""What workers run. Self-contained (the standard library only): the client
+ships this module to workers by value, so that a Dask worker needs nothing of
+gem but the gem-index binary and libgem.so at the paths the client names
+(a shared filesystem)."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+
+
+def _with_parent(argv):
+    """argv run so that it gets SIGTERM when its parent dies: a worker killed
+    outright (SIGKILL) leaves no gem-index writing an index nobody waits for,
+    and gem-index removes its temporary file on SIGTERM. (util-linux's setpriv
+    sets the signal and execs: no preexec_fn in a threaded worker.)"""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "SIGTERM"] + argv if setpriv else argv
+
+
+def _facts(db_path):
+    """What the catalog keeps of an index: meta and match_info facts."""
+    con = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('game', "
+                                "'game_build', 'map', 'match_id', 'first_tick', 'last_tick')"))
+        info = con.execute("SELECT duration_s, winner, match_id FROM match_info").fetchone()
+    finally:
+        con.close()
+    info = info or (None, None, None)
+    match_id = info[2] if info[2] is not None else (meta.get("match_id") or None)
+    return {"game": meta.get("game"), "build": meta.get("game_build"), "map": meta.get("map"),
+            "match_id": match_id, "first_tick": meta.get("first_tick"),
+            "last_tick": meta.get("last_tick"), "duration_s": info[0], "winner": info[1]}
+
+
+def index_one(job):
+    """Indexes one replay into job['out'] (content-addressed: a re-run after a
+    crash writes the same file again). Returns the catalog's columns."""
+    start = time.monotonic()
+    os.makedirs(os.path.dirname(job["out"]), exist_ok=True)
+    argv = [job["gem_index"], "--quiet", "--force", job["replay"], job["out"]]
+    proc = subprocess.run(_with_parent(argv), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, errors="replace")
+    result = {"seconds": time.monotonic() - start, "exit_code": proc.returncode,
+              "index_path": job["index_path"]}
+    if proc.returncode != 0:
+        result.update(status="failed", index_path=None,
+                      error=(proc.stderr.strip() or "gem-index exited with %d" %
+                             proc.returncode)[-4000:])
+        return result
+    try:
+        result.update(_facts(job["out"]))
+    except sqlite3.Error as e:
+        result.update(status="failed", index_path=None, error="the index does not read: %s" % e)
+        return result
+    result.update(status="indexed", error=None)
+    return result
+
+
+def query_one(job):
+    """Runs job['sql'] on one index with libgem loaded: its column names and
+    rows, or the error."""
+    try:
+        con = sqlite3.connect("file:%s?mode=ro" % job["index"], uri=True)
+        try:
+            con.enable_load_extension(True)
+            con.load_extension(job["extension"])
+            con.enable_load_extension(False)
+            cur = con.execute(job["sql"])
+            columns = [d[0] for d in cur.description] if cur.description else []
+            return {"id": job["id"], "columns": columns, "rows": cur.fetchall()}
+        finally:
+            con.close()
+    except Exception as e:  # an index that cannot answer loses only its own rows
+        return {"id": job["id"], "error": "%s: %s" % (type(e).__name__, e)}

@@ -68,6 +68,10 @@ class Catalog:
                                "mtime_ns = ?", (path, st.st_size, st.st_mtime_ns)).fetchone()
         return row[0] if row else None
 
+    def sizes(self):
+        """The sizes of the replays in the catalog."""
+        return {r[0] for r in self.con.execute("SELECT DISTINCT bytes FROM replays")}
+
     def remember_path(self, path, sha256, st):
         self.con.execute("INSERT OR REPLACE INTO paths(path, sha256, bytes, mtime_ns) "
                          "VALUES(?, ?, ?, ?)", (path, sha256, st.st_size, st.st_mtime_ns))

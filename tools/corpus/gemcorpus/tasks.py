@@ -19,42 +19,61 @@ def _with_parent(argv):
 
 
 def _facts(db_path):
-    """What the catalog keeps of an index: meta and match_info facts."""
+    """What the catalog keeps of an index: meta and match_info facts, and
+    the replay's sha256 as gem-index computed it."""
     con = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True)
     try:
         meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('game', "
-                                "'game_build', 'map', 'match_id', 'first_tick', 'last_tick')"))
+                                "'game_build', 'map', 'match_id', 'first_tick', 'last_tick', "
+                                "'source_sha256')"))
         info = con.execute("SELECT duration_s, winner, match_id FROM match_info").fetchone()
     finally:
         con.close()
     info = info or (None, None, None)
     match_id = info[2] if info[2] is not None else (meta.get("match_id") or None)
-    return {"game": meta.get("game"), "build": meta.get("game_build"), "map": meta.get("map"),
+    return {"sha256": meta.get("source_sha256"),
+            "game": meta.get("game"), "build": meta.get("game_build"), "map": meta.get("map"),
             "match_id": match_id, "first_tick": meta.get("first_tick"),
             "last_tick": meta.get("last_tick"), "duration_s": info[0], "winner": info[1]}
 
 
 def index_one(job):
-    """Indexes one replay into job['out'] (content-addressed: a re-run after a
-    crash writes the same file again). Returns the catalog's columns."""
+    """Indexes one replay; returns the catalog's columns and its sha256.
+
+    The index is content-addressed (DIR/indexes/<sha[:2]>/<sha>.db). When the
+    client knows the sha256 (job['sha256']) gem-index writes there directly;
+    else (the client skips hashing what cannot be a duplicate) it writes into
+    DIR/indexes/incoming/ and the index moves to its place by the checksum
+    gem-index computed. gem-index writes atomically and a rename is atomic:
+    no partial index is ever at either place."""
     start = time.monotonic()
-    os.makedirs(os.path.dirname(job["out"]), exist_ok=True)
-    argv = [job["gem_index"], "--quiet", "--force", job["replay"], job["out"]]
+    sha = job.get("sha256")
+    incoming = os.path.join(job["dir"], "indexes", "incoming")
+    out = (os.path.join(job["dir"], "indexes", sha[:2], sha + ".db") if sha else
+           os.path.join(incoming, job["name"] + ".db"))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    argv = [job["gem_index"], "--quiet", "--force", job["replay"], out]
     proc = subprocess.run(_with_parent(argv), stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, errors="replace")
     result = {"seconds": time.monotonic() - start, "exit_code": proc.returncode,
-              "index_path": job["index_path"]}
+              "sha256": sha, "index_path": None}
     if proc.returncode != 0:
-        result.update(status="failed", index_path=None,
+        result.update(status="failed",
                       error=(proc.stderr.strip() or "gem-index exited with %d" %
                              proc.returncode)[-4000:])
         return result
     try:
-        result.update(_facts(job["out"]))
+        result.update(_facts(out))
     except sqlite3.Error as e:
-        result.update(status="failed", index_path=None, error="the index does not read: %s" % e)
+        result.update(status="failed", error="the index does not read: %s" % e)
         return result
-    result.update(status="indexed", error=None)
+    sha = result["sha256"]
+    index_path = os.path.join("indexes", sha[:2], sha + ".db")
+    final = os.path.join(job["dir"], index_path)
+    if out != final:
+        os.makedirs(os.path.dirname(final), exist_ok=True)
+        os.replace(out, final)
+    result.update(status="indexed", error=None, index_path=index_path)
     return result
 
 

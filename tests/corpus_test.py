@@ -313,6 +313,19 @@ class Corpus(unittest.TestCase):
         again = corpus("index", "--out", out, "--workers", "1", inputs())
         self.assertIn("1 replays to index", again.stderr)
 
+    def test_progress_is_drawn_on_a_terminal_only(self):
+        out = os.path.join(TMP, "progress")
+        typescript = os.path.join(TMP, "typescript")
+        command = " ".join("'%s'" % a for a in [CORPUS] + TOOLS + [
+            "index", "--workers", "2", "--out", out, inputs()])
+        subprocess.run(["script", "-qec", command, typescript], stdout=subprocess.DEVNULL,
+                       timeout=240)
+        drawn = open(typescript, encoding="utf-8", errors="replace").read()
+        self.assertIn("18/18 replays", drawn)
+        self.assertRegex(drawn, r"\d+/18 replays  [0-9.]+ MB/s  ETA \d+:\d\d")
+        piped = corpus("index", "--workers", "2", "--out", os.path.join(TMP, "piped"), inputs())
+        self.assertNotIn("ETA", piped.stderr)
+
     def test_usage_and_missing_things(self):
         self.assertEqual(corpus("index", inputs()).returncode, 64)  # no --out
         self.assertEqual(corpus("query", os.path.join(TMP, "nothing"), "SELECT 1").returncode, 66)

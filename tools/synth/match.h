@@ -43,7 +43,7 @@ struct MatchCounters {
   uint64_t wearable_changes = 0;
   uint64_t truth_entities = 0;
   uint64_t kills = 0;
-  uint64_t wards = 0;  // ward classes have no baseline in the fixtures
+  uint64_t wards = 0;
   uint32_t last_tick = 0;
 };
 

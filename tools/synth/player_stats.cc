@@ -256,7 +256,7 @@ void PlayerStats::Wards(uint32_t tick) {
   const Player& p = players_[Below(players_.size())];
   const bool observer = Uniform() < 0.6;
   const int32_t class_id = ward_class_[observer ? 0 : 1];
-  if (p.hero == nullptr || class_id < 0) return;
+  if (p.hero == nullptr || class_id < 0 || !world_->EnsureBaseline(class_id)) return;
   SimEntity* e = world_->Create(class_id);
   if (e == nullptr) return;
   Ward w;

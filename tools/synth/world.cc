@@ -199,10 +199,20 @@ bool World::EnsureBaseline(int32_t class_id) {
   if (class_id < 0) return false;
   if (HasBaseline(class_id)) return true;
   SimTable* t = FindTable("instancebaseline");
+  if (t == nullptr) return false;
   auto later = later_baselines_.find(class_id);
-  if (t == nullptr || later == later_baselines_.end()) return false;
-  SetEntry(t, static_cast<int32_t>(t->entries.size()), std::to_string(class_id), later->second);
-  parser_->mutable_entities().SetBaseline(class_id, later->second);
+  std::string data;
+  if (later != later_baselines_.end()) {
+    data = later->second;
+  } else {
+    // No entity of the class anywhere in the fixture: a baseline of no
+    // fields (a server sends one with the class's first entity).
+    BitWriter w;
+    WriteFieldPaths({}, &w);
+    data = w.str();
+  }
+  SetEntry(t, static_cast<int32_t>(t->entries.size()), std::to_string(class_id), data);
+  parser_->mutable_entities().SetBaseline(class_id, data);
   return true;
 }
 

@@ -147,7 +147,8 @@ class World {
   // Makes sure a class has a baseline before its first entity: when the
   // kept frames have none but the whole fixture has one, the entry is
   // added to instancebaseline in the next packet, as a server does when a
-  // class first appears. False when no baseline is known.
+  // class first appears; a class no entity of the fixture has gets a
+  // baseline of no fields. False without an instancebaseline table.
   bool EnsureBaseline(int32_t class_id);
   const WorldCounters& counters() const { return counters_; }
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,6 +13,18 @@ namespace gem {
 
 MappedFile::~MappedFile() {
   if (mapping_ != nullptr) munmap(mapping_, size_);
+}
+
+void MappedFile::DropBefore(uint64_t offset) {
+  constexpr uint64_t kBatch = 4u << 20;
+  if (mapping_ == nullptr || offset < dropped_ + kBatch) return;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t end = std::min<uint64_t>(offset, size_) / page * page;
+  if (end <= dropped_) return;
+  // A private read-only file mapping: dropped pages read the file again
+  // if touched, so this never changes what the bytes are.
+  madvise(static_cast<uint8_t*>(mapping_) + dropped_, end - dropped_, MADV_DONTNEED);
+  dropped_ = end;
 }
 
 Status MappedFile::Open(const std::string& path, bool* not_found) {

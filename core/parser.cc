@@ -108,7 +108,7 @@ struct Parser::Impl {
 };
 
 Parser::Parser(Sink* sink, const ParserOptions& options)
-    : sink_(sink), impl_(std::make_unique<Impl>()) {
+    : sink_(sink), impl_(std::make_unique<Impl>()), consumed_(options.consumed) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
   entities_->set_report_created_state(sink != nullptr);
@@ -197,6 +197,7 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
       return located;
     }
     meta_.bytes_read = stream.position();
+    if (consumed_) consumed_(stream.position());
     if (sink_) {
       Status health = sink_->Health();
       if (!health.ok()) {

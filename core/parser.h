@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ struct ParserOptions {
   bool match_layer = false;
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
+  // Called after each outer frame with the offset the replay has been read
+  // to (the caller may let those bytes go: MappedFile::DropBefore).
+  std::function<void(uint64_t)> consumed;
 };
 
 class Parser {
@@ -127,6 +131,7 @@ class Parser {
   struct Impl;  // protobuf messages and decoders, reused
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<match::MatchLayer> match_;  // null unless options ask
+  std::function<void(uint64_t)> consumed_;
 
   // One packet's inner messages (reused).
   std::vector<InnerMessage> inner_;

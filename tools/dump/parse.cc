@@ -33,7 +33,10 @@ int RunParse(const Args& args) {
   std::vector<double> seconds;
   for (int run = 0; run < repeat; ++run) {
     auto start = std::chrono::steady_clock::now();
-    Parser parser(nullptr);
+    ParserOptions options;
+    // One pass: what is read need not stay resident.
+    if (repeat == 1) options.consumed = [&file](uint64_t at) { file.DropBefore(at); };
+    Parser parser(nullptr, options);
     Status s = parser.Parse(file.data(), file.size());
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!s.ok()) {

@@ -87,6 +87,11 @@ void ChangePipeline::Apply(const Batch& batch) {
       next += segment.count;
     }
   }
+  if (!store_->status().ok() && !row_failed_.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    row_error_ = store_->status();
+    row_failed_.store(true, std::memory_order_release);
+  }
   if (batch.rows.empty() || row_failed_.load(std::memory_order_relaxed)) return;
   const auto start = std::chrono::steady_clock::now();
   Status s = batch.rows.RunAll(row_inserts_);

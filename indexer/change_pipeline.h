@@ -75,8 +75,8 @@ class ChangePipeline {
   // queued (a failed index needs none of it). Idempotent; the destructor
   // drains instead when neither was called.
   void Abandon();
-  // The worker's first failure to insert a row (it inserts no more after
-  // one). Cheap enough to ask once a frame.
+  // The worker's first failure to insert a row or keep a chunk (it
+  // inserts no more after one). Cheap enough to ask once a frame.
   Status error() const;
   // Seconds the parser's thread waited for the worker (a full batch and the
   // worker still busy with the previous one), Drain included.

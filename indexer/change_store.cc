@@ -46,8 +46,14 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   d.count = open->writer.count();
   scratch_.clear();
   open->writer.Finish(&scratch_);
-  d.data = Store(scratch_);
   d.size = static_cast<uint32_t>(scratch_.size());
+  if (spill_.is_open()) {
+    d.at = spill_.Append(scratch_);
+    d.data = nullptr;
+  } else {
+    d.at = 0;
+    d.data = Store(scratch_);
+  }
   blob_bytes_ += scratch_.size();
   open_[entity].done.push_back(d);
   ++chunks_;
@@ -141,24 +147,65 @@ void ChangeStore::CloseEntity(uint64_t entity) {
   std::vector<uint32_t>().swap(chunks.field_of);
 }
 
-void ChangeStore::Seal(uint64_t entity) {
+Status ChangeStore::ReadBack(EntityChunks* chunks) {
+  // The entity's chunks lie in the file in the order they closed (offsets
+  // increasing): runs of them, touching or near, are read in one call.
+  constexpr uint64_t kGap = 4096;
+  std::vector<Done>& done = chunks->done;
+  uint64_t total = 0;
+  for (const Done& d : done) total += d.size;
+  chunks->bytes.resize(total);
+  size_t i = 0, at = 0;
+  std::string run;
+  while (i < done.size()) {
+    size_t j = i + 1;
+    uint64_t end = done[i].at + done[i].size;
+    while (j < done.size() && done[j].at >= end && done[j].at - end <= kGap) {
+      end = done[j].at + done[j].size;
+      ++j;
+    }
+    run.resize(end - done[i].at);
+    GEM_RETURN_IF_ERROR(spill_.Read(done[i].at, run.size(), run.data()));
+    for (size_t k = i; k < j; ++k) {
+      std::memcpy(chunks->bytes.data() + at, run.data() + (done[k].at - done[i].at), done[k].size);
+      done[k].data = chunks->bytes.data() + at;
+      at += done[k].size;
+    }
+    i = j;
+  }
+  return Status::Ok();
+}
+
+Status ChangeStore::Seal(uint64_t entity) {
   CloseEntity(entity);
+  EntityChunks& chunks = open_[entity];
+  if (spill_.is_open()) {
+    // Its last chunks were just appended: out to the file, then back.
+    GEM_RETURN_IF_ERROR(spill_.Flush());
+    GEM_RETURN_IF_ERROR(ReadBack(&chunks));
+  }
   // A field's chunks were closed in order (seq, and start_tick with it);
   // fields in any order.
-  std::vector<Done>& done = open_[entity].done;
-  std::stable_sort(done.begin(), done.end(),
+  std::stable_sort(chunks.done.begin(), chunks.done.end(),
                    [](const Done& a, const Done& b) { return a.field < b.field; });
+  return Status::Ok();
 }
 
 Status ChangeStore::WriteAll(Insert* insert) {
   const uint64_t entities = open_.size();
   std::atomic<uint64_t> sealed{0};  // entities [0, sealed) are ready
   std::atomic<bool> stop{false};
+  Status seal_status;
   std::thread sealer([&] {
     for (uint64_t e = 0; e < entities && !stop.load(std::memory_order_relaxed); ++e) {
-      Seal(e);
-      sealed.store(e + 1, std::memory_order_release);
+      Status s = Seal(e);
+      if (!s.ok()) {
+        seal_status = s;
+        stop.store(true, std::memory_order_relaxed);
+      }
+      sealed.store(s.ok() ? e + 1 : entities + 1, std::memory_order_release);
       sealed.notify_one();
+      if (!s.ok()) break;
     }
   });
   // Rows go many to a statement run, the rest one by one.
@@ -191,11 +238,18 @@ Status ChangeStore::WriteAll(Insert* insert) {
   };
   // Distinct key prefixes, for key_stat().
   uint64_t rows = 0, distinct[3] = {0, 0, 0};
+  uint64_t freed = 0;  // entities [0, freed) gave their chunk bytes back
   Status status;
   for (uint64_t e = 0; e < entities && status.ok(); ++e) {
     for (uint64_t s = sealed.load(std::memory_order_acquire); s <= e;
          s = sealed.load(std::memory_order_acquire)) {
       sealed.wait(s, std::memory_order_acquire);
+    }
+    if (sealed.load(std::memory_order_acquire) > entities) break;  // the sealer failed
+    // Entities whose rows SQLite has taken give their bytes back.
+    for (; pending.empty() && freed < e; ++freed) {
+      std::string().swap(open_[freed].bytes);
+      std::vector<Done>().swap(open_[freed].done);
     }
     const std::vector<Done>& done = open_[e].done;
     for (size_t i = 0; i < done.size() && status.ok(); ++i) {
@@ -213,6 +267,7 @@ Status ChangeStore::WriteAll(Insert* insert) {
   if (status.ok()) status = flush();
   stop.store(true, std::memory_order_relaxed);
   sealer.join();
+  GEM_RETURN_IF_ERROR(seal_status);
   GEM_RETURN_IF_ERROR(status);
   key_stat_.clear();
   if (rows > 0) {

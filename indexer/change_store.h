@@ -10,9 +10,12 @@
 // buffer is sorted by field and packed field by field: each writer is
 // touched once per buffer, not once per change.
 //
-// Memory: per entity a buffer of at most kBufferedPerEntity changes, one
-// open chunk per field that changed since its last chunk was closed, and
-// every closed chunk's bytes until WriteAll().
+// Memory: per entity a buffer of at most kBufferedPerEntity changes and
+// one open chunk per field that changed since its last chunk was closed.
+// Closed chunks' bytes go to a ChunkSpill file (memory follows the live
+// entities, not the length of the match) and come back an entity at a time
+// in WriteAll(); a store without one (OpenSpill not called) keeps them in
+// memory.
 #ifndef GEM_INDEXER_CHANGE_STORE_H_
 #define GEM_INDEXER_CHANGE_STORE_H_
 
@@ -27,6 +30,7 @@
 #include "core/codec/chunk_codec.h"
 #include "core/status.h"
 #include "core/value.h"
+#include "indexer/chunk_spill.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {
@@ -74,6 +78,11 @@ class ChangeStore {
 
   explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
 
+  // Closed chunks go to a temporary file in `directory`.
+  Status OpenSpill(const std::string& directory) { return spill_.Open(directory); }
+  // The first failure to keep a chunk (the spill file's write error).
+  const Status& status() const { return spill_.status(); }
+
   // Records changes of `entity`, a lifetime id (small, dense), in order;
   // string bytes are read from `arena` (`has_strings`: some change is a
   // string). Ticks of one (entity, field) must not decrease. A change's
@@ -111,7 +120,8 @@ class ChangeStore {
     int64_t end_tick;
     uint32_t count;
     uint32_t size;
-    const char* data;
+    uint64_t at;       // in the spill file
+    const char* data;  // in memory: without a spill, or once Seal read it
   };
   // One entity's chunks: the open ones (only fields that changed get a
   // writer; slot maps a field id to its writer, index + 1, 0 = none yet)
@@ -123,13 +133,16 @@ class ChangeStore {
     std::vector<Open> open;
     std::vector<uint32_t> field_of;  // writer index -> field id
     std::vector<Done> done;
+    std::string bytes;  // Seal: the closed chunks' bytes, read back
   };
 
   void Pack(uint64_t entity, EntityChunks* chunks);
-  // CloseEntity, then its chunks in key order.
-  void Seal(uint64_t entity);
+  // CloseEntity, then its chunks in key order, their bytes in memory.
+  Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);
+  // Reads an entity's closed chunks back from the spill.
+  Status ReadBack(EntityChunks* chunks);
 
   uint32_t max_per_chunk_;
   std::vector<EntityChunks> open_;  // by entity
@@ -146,6 +159,7 @@ class ChangeStore {
   uint64_t chunks_ = 0;
   uint64_t blob_bytes_ = 0;
   std::string key_stat_;
+  ChunkSpill spill_;
 };
 
 }  // namespace gem::index

@@ -1,0 +1,173 @@
+// ChunkSpill and the ChangeStore that uses it: bytes come back as they
+// went out across buffer edges, a failed write is an error that sticks,
+// and a store that spills writes the same rows as one that keeps its
+// chunks in memory.
+#include "indexer/chunk_spill.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/value.h"
+#include "indexer/change_store.h"
+#include "indexer/sqlite_db.h"
+
+namespace gem::index {
+namespace {
+
+std::string TempDir() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return tmp != nullptr ? tmp : "/tmp";
+}
+
+TEST(ChunkSpillTest, BytesComeBackAsWritten) {
+  ChunkSpill spill;
+  ASSERT_TRUE(spill.Open(TempDir()).ok());
+  std::mt19937 rng(3);
+  std::vector<std::string> pieces;
+  std::vector<uint64_t> offsets;
+  // About 3 MiB in pieces of 0..2 KiB, and one larger than the buffer.
+  for (int i = 0; i < 3000; ++i) {
+    std::string p(rng() % 2048, '\0');
+    for (char& c : p) c = static_cast<char>(rng());
+    if (i == 1500) p.assign((1u << 20) + 17, 'x');
+    offsets.push_back(spill.Append(p));
+    pieces.push_back(std::move(p));
+  }
+  ASSERT_TRUE(spill.Flush().ok());
+  uint64_t total = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    ASSERT_EQ(offsets[i], total) << "piece " << i;
+    total += pieces[i].size();
+  }
+  EXPECT_EQ(spill.bytes(), total);
+  for (size_t i : {size_t{0}, size_t{1}, size_t{777}, size_t{1500}, size_t{2999}}) {
+    std::string back(pieces[i].size(), '\0');
+    ASSERT_TRUE(spill.Read(offsets[i], back.size(), back.data()).ok());
+    EXPECT_EQ(back, pieces[i]) << "piece " << i;
+  }
+  char c;
+  Status past = spill.Read(total, 1, &c);
+  EXPECT_FALSE(past.ok());
+}
+
+TEST(ChunkSpillTest, AMissingDirectoryIsNamedInTheError) {
+  ChunkSpill spill;
+  Status s = spill.Open("/nonexistent/gem-spill-dir");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("/nonexistent/gem-spill-dir"), std::string::npos) << s.ToString();
+  EXPECT_FALSE(spill.is_open());
+}
+
+TEST(ChunkSpillTest, AFailedWriteSticks) {
+  // A file size limit stands in for a full disk (SIGXFSZ ignored, as
+  // gem-index does, so the write fails with EFBIG).
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ChunkSpill spill;
+  ASSERT_TRUE(spill.Open(TempDir()).ok());
+  struct rlimit small = old;
+  small.rlim_cur = 64 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string piece(100000, 'y');
+  for (int i = 0; i < 30; ++i) spill.Append(piece);
+  Status flushed = spill.Flush();
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(flushed.ok());
+  EXPECT_EQ(flushed.code(), spill.status().code());
+  EXPECT_NE(flushed.ToString().find("temporary chunk file"), std::string::npos)
+      << flushed.ToString();
+  char c;
+  EXPECT_FALSE(spill.Read(0, 1, &c).ok());
+}
+
+// Rows of the changes table, every column, in key order.
+std::vector<std::string> ChangeRows(Db* db) {
+  std::vector<std::string> out;
+  sqlite3_stmt* s = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db->handle(),
+                               "SELECT entity, field_id, start_tick, seq, end_tick, count, "
+                               "hex(data) FROM changes ORDER BY 1, 2, 3, 4",
+                               -1, &s, nullptr),
+            SQLITE_OK);
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    std::string row;
+    for (int i = 0; i < 7; ++i) {
+      row += reinterpret_cast<const char*>(sqlite3_column_text(s, i));
+      row += '|';
+    }
+    out.push_back(row);
+  }
+  sqlite3_finalize(s);
+  return out;
+}
+
+// Many entities, fields and chunks (four changes to a chunk), a string
+// field among them, some entities gone before the end.
+std::vector<std::string> StoreAndWrite(bool spill, uint64_t* chunks) {
+  Db db;
+  EXPECT_TRUE(db.Open(":memory:").ok());
+  EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
+                      "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
+                  .ok());
+  ChangeStore store(4);
+  if (spill) {
+    EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
+  }
+  std::mt19937 rng(5);
+  constexpr uint64_t kEntities = 40;
+  for (int64_t tick = 1; tick <= 400; ++tick) {
+    for (uint64_t e = 0; e < kEntities; ++e) {
+      if (e % 7 == 3 && tick > 200) continue;  // closed at tick 200
+      std::vector<HeldChange> held;
+      std::string arena;
+      bool strings = false;
+      for (uint32_t f = 0; f < 6; ++f) {
+        if (rng() % 3 != 0) continue;
+        HeldChange h;
+        if (f == 5) {
+          h.Set(f, tick, Value::String("name" + std::to_string(rng() % 50)), nullptr, &arena);
+          strings = true;
+        } else {
+          h.Set(f, tick, Value::Int(static_cast<int64_t>(rng() % 1000) - 500), nullptr, &arena);
+        }
+        held.push_back(h);
+      }
+      if (!held.empty()) store.Add(e, held, strings, arena);
+    }
+    if (tick == 200) {
+      for (uint64_t e = 3; e < kEntities; e += 7) store.CloseEntity(e);
+    }
+  }
+  Insert insert;
+  EXPECT_TRUE(
+      insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
+          .ok());
+  EXPECT_TRUE(store.WriteAll(&insert).ok());
+  EXPECT_TRUE(store.status().ok());
+  insert.Finalize();
+  *chunks = store.chunks();
+  return ChangeRows(&db);
+}
+
+TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
+  uint64_t in_memory_chunks = 0, spilled_chunks = 0;
+  std::vector<std::string> in_memory = StoreAndWrite(false, &in_memory_chunks);
+  std::vector<std::string> spilled = StoreAndWrite(true, &spilled_chunks);
+  ASSERT_GT(in_memory_chunks, 1000u);  // many chunks, so the spill holds many runs
+  EXPECT_EQ(in_memory.size(), in_memory_chunks);
+  EXPECT_EQ(spilled_chunks, in_memory_chunks);
+  ASSERT_EQ(spilled.size(), in_memory.size());
+  for (size_t i = 0; i < spilled.size(); ++i) ASSERT_EQ(spilled[i], in_memory[i]) << "row " << i;
+}
+
+}  // namespace
+}  // namespace gem::index

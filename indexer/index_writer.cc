@@ -68,9 +68,15 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
 }
 
 Status IndexWriter::Open(std::span<const MatchColumn> timeline) {
+  // Closed chunks wait on the output's disk, beside the index being
+  // written (memory stays flat however long the match).
+  const char* file = sqlite3_db_filename(db_->handle(), "main");
+  std::string dir = file != nullptr ? file : "";
+  dir = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
+  GEM_RETURN_IF_ERROR(changes_.OpenSpill(dir.empty() ? "/" : dir));
   GEM_RETURN_IF_ERROR(db_->Exec(
       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"));
+      "PRAGMA cache_size=-8192; PRAGMA temp_store=MEMORY;"));
   GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));

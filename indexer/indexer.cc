@@ -38,7 +38,13 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   SourceInfo source;
   source.name = BaseName(replay);
   source.bytes = file.size();
-  std::thread sha([&] { source.sha256 = Sha256Hex(file.data(), file.size()); });
+  // A regular file is read again for it rather than through the mapping:
+  // the mapping's pages would all stay resident ahead of the parse.
+  std::thread sha([&] {
+    if (!file.is_mapped() || !Sha256HexOfFile(replay, &source.sha256).ok()) {
+      source.sha256 = Sha256Hex(file.data(), file.size());
+    }
+  });
   struct Joiner {
     std::thread* t;
     ~Joiner() {
@@ -61,6 +67,9 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   ParserOptions parser_options;
   parser_options.match_layer = options.match_layer;
   parser_options.timeline_step = options.timeline_step;
+  // The parse reads the mapping once, front to back: pages behind it go
+  // (the checksum reads the file on its own, not through the mapping).
+  parser_options.consumed = [&file](uint64_t at) { file.DropBefore(at); };
   Parser parser(&writer, parser_options);
   const auto parse_start = std::chrono::steady_clock::now();
   Status s = parser.Parse(file.data(), file.size());

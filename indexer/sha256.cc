@@ -7,6 +7,12 @@
 #include <immintrin.h>
 #endif
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+
 namespace gem::index {
 namespace {
 
@@ -124,25 +130,41 @@ bool CpuHasShaNi() {
 }
 #endif
 
-std::string Digest(const uint8_t* data, size_t size, BlocksFn blocks) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  const size_t full = size / 64;
-  blocks(h, data, full);
+constexpr uint32_t kInitial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+// The padding and the last blocks of a message of `size` bytes whose
+// final `rest` (< 64) bytes are at `data`; then the hex digest.
+std::string Finish(uint32_t h[8], const uint8_t* data, size_t rest, uint64_t size,
+                   BlocksFn blocks) {
   uint8_t tail[128] = {};
-  const size_t rest = size - full * 64;
-  if (rest) std::memcpy(tail, data + full * 64, rest);
+  if (rest) std::memcpy(tail, data, rest);
   tail[rest] = 0x80;
   const size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
-  const uint64_t bits = static_cast<uint64_t>(size) * 8;
+  const uint64_t bits = size * 8;
   for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<uint8_t>(bits >> (8 * i));
   blocks(h, tail, tail_len / 64);
   static const char* kHex = "0123456789abcdef";
   std::string out;
-  for (uint32_t v : h) {
-    for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(v >> shift) & 15]);
+  for (int k = 0; k < 8; ++k) {
+    for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(h[k] >> shift) & 15]);
   }
   return out;
+}
+
+std::string Digest(const uint8_t* data, size_t size, BlocksFn blocks) {
+  uint32_t h[8];
+  std::memcpy(h, kInitial, sizeof h);
+  const size_t full = size / 64;
+  blocks(h, data, full);
+  return Finish(h, data + full * 64, size - full * 64, size, blocks);
+}
+
+BlocksFn FastestBlocks() {
+#if defined(__x86_64__)
+  if (CpuHasShaNi()) return ShaNiBlocks;
+#endif
+  return PortableBlocks;
 }
 
 }  // namespace
@@ -161,6 +183,40 @@ std::string Sha256HexAccelerated(const uint8_t* data, size_t size) {
 std::string Sha256Hex(const uint8_t* data, size_t size) {
   std::string fast = Sha256HexAccelerated(data, size);
   return fast.empty() ? Sha256HexPortable(data, size) : fast;
+}
+
+Status Sha256HexOfFile(const std::string& path, std::string* hex) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::InputError("cannot open " + path + ": " + std::strerror(errno));
+  const BlocksFn blocks = FastestBlocks();
+  uint32_t h[8];
+  std::memcpy(h, kInitial, sizeof h);
+  constexpr size_t kChunk = 1u << 20;  // a multiple of 64
+  std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);
+  uint64_t total = 0;
+  size_t have = 0;  // bytes in buf
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.get() + have, kChunk - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return Status::InputError("cannot read " + path + ": " + std::strerror(err));
+    }
+    have += static_cast<size_t>(n);
+    total += static_cast<uint64_t>(n);
+    if (n == 0 || have == kChunk) {
+      const size_t full = have / 64;
+      blocks(h, buf.get(), full);
+      const size_t rest = have - full * 64;
+      if (n == 0) {
+        ::close(fd);
+        *hex = Finish(h, buf.get() + full * 64, rest, total, blocks);
+        return Status::Ok();
+      }
+      have = 0;  // kChunk is a multiple of 64: nothing is left over
+    }
+  }
 }
 
 }  // namespace gem::index

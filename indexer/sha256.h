@@ -10,11 +10,16 @@
 #include <cstdint>
 #include <string>
 
+#include "core/status.h"
+
 namespace gem::index {
 
 // Lowercase hex digest of `size` bytes at `data`, by the fastest
 // implementation this CPU runs.
 std::string Sha256Hex(const uint8_t* data, size_t size);
+// The same of a file's bytes, read in 1 MiB pieces (through the page
+// cache, not into the process's resident memory).
+Status Sha256HexOfFile(const std::string& path, std::string* hex);
 
 // The two implementations, for tests that compare them. The accelerated
 // one returns "" where the CPU lacks the instructions.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,6 +43,35 @@ TEST(Sha256Test, AcceleratedEqualsPortable) {
         << n << " bytes";
   }
   EXPECT_EQ(Sha256Hex(data.data(), data.size()), Sha256HexPortable(data.data(), data.size()));
+}
+
+// The file digest reads in 1 MiB pieces: sizes on each side of a piece's
+// edge must hash as the whole buffer does.
+TEST(Sha256Test, FileDigestEqualsBufferDigest) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/sha256_file_test.bin";
+  constexpr size_t kPiece = size_t{1} << 20;
+  std::vector<uint8_t> data(2 * kPiece + 65);
+  std::mt19937 rng(11);
+  for (uint8_t& b : data) b = static_cast<uint8_t>(rng());
+  for (size_t n : {size_t{0}, size_t{63}, size_t{64}, kPiece - 1, kPiece, kPiece + 1,
+                   2 * kPiece, 2 * kPiece + 65}) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(data.data(), 1, n, f), n);
+    ASSERT_EQ(std::fclose(f), 0);
+    std::string hex;
+    ASSERT_TRUE(Sha256HexOfFile(path, &hex).ok()) << n << " bytes";
+    EXPECT_EQ(hex, Sha256HexPortable(data.data(), n)) << n << " bytes";
+  }
+  std::remove(path.c_str());
+}
+
+TEST(Sha256Test, FileDigestOfMissingFileIsAnError) {
+  std::string hex = "unchanged";
+  Status s = Sha256HexOfFile("/nonexistent/gem/sha256_missing.dem", &hex);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("sha256_missing.dem"), std::string::npos) << s.ToString();
 }
 
 }  // namespace

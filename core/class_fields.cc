@@ -1,5 +1,6 @@
 #include "core/class_fields.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace gem {
@@ -27,7 +28,6 @@ ClassFields::ClassFields(int32_t class_id, const Serializer* serializer)
     // Baselines register about one field per schema field of the class.
     metas_.reserve(serializer->fields.size());
     hot_.reserve(serializer->fields.size());
-    top_.assign(serializer->fields.size(), 0);
   }
 }
 
@@ -84,48 +84,44 @@ uint32_t ClassFields::LookupSlow(const FieldPath& path, bool* is_new,
                                  Schema::PolyChoice poly, const void* poly_ctx) {
   *is_new = false;
   if (serializer_ == nullptr) return kInvalid;
-  if (path.last == 0 && !polymorphic_) {
-    // One index deep and not seen: the direct table is the only index.
+  if (!polymorphic_) {
+    // Not seen: the layout's slot is the only index.
     if (!Schema::Resolve(*serializer_, path, &scratch_, nullptr, nullptr, false)) {
       return kInvalid;
     }
+    const uint32_t slot = layout_.Intern(path);
+    if (slot == FieldLayout::kNone) return kInvalid;
     *is_new = true;
-    return Register(path, Key(), 0, /*in_hash=*/false);
+    return Register(path, slot, Key(), 0, /*in_hash=*/false);
   }
-  uint64_t salt = 0;
-  if (polymorphic_) {
-    // Resolve first: the id depends on which types the pointers hold. The
-    // serializer chosen for this path is folded into the key.
-    // Names depend on the choice too: polymorphic classes are described
-    // at once.
-    if (!Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx, true)) {
-      return kInvalid;
-    }
-    salt = reinterpret_cast<uintptr_t>(scratch_.field) & 0xFFF;
+  // Resolve first: the id depends on which types the pointers hold. The
+  // field chosen for this path is folded into the key. Names depend on the
+  // choice too: polymorphic classes are described at once.
+  if (!Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx, true)) {
+    return kInvalid;
   }
+  const uint64_t salt = reinterpret_cast<uintptr_t>(scratch_.field) & 0xFFF;
   Key key;
   if (!MakeKey(path, salt, &key)) return kInvalid;
   uint64_t hash = Hash(key);
   uint32_t id = Find(key, hash);
   bool key_taken = id != kInvalid;
   if (key_taken) {
-    if (!polymorphic_ || metas_[id].field == scratch_.field) return id;
+    if (metas_[id].field == scratch_.field) return id;
     // A salt collision between two polymorphic choices: look further.
     for (const FieldMeta& m : metas_) {
       if (m.field == scratch_.field && m.path == path) return m.id;
     }
   }
-  if (!polymorphic_ &&
-      !Schema::Resolve(*serializer_, path, &scratch_, poly, poly_ctx, false)) {
-    return kInvalid;
-  }
+  const uint32_t slot = layout_.Intern(path);
+  if (slot == FieldLayout::kNone) return kInvalid;
   *is_new = true;
-  return Register(path, key, hash, !key_taken);
+  return Register(path, slot, key, hash, !key_taken);
 }
 
 // Adds the field `scratch_` resolved `path` to.
-uint32_t ClassFields::Register(const FieldPath& path, const Key& key, uint64_t hash,
-                               bool in_hash) {
+uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& key,
+                               uint64_t hash, bool in_hash) {
   FieldMeta meta;
   meta.id = static_cast<uint32_t>(metas_.size());
   meta.path = path;
@@ -139,13 +135,15 @@ uint32_t ClassFields::Register(const FieldPath& path, const Key& key, uint64_t h
   meta.is_length = scratch_.is_length;
   meta.is_table_flag = scratch_.is_table_flag;
   metas_.push_back(std::move(meta));
-  hot_.push_back({scratch_.decoder, scratch_.is_length});
+  hot_.push_back({scratch_.decoder, slot, scratch_.is_length});
   const uint32_t new_id = metas_.back().id;
-  if (in_hash) Insert(key, hash, new_id);
-  if (path.last == 0 && !polymorphic_) {
-    uint32_t i = static_cast<uint32_t>(path.index[0]);
-    if (i >= top_.size()) top_.resize(i + 1, 0);
-    top_[i] = new_id + 1;
+  if (polymorphic_) {
+    if (in_hash) Insert(key, hash, new_id);
+  } else {
+    if (slot >= field_of_slot_.size()) {
+      field_of_slot_.resize(std::max<size_t>(layout_.size(), field_of_slot_.size() * 2), kInvalid);
+    }
+    field_of_slot_[slot] = new_id;
   }
   return new_id;
 }

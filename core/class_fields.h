@@ -2,8 +2,11 @@
 //
 // Every distinct field path seen on entities of a class gets a small dense
 // id (0, 1, 2, ... in order of first appearance) and a FieldMeta with its
-// resolved name, type and decoder. Looking a path up is one hash probe;
-// resolution through the schema happens once per (class, path). Sinks refer
+// resolved name, type and decoder, and a slot in the class's FieldLayout.
+// Looking a path up walks the layout's trie; resolution through the schema
+// happens once per (class, path). In a class with polymorphic pointers a
+// path's field depends on the type chosen, so there a field is keyed by
+// (path, chosen field) and resolved on every lookup. Sinks refer
 // to fields by (class id, field id).
 #ifndef GEM_CORE_CLASS_FIELDS_H_
 #define GEM_CORE_CLASS_FIELDS_H_
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/field_layout.h"
 #include "core/field_path.h"
 #include "core/schema.h"
 
@@ -52,12 +56,13 @@ class ClassFields {
   uint32_t Lookup(const FieldPath& path, bool* is_new,
                   Schema::PolyChoice poly = nullptr,
                   const void* poly_ctx = nullptr) {
-    // Most paths are one index deep: a direct table answers those.
-    if (path.last == 0 && !polymorphic_) {
-      uint32_t i = static_cast<uint32_t>(path.index[0]);
-      if (i < top_.size() && top_[i] != 0) {
+    // A path seen before is a walk of the layout's trie (one array load a
+    // level) and a table load; only new paths resolve through the schema.
+    if (!polymorphic_) {
+      const uint32_t slot = layout_.Find(path);
+      if (slot < field_of_slot_.size() && field_of_slot_[slot] != kInvalid) {
         *is_new = false;
-        return top_[i] - 1;
+        return field_of_slot_[slot];
       }
     }
     return LookupSlow(path, is_new, poly, poly_ctx);
@@ -73,7 +78,11 @@ class ClassFields {
   // What decoding needs, without text.
   const FieldDecoder* decoder(uint32_t id) const { return hot_[id].decoder; }
   bool is_length(uint32_t id) const { return hot_[id].is_length; }
+  // The field's slot in layout(): where entities' states keep its value.
+  uint32_t slot(uint32_t id) const { return hot_[id].slot; }
   const FieldPath& path(uint32_t id) const { return metas_[id].path; }
+  // The paths this class's entities have used (see field_layout.h).
+  const FieldLayout& layout() const { return layout_; }
 
   // Finds a field id by dotted name among registered fields (linear in the
   // number of registered fields; for tools and tests, not the hot path).
@@ -94,7 +103,8 @@ class ClassFields {
   }
   uint32_t LookupSlow(const FieldPath& path, bool* is_new,
                       Schema::PolyChoice poly, const void* poly_ctx);
-  uint32_t Register(const FieldPath& path, const Key& key, uint64_t hash, bool in_hash);
+  uint32_t Register(const FieldPath& path, uint32_t slot, const Key& key, uint64_t hash,
+                    bool in_hash);
   uint32_t Find(const Key& key, uint64_t hash) const;
   void Describe(uint32_t id) const;
   void Insert(const Key& key, uint64_t hash, uint32_t id);
@@ -107,11 +117,16 @@ class ClassFields {
   // What decoding reads per value, packed apart from the descriptions.
   struct Hot {
     const FieldDecoder* decoder;
+    uint32_t slot;
     bool is_length;
   };
   std::vector<Hot> hot_;
-  std::vector<uint32_t> top_;  // depth-1 paths: id + 1 by index (0 = unknown)
-  // Open addressing: parallel arrays, power-of-two size, id+1 (0 = empty).
+  FieldLayout layout_;
+  // Field id by layout slot (kInvalid: a prefix, or not resolved yet); for
+  // classes without polymorphic pointers, where a path is one field.
+  std::vector<uint32_t> field_of_slot_;
+  // Polymorphic classes: (path, chosen field) keys, open addressing in
+  // parallel arrays, power-of-two size, id+1 (0 = empty).
   std::vector<Key> keys_;
   std::vector<uint32_t> ids_;
   size_t mask_ = 0;

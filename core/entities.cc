@@ -20,11 +20,22 @@ class ChangeCollector : public FieldState::Visitor {
   std::vector<FieldChange>* out_;
 };
 
-// The type a polymorphic pointer currently holds on `state`.
+// The type a polymorphic pointer currently holds on a state.
+struct PolyContext {
+  const FieldState* state;
+  const FieldLayout* layout;
+};
 uint32_t PolymorphicChoice(const void* ctx, const FieldPath& prefix) {
-  const auto* state = static_cast<const FieldState*>(ctx);
-  FieldState::Stored s = state->Get(prefix);
+  const auto* c = static_cast<const PolyContext*>(ctx);
+  FieldState::Stored s = c->state->Get(*c->layout, prefix);
   return s.value.kind == ValueKind::kUint ? static_cast<uint32_t>(s.value.u) : 0;
+}
+
+bool IndexTooLarge(const FieldPath& path) {
+  for (int i = 0; i <= path.last; ++i) {
+    if (path.index[i] < 0 || path.index[i] > FieldLayout::kMaxIndex) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -109,15 +120,17 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
                                  std::vector<FieldChange>* changes) {
   GEM_RETURN_IF_ERROR(ReadFieldPaths(r, &paths_));
   ChangeCollector dropped(changes);
+  const FieldLayout& layout = fields->layout();
+  const PolyContext poly{state, &layout};
   for (const FieldPath& path : paths_) {
     bool is_new = false;
     uint32_t id = fields->Lookup(path, &is_new,
-                                 fields->polymorphic() ? PolymorphicChoice : nullptr,
-                                 state);
+                                 fields->polymorphic() ? PolymorphicChoice : nullptr, &poly);
     if (id == ClassFields::kInvalid) {
       return Status::Corrupt("field path " + path.ToString() +
-                             " does not exist in class " +
-                             fields->serializer()->name);
+                             (IndexTooLarge(path) ? " has an index too large to be real"
+                                                  : " does not exist in class " +
+                                                        fields->serializer()->name));
     }
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
     Value value;
@@ -131,11 +144,8 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
       }
       changes->push_back({id, value});
     }
-    if (!state->Set(path, value, id, fields->is_length(id),
-                    changes != nullptr ? &dropped : nullptr)) {
-      return Status::Corrupt("field path " + path.ToString() +
-                             " has an index too large to be real");
-    }
+    state->Set(layout, fields->slot(id), value, id, fields->is_length(id),
+               changes != nullptr ? &dropped : nullptr);
   }
   if (r->overflowed()) {
     return Status::Corrupt("field values run past the end of the data");
@@ -270,7 +280,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
           changes_.clear();
           if (report_created_state_) {
             ChangeCollector all(&changes_);
-            e->state.VisitAll(&all);
+            e->state.VisitAll(fields->layout(), &all);
           }
           sink_->OnEntityCreated(tick, e->ref(), changes_);
         }

@@ -1,27 +1,30 @@
-// FieldState: the values of one entity, as a tree of slots.
+// FieldState: the values of one entity, one per slot of its class's
+// FieldLayout.
 //
-// A field path indexes the tree: (0, 16) is slot 16 of the node in slot 0
-// of the root. A slot is empty, holds a value, or holds a child node (a
-// table's fields or an array's elements). Rules (see the field-state seed):
-// - Nodes start with 8 slots; writing index i needs i + 2 slots and grows
-//   the node to max(i + 2, 2 x its size).
-// - A value never replaces a node. The value of a field that owns a node (a
-//   table's presence flag, an array's length) is kept on the node ("self").
+// The rules of the field-state seed hold, with the layout's trie standing
+// for the seed's tree of nodes:
+// - A path's value lives in its slot; a table's presence flag or an
+//   array's length lives in the slot of the table or array, beside (never
+//   instead of) the values below it.
 // - A length resizes: setting an array's (or variable table's) length to n
-//   drops every element at index >= n, with everything below it.
+//   drops every element at index >= n, with everything below it, reported
+//   in path order (an element before its fields).
 // Every stored value remembers the id of the field it belongs to, so that
 // dropped values and whole-state walks can be reported by field id.
 //
-// Storage is flat: all slots of all nodes live in one vector, so copying a
-// state (a class baseline into a new entity) is a couple of vector copies.
+// Storage is one flat vector indexed by slot (and one of strings): setting
+// a value is an index, and copying a state (a class baseline into a new
+// entity) is a couple of vector copies.
 #ifndef GEM_CORE_FIELD_STATE_H_
 #define GEM_CORE_FIELD_STATE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/field_layout.h"
 #include "core/field_path.h"
 #include "core/value.h"
 
@@ -29,7 +32,6 @@ namespace gem {
 
 class FieldState {
  public:
-  static constexpr uint32_t kInitialSlots = 8;
   static constexpr uint32_t kNoField = UINT32_MAX;
 
   // A stored value, as returned by Get().
@@ -45,43 +47,57 @@ class FieldState {
     virtual void Visit(uint32_t field_id, const Value& value) = 0;
   };
 
-  FieldState() { Reset(); }
-
   // Empties the state (keeps capacity).
   void Reset();
 
-  // Stores `value` at `path` for field `field_id`. When `is_length` is set
-  // and the slot holds a node, elements at or past the new length are
-  // dropped; each dropped value is reported to `dropped` (may be null).
-  // Returns false when the path is too large to be real (an index beyond
-  // kMaxIndex); nothing is changed then.
-  bool Set(const FieldPath& path, const Value& value, uint32_t field_id,
-           bool is_length, Visitor* dropped);
+  // Stores `value` for field `field_id` in `slot` of `layout`. When
+  // `is_length` is set, elements at or past the new length are dropped;
+  // each dropped value is reported to `dropped` (may be null).
+  void Set(const FieldLayout& layout, uint32_t slot, const Value& value, uint32_t field_id,
+           bool is_length, Visitor* dropped) {
+    if (slot >= slots_.size()) slots_.resize(layout.size());
+    Slot& s = slots_[slot];
+    if (value.kind == ValueKind::kString || s.kind == ValueKind::kString) {
+      StoreString(&s, value);
+    } else {
+      s.kind = value.kind;
+      s.count = value.count;
+      std::memcpy(s.v, value.v, sizeof s.v);
+    }
+    s.field_id = field_id;
+    if (is_length && layout.child_count(slot) != 0) Resize(layout, slot, value, dropped);
+  }
 
-  // The value at `path` (a node's own value for a slot holding a node).
-  Stored Get(const FieldPath& path) const;
-  // True when the slot at `path` holds a child node.
-  bool HasNode(const FieldPath& path) const;
-  // Number of slots of the node at `path` (0 when there is none).
-  uint32_t NodeSize(const FieldPath& path) const;
+  // The value in `slot`.
+  Stored Get(uint32_t slot) const {
+    Stored out;
+    if (slot < slots_.size() && slots_[slot].kind != ValueKind::kNone) {
+      out.field_id = slots_[slot].field_id;
+      out.value = Load(slots_[slot]);
+    }
+    return out;
+  }
+  // The value at `path` (empty when the class never used the path).
+  Stored Get(const FieldLayout& layout, const FieldPath& path) const {
+    return Get(layout.Find(path));
+  }
+  // Whether some path below `slot` holds a value (a table with fields, an
+  // element with fields).
+  bool AnyBelow(const FieldLayout& layout, uint32_t slot) const;
 
-  // Reports every stored value in path order (a node's own value before
-  // its children).
-  void VisitAll(Visitor* visitor) const;
+  // Reports every stored value in path order (a table's or array's own
+  // value before what lies below it).
+  void VisitAll(const FieldLayout& layout, Visitor* visitor) const;
 
-  // Counters for tests and benchmarks.
-  size_t node_count() const { return nodes_.size(); }
-  size_t slot_count() const { return slots_.size(); }
-
-  static constexpr int32_t kMaxIndex = 1 << 20;
+  // Values held, for tests and benchmarks.
+  size_t value_count() const;
 
  private:
   struct Slot {
     ValueKind kind = ValueKind::kNone;
     uint8_t count = 0;
-    bool is_node = false;
     uint32_t field_id = kNoField;
-    uint32_t aux = 0;  // node id when is_node; string id when kind == kString
+    uint32_t string = 0;  // index in strings_ when kind == kString
     union {
       bool b;
       int64_t i;
@@ -91,26 +107,23 @@ class FieldState {
     };
     Slot() : v{0, 0, 0, 0} {}
   };
-  struct Node {
-    uint32_t offset;    // first slot in slots_
-    uint32_t capacity;  // number of slots
-    Slot self;          // the value of the field that owns this node
-  };
 
-  uint32_t NewNode(uint32_t capacity);
-  void Grow(uint32_t node, uint32_t needed);
-  void Store(Slot* slot, const Value& value, uint32_t field_id);
-  void Clear(Slot* slot, Visitor* dropped);
-  void ClearNode(uint32_t node, Visitor* dropped);
-  Value Load(const Slot& slot) const;
-  const Slot* Find(const FieldPath& path) const;
-  void VisitNode(uint32_t node, Visitor* visitor) const;
+  void StoreString(Slot* slot, const Value& value);
+  void Resize(const FieldLayout& layout, uint32_t slot, const Value& length, Visitor* dropped);
+  void DropTree(const FieldLayout& layout, uint32_t slot, Visitor* dropped);
+  void VisitTree(const FieldLayout& layout, uint32_t slot, Visitor* visitor) const;
+  Value Load(const Slot& slot) const {
+    Value v;
+    v.kind = slot.kind;
+    v.count = slot.count;
+    std::memcpy(v.v, slot.v, sizeof v.v);
+    if (slot.kind == ValueKind::kString) v.s = strings_[slot.string];
+    return v;
+  }
 
-  std::vector<Node> nodes_;  // nodes_[0] is the root
-  std::vector<Slot> slots_;
+  std::vector<Slot> slots_;  // by layout slot; may be shorter than the layout
   std::vector<std::string> strings_;
   std::vector<uint32_t> free_strings_;
-  std::vector<uint32_t> free_nodes_;  // dropped nodes, emptied, for reuse
 };
 
 }  // namespace gem

@@ -1,9 +1,11 @@
-// FieldState: the slot tree of one entity, with the rules of the
-// field-state seed (growth, values never replace nodes, lengths resize).
+// FieldState: one entity's values by slot of its class's FieldLayout,
+// with the rules of the field-state seed (values never replace what lies
+// below them, lengths resize); and the layout's trie of paths.
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/field_layout.h"
 #include "core/field_state.h"
 #include "gtest/gtest.h"
 
@@ -27,11 +29,35 @@ class Collect : public FieldState::Visitor {
   std::vector<std::pair<uint32_t, std::string>> seen;
 };
 
+// A state with a layout of its own, addressed by path (as a class with one
+// entity would be).
+class PathState {
+ public:
+  explicit PathState(FieldLayout* layout = nullptr) : layout_(layout ? layout : &own_) {}
+  void Set(const FieldPath& path, const Value& v, uint32_t id, bool is_length,
+           FieldState::Visitor* dropped) {
+    const uint32_t slot = layout_->Intern(path);
+    ASSERT_NE(slot, FieldLayout::kNone);
+    state_.Set(*layout_, slot, v, id, is_length, dropped);
+  }
+  FieldState::Stored Get(const FieldPath& path) const { return state_.Get(*layout_, path); }
+  bool HasFields(const FieldPath& path) const {
+    return state_.AnyBelow(*layout_, layout_->Find(path));
+  }
+  void VisitAll(FieldState::Visitor* v) const { state_.VisitAll(*layout_, v); }
+  FieldState& state() { return state_; }
+
+ private:
+  FieldLayout own_;
+  FieldLayout* layout_;
+  FieldState state_;
+};
+
 TEST(FieldState, SeedExample) {
-  FieldState state;
+  PathState state;
   state.Set(Fp({0, 16}), Value::Int(12), 1, false, nullptr);
   EXPECT_EQ(state.Get(Fp({0, 16})).value.i, 12);
-  EXPECT_TRUE(state.HasNode(Fp({0})));          // a table with fields
+  EXPECT_TRUE(state.HasFields(Fp({0})));          // a table with fields
   EXPECT_TRUE(state.Get(Fp({5, 1})).value.is_none());
 
   // An array's length, its elements, then a shrink.
@@ -53,11 +79,11 @@ TEST(FieldState, SeedExample) {
 }
 
 TEST(FieldState, AValueNeverReplacesANode) {
-  FieldState state;
+  PathState state;
   state.Set(Fp({0}), Value::Bool(true), 1, false, nullptr);  // presence flag first
   state.Set(Fp({0, 2}), Value::Int(7), 2, false, nullptr);
-  EXPECT_TRUE(state.HasNode(Fp({0})));
-  // The flag that arrived first moved onto the node.
+  EXPECT_TRUE(state.HasFields(Fp({0})));
+  // The flag that arrived first is still the table's own value.
   EXPECT_TRUE(state.Get(Fp({0})).value.b);
   // A later value for the slot does not drop the table's fields.
   state.Set(Fp({0}), Value::Bool(false), 1, false, nullptr);
@@ -65,27 +91,66 @@ TEST(FieldState, AValueNeverReplacesANode) {
   EXPECT_FALSE(state.Get(Fp({0})).value.b);
 }
 
-TEST(FieldState, GrowthRule) {
-  // Nodes start with 8 slots; writing index i needs i + 2 and grows to
-  // max(i + 2, 2 x size): 8, 16, 32, 64, 128, 256 for indexes 0..186.
-  FieldState state;
-  state.Set(Fp({0, 0}), Value::Int(0), 1, false, nullptr);
-  EXPECT_EQ(state.NodeSize(Fp({0})), 8u);
-  std::vector<uint32_t> sizes;
-  for (int i = 1; i <= 186; ++i) {
-    state.Set(Fp({0, i}), Value::Int(i), 1, false, nullptr);
-    uint32_t n = state.NodeSize(Fp({0}));
-    if (sizes.empty() || sizes.back() != n) sizes.push_back(n);
+TEST(FieldLayout, SlotsForPathsAndTheirPrefixesInOrderOfFirstSight) {
+  FieldLayout layout;
+  EXPECT_EQ(layout.size(), 1u);  // the root
+  const uint32_t a = layout.Intern(Fp({0, 16}));
+  EXPECT_EQ(layout.size(), 3u);  // (0) and (0, 16)
+  EXPECT_EQ(a, 2u);
+  EXPECT_EQ(layout.Find(Fp({0})), 1u);
+  EXPECT_EQ(layout.Intern(Fp({0, 16})), a);  // once only
+  EXPECT_EQ(layout.Find(Fp({0, 15})), FieldLayout::kNone);
+  EXPECT_EQ(layout.Find(Fp({0, 16, 0})), FieldLayout::kNone);
+  EXPECT_EQ(layout.Find(Fp({1})), FieldLayout::kNone);
+  EXPECT_EQ(layout.child_count(layout.Find(Fp({0}))), 17u);
+  EXPECT_EQ(layout.child_count(a), 0u);
+  EXPECT_EQ(layout.path(a), Fp({0, 16}));
+  EXPECT_EQ(layout.path(FieldLayout::kRoot).last, -1);
+}
+
+TEST(FieldLayout, ChildTablesGrowAndKeepWhatTheyHeld) {
+  FieldLayout layout;
+  std::vector<uint32_t> slots;
+  for (int i = 0; i <= 186; ++i) slots.push_back(layout.Intern(Fp({0, i})));
+  slots.push_back(layout.Intern(Fp({1, 1000})));  // a far index at once
+  slots.push_back(layout.Intern(Fp({0, 3, 2, 1})));
+  for (int i = 0; i <= 186; ++i) {
+    ASSERT_EQ(layout.Find(Fp({0, i})), slots[i]) << i;
+    ASSERT_EQ(layout.path(slots[i]), Fp({0, i})) << i;
   }
-  EXPECT_EQ(sizes, (std::vector<uint32_t>{8, 16, 32, 64, 128, 256}));
-  // A far index jumps straight to i + 2.
-  state.Set(Fp({1, 1000}), Value::Int(1), 2, false, nullptr);
-  EXPECT_EQ(state.NodeSize(Fp({1})), 1002u);
-  for (int i = 0; i <= 186; ++i) EXPECT_EQ(state.Get(Fp({0, i})).value.i, i);
+  EXPECT_EQ(layout.Find(Fp({1, 1000})), slots[187]);
+  EXPECT_EQ(layout.Find(Fp({1, 999})), FieldLayout::kNone);
+  EXPECT_EQ(layout.child_count(layout.Find(Fp({1}))), 1001u);
+  EXPECT_EQ(layout.path(slots[188]), Fp({0, 3, 2, 1}));
+}
+
+TEST(FieldLayout, RefusesIndexesTooLargeToBeReal) {
+  FieldLayout layout;
+  EXPECT_EQ(layout.Intern(Fp({FieldLayout::kMaxIndex + 1})), FieldLayout::kNone);
+  EXPECT_EQ(layout.Intern(Fp({0, -1})), FieldLayout::kNone);
+  EXPECT_EQ(layout.size(), 1u);  // nothing added, not even the prefix
+  EXPECT_NE(layout.Intern(Fp({FieldLayout::kMaxIndex})), FieldLayout::kNone);
+}
+
+TEST(FieldState, EntitiesOfAClassShareItsLayout) {
+  // One entity's state was sized before the layout grew: slots it never
+  // had read empty, and setting one sizes it.
+  FieldLayout layout;
+  PathState a(&layout), b(&layout);
+  a.Set(Fp({0}), Value::Int(1), 1, false, nullptr);
+  b.Set(Fp({0}), Value::Int(2), 1, false, nullptr);
+  a.Set(Fp({5, 2}), Value::Int(3), 2, false, nullptr);
+  EXPECT_TRUE(b.Get(Fp({5, 2})).value.is_none());
+  EXPECT_FALSE(b.HasFields(Fp({5})));
+  EXPECT_TRUE(a.HasFields(Fp({5})));
+  b.Set(Fp({5, 2}), Value::Int(4), 2, false, nullptr);
+  EXPECT_EQ(a.Get(Fp({5, 2})).value.i, 3);
+  EXPECT_EQ(b.Get(Fp({5, 2})).value.i, 4);
+  EXPECT_EQ(b.Get(Fp({0})).value.i, 2);
 }
 
 TEST(FieldState, ShrinkDropsWholeSubtrees) {
-  FieldState state;
+  PathState state;
   // A variable table of two rows, each with a field and a nested array.
   state.Set(Fp({0}), Value::Uint(2), 1, true, nullptr);
   for (int row = 0; row < 2; ++row) {
@@ -99,7 +164,7 @@ TEST(FieldState, ShrinkDropsWholeSubtrees) {
   EXPECT_EQ(dropped.seen.size(), 3u);
   EXPECT_EQ(state.Get(Fp({0, 0, 0})).value.i, 10);
   EXPECT_TRUE(state.Get(Fp({0, 1, 0})).value.is_none());
-  EXPECT_FALSE(state.HasNode(Fp({0, 1})));
+  EXPECT_FALSE(state.HasFields(Fp({0, 1})));
   // A shrink to zero, then regrowth reuses storage without resurrecting.
   state.Set(Fp({0}), Value::Uint(0), 1, true, &dropped);
   state.Set(Fp({0}), Value::Uint(2), 1, true, &dropped);
@@ -109,7 +174,7 @@ TEST(FieldState, ShrinkDropsWholeSubtrees) {
 }
 
 TEST(FieldState, LengthOnAValueSlotJustStoresIt) {
-  FieldState state;
+  PathState state;
   Collect dropped;
   state.Set(Fp({4}), Value::Uint(3), 1, true, &dropped);
   state.Set(Fp({4}), Value::Uint(0), 1, true, &dropped);
@@ -118,7 +183,7 @@ TEST(FieldState, LengthOnAValueSlotJustStoresIt) {
 }
 
 TEST(FieldState, VisitAllReportsEveryValueWithItsFieldInPathOrder) {
-  FieldState state;
+  PathState state;
   state.Set(Fp({2}), Value::Int(5), 7, false, nullptr);
   state.Set(Fp({0}), Value::Uint(1), 1, true, nullptr);
   state.Set(Fp({0, 0}), Value::String("s"), 2, false, nullptr);
@@ -131,7 +196,7 @@ TEST(FieldState, VisitAllReportsEveryValueWithItsFieldInPathOrder) {
 }
 
 TEST(FieldState, StringsAreOwnedAndReused) {
-  FieldState state;
+  PathState state;
   std::string text = "first";
   state.Set(Fp({0}), Value::String(text), 1, false, nullptr);
   text = "xxxxx";  // the state keeps its own copy
@@ -140,17 +205,14 @@ TEST(FieldState, StringsAreOwnedAndReused) {
   EXPECT_EQ(state.Get(Fp({0})).value.s, "second, longer than sixteen bytes");
   state.Set(Fp({0}), Value::Int(3), 1, false, nullptr);
   EXPECT_EQ(state.Get(Fp({0})).value.kind, ValueKind::kInt);
-  // Copies are independent.
-  FieldState copy = state;
-  copy.Set(Fp({0}), Value::Int(4), 1, false, nullptr);
-  EXPECT_EQ(state.Get(Fp({0})).value.i, 3);
-}
-
-TEST(FieldState, RefusesIndexesTooLargeToBeReal) {
-  FieldState state;
-  EXPECT_FALSE(state.Set(Fp({FieldState::kMaxIndex + 1}), Value::Int(1), 1, false, nullptr));
-  EXPECT_FALSE(state.Set(Fp({-1}), Value::Int(1), 1, false, nullptr));
-  EXPECT_EQ(state.slot_count(), FieldState::kInitialSlots);
+  // Copies are independent (a baseline copied into a new entity).
+  FieldLayout layout;
+  PathState base(&layout);
+  base.Set(Fp({0}), Value::String("base"), 1, false, nullptr);
+  FieldState copy = base.state();
+  copy.Set(layout, layout.Find(Fp({0})), Value::String("entity"), 1, false, nullptr);
+  EXPECT_EQ(base.Get(Fp({0})).value.s, "base");
+  EXPECT_EQ(copy.Get(layout, Fp({0})).value.s, "entity");
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ std::map<std::string, std::string> StateOf(const Entity& e) {
     }
   } lister;
   lister.e = &e;
-  e.state.VisitAll(&lister);
+  e.state.VisitAll(e.fields->layout(), &lister);
   return lister.out;
 }
 

@@ -13,7 +13,7 @@ constexpr std::string_view kGameWinner = "m_pGameRules.m_nGameWinner";
 bool ReadInt(const Entity& e, std::string_view name, int64_t* out) {
   uint32_t id = e.fields->FindByName(name);
   if (id == ClassFields::kInvalid) return false;
-  FieldState::Stored s = e.state.Get(e.fields->path(id));
+  FieldState::Stored s = e.state.Get(e.fields->slot(id));
   switch (s.value.kind) {
     case ValueKind::kInt: *out = s.value.i; return true;
     case ValueKind::kUint: *out = static_cast<int64_t>(s.value.u); return true;
@@ -41,7 +41,7 @@ void GameRulesWatcher::OnCreated(const TickInfo& tick, const Entity& entity,
   // of the recording, and the creation is the first we hear of it.
   uint32_t id = entity.fields->FindByName(kGameStartTime);
   if (id == ClassFields::kInvalid) return;
-  FieldState::Stored s = entity.state.Get(entity.fields->path(id));
+  FieldState::Stored s = entity.state.Get(entity.fields->slot(id));
   if (s.value.kind == ValueKind::kFloat && s.value.f != 0.0f) {
     meta->game_start_tick = tick.tick;
     meta->game_start_time = s.value.f;

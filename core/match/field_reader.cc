@@ -32,7 +32,7 @@ uint32_t FieldReader::Id(const Entity& e) {
 Value FieldReader::Read(const Entity& e) {
   const uint32_t id = Id(e);
   if (id == ClassFields::kInvalid) return Value();
-  return e.state.Get(e.fields->path(id)).value;
+  return e.state.Get(e.fields->slot(id)).value;
 }
 
 std::optional<int64_t> AsInt(const Value& v) {

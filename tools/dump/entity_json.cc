@@ -3,16 +3,11 @@
 namespace gem::dump {
 namespace {
 
-uint32_t PolyChoice(const void* ctx, const FieldPath& prefix) {
-  const auto* state = static_cast<const FieldState*>(ctx);
-  FieldState::Stored s = state->Get(prefix);
-  return s.value.kind == ValueKind::kUint ? static_cast<uint32_t>(s.value.u) : 0;
-}
-
 class Lister {
  public:
-  Lister(const Serializer& root, const FieldState& state, std::string* out)
-      : root_(root), state_(state), out_(out) {}
+  Lister(const Serializer& root, const FieldState& state, const FieldLayout& layout,
+         std::string* out)
+      : root_(root), state_(state), layout_(layout), out_(out) {}
 
   void Run() {
     FieldPath fp;
@@ -23,7 +18,7 @@ class Lister {
  private:
   void Emit(const FieldPath& fp) {
     ResolvedField r;
-    if (!Schema::Resolve(root_, fp, &r, PolyChoice, &state_)) return;
+    if (!Schema::Resolve(root_, fp, &r, PolyChoice, this)) return;
     if (!first_) out_->push_back(',');
     first_ = false;
     out_->append("{\"path\":\"");
@@ -41,7 +36,7 @@ class Lister {
       out_->append(std::to_string(*r.field->bit_count));
     }
     out_->append(",\"v\":");
-    state_.Get(fp).value.AppendJson(out_);
+    Get(fp).AppendJson(out_);
     out_->push_back('}');
   }
 
@@ -56,22 +51,22 @@ class Lister {
           break;
         case FieldModel::kFixedArray:
         case FieldModel::kVariableArray: {
-          uint32_t n = state_.NodeSize(*fp);
+          uint32_t n = Elements(*fp);
           if (n == 0) break;
           FieldPath child = *fp;
           child.last += 1;
           for (uint32_t j = 0; j < n; ++j) {
             child.index[child.last] = static_cast<int32_t>(j);
-            if (state_.HasNode(child)) continue;
-            if (!state_.Get(child).value.is_none()) Emit(child);
+            if (HasFields(child)) continue;
+            if (!Get(child).is_none()) Emit(child);
           }
           break;
         }
         case FieldModel::kFixedTable: {
-          if (!state_.HasNode(*fp)) break;
+          if (!HasFields(*fp)) break;
           const Serializer* sub = f->serializer;
           if (!f->polymorphic_types.empty()) {
-            uint32_t k = PolyChoice(&state_, *fp);
+            uint32_t k = PolyChoice(this, *fp);
             sub = k == 0 ? f->serializer
                          : k <= f->polymorphic_types.size() ? f->polymorphic_types[k - 1]
                                                             : nullptr;
@@ -83,13 +78,13 @@ class Lister {
           break;
         }
         case FieldModel::kVariableTable: {
-          uint32_t n = state_.NodeSize(*fp);
+          uint32_t n = Elements(*fp);
           if (n == 0) break;
           FieldPath element = *fp;
           element.last += 1;
           for (uint32_t j = 0; j < n; ++j) {
             element.index[element.last] = static_cast<int32_t>(j);
-            if (!state_.HasNode(element)) continue;
+            if (!HasFields(element)) continue;
             FieldPath child = element;
             child.last += 1;
             List(f->serializer, &child);
@@ -100,8 +95,24 @@ class Lister {
     }
   }
 
+  Value Get(const FieldPath& fp) const { return state_.Get(layout_, fp).value; }
+  // Whether a table or element has values below it.
+  bool HasFields(const FieldPath& fp) const {
+    return state_.AnyBelow(layout_, layout_.Find(fp));
+  }
+  // How many elements of an array to look at (all the class ever used).
+  uint32_t Elements(const FieldPath& fp) const {
+    const uint32_t slot = layout_.Find(fp);
+    return slot == FieldLayout::kNone ? 0 : layout_.child_count(slot);
+  }
+  static uint32_t PolyChoice(const void* ctx, const FieldPath& prefix) {
+    Value v = static_cast<const Lister*>(ctx)->Get(prefix);
+    return v.kind == ValueKind::kUint ? static_cast<uint32_t>(v.u) : 0;
+  }
+
   const Serializer& root_;
   const FieldState& state_;
+  const FieldLayout& layout_;
   std::string* out_;
   bool first_ = true;
 };
@@ -120,7 +131,7 @@ void AppendEntityJson(const Schema& schema, const Entity& entity,
   AppendJsonString(info != nullptr ? info->name : std::string(), out);
   out->append(",\"fields\":[");
   if (info != nullptr && info->serializer != nullptr) {
-    Lister(*info->serializer, entity.state, out).Run();
+    Lister(*info->serializer, entity.state, entity.fields->layout(), out).Run();
   }
   out->append("]}\n");
 }

@@ -174,7 +174,7 @@ void World::Adopt(const Entity& e) {
   sim->fields = parser_->mutable_entities().mutable_class_fields(e.class_id);
   std::vector<std::pair<uint32_t, OwnedValue>> values;
   Collector collect(&values);
-  e.state.VisitAll(&collect);
+  e.state.VisitAll(sim->fields->layout(), &collect);
   for (auto& [id, v] : values) sim->state[sim->fields->path(id)] = v;
   last_serial_[e.index] = e.serial;
   entities_[e.index] = std::move(sim);
@@ -355,7 +355,7 @@ SimEntity* World::Create(int32_t class_id) {
   sim->fields = fields;
   std::vector<std::pair<uint32_t, OwnedValue>> values;
   Collector collect(&values);
-  baseline->VisitAll(&collect);
+  baseline->VisitAll(fields->layout(), &collect);
   for (auto& [id, v] : values) sim->state[fields->path(id)] = v;
   Pending& p = pending_[index];
   p.kind = Pending::kCreate;

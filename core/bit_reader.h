@@ -72,39 +72,65 @@ class BitReader {
   void Skip(size_t n_bits) { pos_ += n_bits; }
 
   // Valve's "ubit var": 6 bits whose top two select 0, 4, 8 or 28 more bits.
+  // (One look at the next 57 bits covers the longest, 34 bits; past the
+  // end the look gives zeros, as bit-by-bit reads would.)
   uint32_t ReadUBitVar() {
-    uint32_t ret = ReadBits(6);
-    switch (ret & 0x30) {
+    const uint64_t w = Peek57();
+    const uint32_t low = static_cast<uint32_t>(w & 15);
+    switch (w & 0x30) {
+      case 0:
+        pos_ += 6;
+        return low;
       case 16:
-        ret = (ret & 15) | (ReadBits(4) << 4);
-        break;
+        pos_ += 10;
+        return low | (static_cast<uint32_t>((w >> 6) & 0xF) << 4);
       case 32:
-        ret = (ret & 15) | (ReadBits(8) << 4);
-        break;
-      case 48:
-        ret = (ret & 15) | (ReadBits(28) << 4);
-        break;
+        pos_ += 14;
+        return low | (static_cast<uint32_t>((w >> 6) & 0xFF) << 4);
+      default:
+        pos_ += 34;
+        return low | (static_cast<uint32_t>((w >> 6) & 0xFFFFFFF) << 4);
     }
-    return ret;
   }
 
-  // The field-path flavour: a unary prefix selects 2, 4, 10, 17 or 31 bits.
+  // The field-path flavour: a unary prefix selects 2, 4, 10, 17 or 31 bits
+  // (35 bits at most: one look).
   uint32_t ReadUBitVarFieldPath() {
-    if (ReadBool()) return ReadBits(2);
-    if (ReadBool()) return ReadBits(4);
-    if (ReadBool()) return ReadBits(10);
-    if (ReadBool()) return ReadBits(17);
-    return ReadBits(31);
+    const uint64_t w = Peek57();
+    if (w & 1) {
+      pos_ += 3;
+      return static_cast<uint32_t>((w >> 1) & 0x3);
+    }
+    if (w & 2) {
+      pos_ += 6;
+      return static_cast<uint32_t>((w >> 2) & 0xF);
+    }
+    if (w & 4) {
+      pos_ += 13;
+      return static_cast<uint32_t>((w >> 3) & 0x3FF);
+    }
+    if (w & 8) {
+      pos_ += 21;
+      return static_cast<uint32_t>((w >> 4) & 0x1FFFF);
+    }
+    pos_ += 35;
+    return static_cast<uint32_t>((w >> 4) & 0x7FFFFFFF);
   }
 
   // Protobuf-style varints read from the bit stream (at most 5 / 10 bytes).
+  // A 32-bit one (40 bits at most) is taken from one look.
   uint32_t ReadVarUint32() {
+    const uint64_t w = Peek57();
     uint32_t result = 0;
-    for (unsigned shift = 0; shift < 35; shift += 7) {
-      uint32_t b = ReadBits(8);
-      result |= (b & 0x7F) << shift;
-      if ((b & 0x80) == 0) break;
+    for (unsigned k = 0; k < 5; ++k) {
+      const uint32_t b = static_cast<uint32_t>(w >> (8 * k)) & 0xFF;
+      result |= (b & 0x7F) << (7 * k);
+      if ((b & 0x80) == 0) {
+        pos_ += 8 * (k + 1);
+        return result;
+      }
     }
+    pos_ += 40;
     return result;
   }
   int32_t ReadVarInt32() {
@@ -191,12 +217,26 @@ class BitReader {
 
   // Copies n whole bytes (at any bit alignment) into out.
   void ReadBytes(uint8_t* out, size_t n) {
-    if ((pos_ & 7) == 0 && (pos_ >> 3) + n <= size_bytes_) {
-      std::memcpy(out, data_ + (pos_ >> 3), n);
+    const unsigned shift = pos_ & 7;
+    size_t byte = pos_ >> 3;
+    if (shift == 0 && byte + n <= size_bytes_) {
+      std::memcpy(out, data_ + byte, n);
       pos_ += n * 8;
       return;
     }
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(ReadBits(8));
+    // Unaligned (inner messages follow bit-sized headers): eight bytes at
+    // a time from two overlapping loads, while nine source bytes remain.
+    size_t i = 0;
+    if (shift != 0) {
+      for (; i + 8 <= n && byte + 9 <= size_bytes_; i += 8, byte += 8) {
+        uint64_t lo;
+        std::memcpy(&lo, data_ + byte, 8);
+        const uint64_t w = (lo >> shift) | (uint64_t{data_[byte + 8]} << (64 - shift));
+        std::memcpy(out + i, &w, 8);
+      }
+      pos_ += i * 8;
+    }
+    for (; i < n; ++i) out[i] = static_cast<uint8_t>(ReadBits(8));
   }
 
   // Copies n_bits bits as bytes; the last byte holds the remainder bits.

@@ -193,11 +193,12 @@ FieldOpCode GetFieldOpCode(FieldOp op) {
   return Code().codes[static_cast<int>(op)];
 }
 
-FieldOp ReadFieldOp(BitReader* r) {
-  const HuffmanCode& code = Code();
-  uint64_t peek = r->Peek57();
-  const HuffmanCode::Entry& e =
-      code.table[peek & ((1u << HuffmanCode::kTableBits) - 1)];
+namespace {
+
+// The next op: one table load for codes of up to kTableBits bits (nearly
+// every op sent), else a walk down the tree for the rest.
+inline FieldOp NextFieldOp(const HuffmanCode& code, BitReader* r) {
+  const HuffmanCode::Entry& e = code.table[r->Peek57() & ((1u << HuffmanCode::kTableBits) - 1)];
   if (e.is_leaf) {
     r->Skip(e.length);
     return static_cast<FieldOp>(e.op_or_node);
@@ -209,6 +210,10 @@ FieldOp ReadFieldOp(BitReader* r) {
   }
   return static_cast<FieldOp>(code.nodes[node].op);
 }
+
+}  // namespace
+
+FieldOp ReadFieldOp(BitReader* r) { return NextFieldOp(Code(), r); }
 
 bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) {
   int32_t* idx = fp->index;
@@ -382,16 +387,24 @@ bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) {
 }
 
 Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
+  static_assert(static_cast<int>(FieldOp::kPlusOne) == 0 &&
+                static_cast<int>(FieldOp::kPlusFour) == 3);
+  const HuffmanCode& code = Code();
   paths->clear();
   FieldPath fp;
   fp.index[0] = -1;
   for (;;) {
-    FieldOp op = ReadFieldOp(r);
+    const FieldOp op = NextFieldOp(code, r);
+    // Overflowed reads are zeros, which decode as ops too: stop here.
     if (r->overflowed()) {
       return Status::Corrupt("field path list runs past the end of the update");
     }
-    if (op == FieldOp::kFieldPathEncodeFinish) return Status::Ok();
-    if (!ApplyFieldOp(op, r, &fp)) {
+    if (op <= FieldOp::kPlusFour) {
+      // Half of all ops: the next field at the same level.
+      fp.index[fp.last] += static_cast<int32_t>(op) + 1;
+    } else if (op == FieldOp::kFieldPathEncodeFinish) {
+      return Status::Ok();
+    } else if (!ApplyFieldOp(op, r, &fp)) {
       return Status::Corrupt(std::string("field path op ") +
                              GetFieldOpInfo(op).name +
                              " leaves a malformed path after " +

@@ -236,5 +236,92 @@ TEST(BitReader, BytesAtAnyAlignment) {
   EXPECT_EQ(r2.position_bits(), 13u);
 }
 
+// Long copies take eight bytes a step: every alignment and length, up to
+// the last byte of the buffer, equals reading the bits one byte at a time.
+TEST(BitReader, LongBytesAtEveryAlignmentEqualByteReads) {
+  std::vector<uint8_t> bytes(64);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 37 + 11);
+  for (unsigned skip = 0; skip < 8; ++skip) {
+    for (size_t n = 0; n * 8 + skip <= bytes.size() * 8; ++n) {
+      BitReader fast = ReaderOf(bytes), slow = ReaderOf(bytes);
+      fast.Skip(skip);
+      slow.Skip(skip);
+      std::vector<uint8_t> got(n), want(n);
+      fast.ReadBytes(got.data(), n);
+      for (size_t i = 0; i < n; ++i) want[i] = static_cast<uint8_t>(slow.ReadBits(8));
+      ASSERT_EQ(got, want) << "skip " << skip << " n " << n;
+      ASSERT_EQ(fast.position_bits(), slow.position_bits());
+      ASSERT_FALSE(fast.overflowed());
+    }
+    // One byte more than remains: overflow, as byte reads would.
+    BitReader over = ReaderOf(bytes);
+    over.Skip(skip);
+    std::vector<uint8_t> out(bytes.size() + 1);
+    over.ReadBytes(out.data(), out.size());
+    EXPECT_TRUE(over.overflowed()) << "skip " << skip;
+  }
+}
+
+// The variable-length reads look at many bits at once; they must equal the
+// format read one field at a time, at every offset of random bytes and
+// where the bytes run out (zeros past the end, the same position after).
+uint32_t UBitVarOneByOne(BitReader* r) {
+  uint32_t ret = r->ReadBits(6);
+  switch (ret & 0x30) {
+    case 16: return (ret & 15) | (r->ReadBits(4) << 4);
+    case 32: return (ret & 15) | (r->ReadBits(8) << 4);
+    case 48: return (ret & 15) | (r->ReadBits(28) << 4);
+  }
+  return ret;
+}
+uint32_t FieldPathUBitVarOneByOne(BitReader* r) {
+  if (r->ReadBool()) return r->ReadBits(2);
+  if (r->ReadBool()) return r->ReadBits(4);
+  if (r->ReadBool()) return r->ReadBits(10);
+  if (r->ReadBool()) return r->ReadBits(17);
+  return r->ReadBits(31);
+}
+uint32_t VarUint32OneByOne(BitReader* r) {
+  uint32_t result = 0;
+  for (unsigned shift = 0; shift < 35; shift += 7) {
+    uint32_t b = r->ReadBits(8);
+    result |= (b & 0x7F) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  return result;
+}
+
+TEST(BitReader, VariableLengthReadsEqualReadingFieldByField) {
+  std::vector<uint8_t> bytes(48);
+  uint32_t x = 12345;
+  for (uint8_t& b : bytes) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<uint8_t>(x >> 16);
+  }
+  // Some bytes with the high bit set in a row: long varints.
+  for (size_t i = 20; i < 26; ++i) bytes[i] |= 0x80;
+  for (size_t bit = 0; bit <= bytes.size() * 8; ++bit) {
+    for (int kind = 0; kind < 3; ++kind) {
+      BitReader fast = ReaderOf(bytes), slow = ReaderOf(bytes);
+      fast.Skip(bit);
+      slow.Skip(bit);
+      uint32_t got = 0, want = 0;
+      if (kind == 0) {
+        got = fast.ReadUBitVar();
+        want = UBitVarOneByOne(&slow);
+      } else if (kind == 1) {
+        got = fast.ReadUBitVarFieldPath();
+        want = FieldPathUBitVarOneByOne(&slow);
+      } else {
+        got = fast.ReadVarUint32();
+        want = VarUint32OneByOne(&slow);
+      }
+      ASSERT_EQ(got, want) << "kind " << kind << " at bit " << bit;
+      ASSERT_EQ(fast.position_bits(), slow.position_bits()) << "kind " << kind << " at bit " << bit;
+      ASSERT_EQ(fast.overflowed(), slow.overflowed()) << "kind " << kind << " at bit " << bit;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gem

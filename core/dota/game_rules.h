@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/class_fields.h"
 #include "core/entities.h"
@@ -42,6 +43,7 @@ class GameRulesWatcher {
   const Schema* schema_;
   int32_t class_id_ = -1;
   bool class_known_ = false;
+  std::vector<bool> not_rules_;  // by class id: named, and not the rules class
   uint32_t start_field_ = ClassFields::kInvalid;
   size_t fields_checked_ = 0;
 };

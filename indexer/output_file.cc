@@ -1,6 +1,7 @@
 #include "indexer/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,16 +77,25 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return Status::CannotCreate("no directory " + dir + " for " + path);
   }
+  // The signals that remove the file wait while it is created and the
+  // handlers learn its name: one arriving in between would leave it.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string temp = dir + "/." + BaseName(path) + ".gem-tmp-" + std::to_string(getpid()) +
                        "-" + std::to_string(attempt);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int open_errno = errno;
     if (fd >= 0) {
       close(fd);
       temp_ = temp;
       Arm(temp_);
-      return Status::Ok();
     }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (fd >= 0) return Status::Ok();
+    errno = open_errno;
     if (errno != EEXIST) {
       return Status::CannotCreate("cannot create a file in " + dir + ": " +
                                   std::strerror(errno));

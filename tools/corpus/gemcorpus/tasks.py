@@ -13,9 +13,16 @@ def _with_parent(argv):
     """argv run so that it gets SIGTERM when its parent dies: a worker killed
     outright (SIGKILL) leaves no gem-index writing an index nobody waits for,
     and gem-index removes its temporary file on SIGTERM. (util-linux's setpriv
-    sets the signal and execs: no preexec_fn in a threaded worker.)"""
+    sets the signal and execs: no preexec_fn in a threaded worker.) A parent
+    that died before the signal was set would never send it: the shell
+    between setpriv and gem-index checks, after the signal is set, that its
+    parent is still this worker, and else ends (exit 75) before anything is
+    written."""
     setpriv = shutil.which("setpriv")
-    return [setpriv, "--pdeathsig", "SIGTERM"] + argv if setpriv else argv
+    if not setpriv:
+        return argv
+    check = 'test "$PPID" = "%d" || exit 75; exec "$@"' % os.getpid()
+    return [setpriv, "--pdeathsig", "SIGTERM", "/bin/sh", "-c", check, "gem-index"] + argv
 
 
 def _facts(db_path):

@@ -116,7 +116,7 @@ float QuantizedFloat::Quantize(float value) const {
 
 namespace {
 
-inline float DecodeFloat(const FieldDecoder& d, BitReader* r) {
+[[gnu::always_inline]] inline float DecodeFloat(const FieldDecoder& d, BitReader* r) {
   switch (d.float_encoding) {
     case FloatEncoding::kNoScale:
       return r->ReadFloat32();

@@ -47,10 +47,36 @@ struct QuantizedFloat {
                              std::optional<float> high);
 
   float Decode(BitReader* r) const {
-    if ((flags & kRoundDown) && r->ReadBool()) return low;
-    if ((flags & kRoundUp) && r->ReadBool()) return high;
-    if ((flags & kEncodeZero) && r->ReadBool()) return 0.0f;
-    return QuantizedFromUnits(low, high, dec_mul, r->ReadBits(bit_count));
+    // The marker bits and the units, 34 bits at most: one look.
+    uint64_t w = r->Peek57();
+    unsigned used = 0;
+    if (flags & kRoundDown) {
+      if (w & 1) {
+        r->Skip(1);
+        return low;
+      }
+      w >>= 1;
+      used = 1;
+    }
+    if (flags & kRoundUp) {
+      if (w & 1) {
+        r->Skip(used + 1);
+        return high;
+      }
+      w >>= 1;
+      ++used;
+    }
+    if (flags & kEncodeZero) {
+      if (w & 1) {
+        r->Skip(used + 1);
+        return 0.0f;
+      }
+      w >>= 1;
+      ++used;
+    }
+    r->Skip(used + bit_count);
+    const uint32_t units = static_cast<uint32_t>(w & ((uint64_t{1} << bit_count) - 1));
+    return QuantizedFromUnits(low, high, dec_mul, units);
   }
 
   // The value a float quantizes to (used to drop unneeded marker flags).

@@ -134,10 +134,11 @@ const HuffmanCode& Code() {
   return *code;
 }
 
-// Pops n levels, zeroing them, so that a later push starts from zero.
+// Pops n levels. (What lies past `last` is never read: a push writes the
+// level it adds.)
 inline bool Pop(FieldPath* fp, int64_t n) {
   if (n < 0 || n > fp->last) return false;
-  for (int64_t i = 0; i < n; ++i) fp->index[fp->last--] = 0;
+  fp->last -= static_cast<int32_t>(n);
   return true;
 }
 
@@ -215,7 +216,10 @@ inline FieldOp NextFieldOp(const HuffmanCode& code, BitReader* r) {
 
 FieldOp ReadFieldOp(BitReader* r) { return NextFieldOp(Code(), r); }
 
-bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) {
+namespace {
+
+// The op's change to the path; inlined into ReadFieldPaths' loop.
+[[gnu::always_inline]] inline bool Apply(FieldOp op, BitReader* r, FieldPath* fp) {
   int32_t* idx = fp->index;
   switch (op) {
     case FieldOp::kPlusOne:
@@ -386,6 +390,10 @@ bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) {
   return false;
 }
 
+}  // namespace
+
+bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) { return Apply(op, r, fp); }
+
 Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
   static_assert(static_cast<int>(FieldOp::kPlusOne) == 0 &&
                 static_cast<int>(FieldOp::kPlusFour) == 3);
@@ -404,7 +412,7 @@ Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
       fp.index[fp.last] += static_cast<int32_t>(op) + 1;
     } else if (op == FieldOp::kFieldPathEncodeFinish) {
       return Status::Ok();
-    } else if (!ApplyFieldOp(op, r, &fp)) {
+    } else if (!Apply(op, r, &fp)) {
       return Status::Corrupt(std::string("field path op ") +
                              GetFieldOpInfo(op).name +
                              " leaves a malformed path after " +

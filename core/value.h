@@ -10,6 +10,7 @@
 #define GEM_CORE_VALUE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -42,36 +43,20 @@ struct Value {
   Value() : v{0, 0, 0, 0} {}
 
   static Value None() { return Value(); }
-  static Value Bool(bool x) {
-    Value r;
-    r.kind = ValueKind::kBool;
-    r.b = x;
-    return r;
-  }
-  static Value Int(int64_t x) {
-    Value r;
-    r.kind = ValueKind::kInt;
-    r.i = x;
-    return r;
-  }
-  static Value Uint(uint64_t x) {
-    Value r;
-    r.kind = ValueKind::kUint;
-    r.u = x;
-    return r;
-  }
+  static Value Bool(bool x) { return Bits(ValueKind::kBool, 0, x ? 1 : 0, 0); }
+  static Value Int(int64_t x) { return Bits(ValueKind::kInt, 0, static_cast<uint64_t>(x), 0); }
+  static Value Uint(uint64_t x) { return Bits(ValueKind::kUint, 0, x, 0); }
   static Value Float(float x) {
-    Value r;
-    r.kind = ValueKind::kFloat;
-    r.f = x;
-    return r;
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    return Bits(ValueKind::kFloat, 0, bits, 0);
   }
   static Value Vector(const float* xs, int n) {
-    Value r;
-    r.kind = ValueKind::kVector;
-    r.count = static_cast<uint8_t>(n);
-    for (int k = 0; k < n; ++k) r.v[k] = xs[k];
-    return r;
+    float v[4] = {0, 0, 0, 0};
+    for (int k = 0; k < n; ++k) v[k] = xs[k];
+    uint64_t w[2];
+    std::memcpy(w, v, 16);
+    return Bits(ValueKind::kVector, static_cast<uint8_t>(n), w[0], w[1]);
   }
   static Value String(std::string_view x) {
     Value r;
@@ -81,6 +66,19 @@ struct Value {
   }
 
   bool is_none() const { return kind == ValueKind::kNone; }
+
+  // A value from its 16 bytes of payload (little-endian lanes), written
+  // in one piece: a decoded value is copied on at once (into the change
+  // list and the entity's state), and a copy that reads back what several
+  // narrower writes just wrote waits on them.
+  static Value Bits(ValueKind k, uint8_t n, uint64_t lo, uint64_t hi) {
+    Value r;
+    r.kind = k;
+    r.count = n;
+    const uint64_t w[2] = {lo, hi};
+    std::memcpy(r.v, w, 16);
+    return r;
+  }
 
   // Exact equality: same kind, same bits (floats compared bitwise, so NaN
   // equals itself and -0 differs from +0: a change is a change).

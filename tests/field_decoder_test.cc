@@ -1,7 +1,9 @@
 // Field decoders: which rule each declared type gets, and what each rule
 // reads, on hand-encoded bit streams.
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/bit_reader.h"
 #include "core/bit_writer.h"
@@ -124,6 +126,48 @@ TEST(FieldDecoder, QuantizedPlain) {
   EXPECT_EQ(d.quantized.Decode(&r), 1.0f);
   EXPECT_EQ(d.quantized.Decode(&r), 0.0f);
   EXPECT_EQ(d.quantized.Decode(&r), 0.0f + 1.0f * (51.0f * (1.0f / 255.0f)));
+}
+
+// The decoder reads markers and units from one look at the stream; it
+// must equal reading them bit by bit, for every marker set and width, at
+// every offset (the end of the bytes included: zeros past it).
+TEST(FieldDecoder, QuantizedEqualsReadingBitByBit) {
+  std::vector<uint8_t> bytes(24);
+  uint32_t x = 99;
+  for (uint8_t& b : bytes) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(x >> 24);
+  }
+  for (uint32_t flags = 0; flags < 8; ++flags) {
+    for (uint32_t bits : {1u, 7u, 18u, 31u}) {
+      QuantizedFloat q;
+      q.low = -3.0f;
+      q.high = 5.0f;
+      q.bit_count = bits;
+      q.dec_mul = 1.0f / static_cast<float>((uint64_t{1} << bits) - 1);
+      q.flags = flags;
+      for (size_t at = 0; at <= bytes.size() * 8; ++at) {
+        BitReader fast(bytes.data(), bytes.size()), slow(bytes.data(), bytes.size());
+        fast.Skip(at);
+        slow.Skip(at);
+        float want;
+        if ((flags & QuantizedFloat::kRoundDown) && slow.ReadBool()) {
+          want = q.low;
+        } else if ((flags & QuantizedFloat::kRoundUp) && slow.ReadBool()) {
+          want = q.high;
+        } else if ((flags & QuantizedFloat::kEncodeZero) && slow.ReadBool()) {
+          want = 0.0f;
+        } else {
+          want = QuantizedFromUnits(q.low, q.high, q.dec_mul, slow.ReadBits(bits));
+        }
+        const float got = q.Decode(&fast);
+        ASSERT_EQ(std::memcmp(&got, &want, 4), 0)
+            << "flags " << flags << " bits " << bits << " at " << at;
+        ASSERT_EQ(fast.position_bits(), slow.position_bits())
+            << "flags " << flags << " bits " << bits << " at " << at;
+      }
+    }
+  }
 }
 
 TEST(FieldDecoder, QuantizedRoundDownShrinksTheRange) {

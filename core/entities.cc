@@ -135,9 +135,7 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
     Value value;
     fields->decoder(id)->Decode(r, &value, &scratch_);
-    ++counters_.field_decodes;
     if (changes != nullptr) {
-      ++counters_.field_decodes_delta;
       if (value.kind == ValueKind::kString) {
         pending_strings_.push_back({changes->size(), strings_.size(), value.s.size()});
         strings_.append(value.s);
@@ -147,6 +145,7 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
     state->Set(layout, fields->slot(id), value, id, fields->is_length(id),
                changes != nullptr ? &dropped : nullptr);
   }
+  counters_.field_decodes += paths_.size();
   if (r->overflowed()) {
     return Status::Corrupt("field values run past the end of the data");
   }
@@ -264,10 +263,10 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
           e->state.Reset();
           ++counters_.missing_baselines;
         }
-        changes_.clear();
-        strings_.clear();
-        Status s = ReadFields(&r, fields, &e->state, &changes_);
-        pending_strings_.clear();
+        // The creation's own values are not reported as changes: the sink
+        // hears the whole state (below).
+        Status s = ReadFields(&r, fields, &e->state, nullptr);
+        counters_.field_decodes_delta += paths_.size();
         if (!s.ok()) {
           Release(e);
           return s.WithContext("creating entity " + std::to_string(index) +
@@ -300,7 +299,8 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
         e->active = true;
         changes_.clear();
         strings_.clear();
-        Status s = ReadFields(&r, e->fields, &e->state, &changes_);
+        Status s = ReadFields(&r, e->fields, &e->state, report_changes_ ? &changes_ : nullptr);
+        counters_.field_decodes_delta += paths_.size();
         FinishStrings(&changes_);
         if (!s.ok()) {
           return s.WithContext("updating entity " + std::to_string(index) +

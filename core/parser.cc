@@ -69,10 +69,10 @@ class Parser::Forwarder : public Sink {
   }
   void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> c) override {
-    rules_.OnEntity(t, r, c, parser_->entities_->class_fields(r.class_id),
-                    &parser_->meta_);
+    const Entity& e = *parser_->entities_->Get(r.index);
+    rules_.OnUpdated(t, e, &parser_->meta_);
     if (out_) out_->OnEntityUpdated(t, r, c);
-    if (parser_->match_) parser_->match_->OnEntityUpdated(t, *parser_->entities_->Get(r.index), c);
+    if (parser_->match_) parser_->match_->OnEntityUpdated(t, e, c);
   }
   void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
     if (out_) out_->OnEntityLeft(t, r);
@@ -112,6 +112,9 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
   entities_->set_report_created_state(sink != nullptr);
+  // Updates' change lists are for the sink and the match layer; a parse
+  // without either only keeps the state.
+  entities_->set_report_changes(sink != nullptr || options.match_layer);
   if (options.match_layer && sink != nullptr) {
     match::MatchOptions m;
     m.timeline_step = options.timeline_step;

@@ -15,7 +15,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect, f32  # noqa: E402
+from gemtest import FIXTURES, GEM_DUMP, GEM_INDEX, GEM_SYNTH, TMP, connect, f32  # noqa: E402
 AUTO = "dota2_haste_auto-20240102-2233-start"
 MINUTES = 3
 _made = {}
@@ -40,6 +40,7 @@ def synthetic():
     counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
     subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
     _made["db"] = (db, truth, counts)
+    _made["dem"] = dem
     return _made["db"]
 
 
@@ -228,6 +229,20 @@ class SyntheticMatchLayer(unittest.TestCase):
         paused = con.execute("SELECT count(DISTINCT game_time) FROM timeline WHERE tick BETWEEN ? "
                              "AND ?", (start + 1800, start + 2100)).fetchone()[0]
         self.assertEqual(paused, 1)
+
+    def test_the_rules_start_is_found_with_and_without_a_sink(self):
+        # gem-index hears every change; gem-dump summary parses with no sink
+        # (no change lists at all): both must find the horn gem-synth blew.
+        db, _, counts = synthetic()
+        con = connect(db)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        summary = dict(line.split("\t", 1) for line in subprocess.run(
+            [GEM_DUMP, "summary", _made["dem"]], capture_output=True, text=True,
+            check=True).stdout.splitlines())
+        horn = int(meta["first_tick"]) + 1200
+        self.assertEqual(int(meta["game_start_tick"]), horn)
+        self.assertEqual(int(summary["game_start_tick"]), horn)
+        self.assertGreater(int(summary["field_decodes_delta"]), 0)
 
 
 if __name__ == "__main__":

@@ -58,22 +58,21 @@ void GameRulesWatcher::OnCreated(const TickInfo& tick, const Entity& entity,
   }
 }
 
-void GameRulesWatcher::OnEntity(const TickInfo& tick, const EntityRef& ref,
-                                std::span<const FieldChange> changes,
-                                const ClassFields* fields, ReplayMetadata* meta) {
-  if (meta->game_start_tick >= 0 || !IsRulesClass(ref.class_id)) return;
+void GameRulesWatcher::OnUpdated(const TickInfo& tick, const Entity& entity,
+                                 ReplayMetadata* meta) {
+  if (meta->game_start_tick >= 0 || !IsRulesClass(entity.class_id)) return;
+  // The first update after which the start time is set is the one that
+  // set it (the state changes only by updates).
+  const ClassFields* fields = entity.fields;
   if (start_field_ == ClassFields::kInvalid && fields->size() != fields_checked_) {
     start_field_ = fields->FindByName(kGameStartTime);
     fields_checked_ = fields->size();
   }
   if (start_field_ == ClassFields::kInvalid) return;
-  for (const FieldChange& c : changes) {
-    if (c.field_id == start_field_ && c.value.kind == ValueKind::kFloat &&
-        c.value.f != 0.0f) {
-      meta->game_start_tick = tick.tick;
-      meta->game_start_time = c.value.f;
-      return;
-    }
+  FieldState::Stored s = entity.state.Get(fields->slot(start_field_));
+  if (s.value.kind == ValueKind::kFloat && s.value.f != 0.0f) {
+    meta->game_start_tick = tick.tick;
+    meta->game_start_time = s.value.f;
   }
 }
 

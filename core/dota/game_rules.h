@@ -26,11 +26,8 @@ class GameRulesWatcher {
 
   explicit GameRulesWatcher(const Schema* schema) : schema_(schema) {}
 
-  // Called for every entity update, and for every creation with the new
-  // entity (its whole state is the "change").
-  void OnEntity(const TickInfo& tick, const EntityRef& ref,
-                std::span<const FieldChange> changes, const ClassFields* fields,
-                ReplayMetadata* meta);
+  // Called after every entity update, with the updated entity.
+  void OnUpdated(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
   void OnCreated(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
 
   // Fills match id, game mode and winner from the final game rules state

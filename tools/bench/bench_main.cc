@@ -3,10 +3,14 @@
 // time, gem-index's peak memory, the index's size and bytes per change,
 // and query latencies through libgem. Times are medians of --runs runs;
 // parse and index runs alternate, and index/parse ratios pair each index
-// run with the parse run before it.
+// run with the parse run before it. With --peer PATH, gem's parse is also
+// set against another parser's (`PATH FILE.dem`), as whole processes
+// run alternately on the same files (see peer.h); --peer-only measures
+// just that.
 //
 //   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
-//             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR] [REPLAY...]
+//             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]
+//             [--peer PATH [--peer-only]] [REPLAY...]
 //
 // Without REPLAY arguments it measures every replay in the fixtures
 // directory ($GEM_FIXTURES, else ../shared/fixtures) that parses, then
@@ -26,6 +30,7 @@
 
 #include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
+#include "tools/bench/peer.h"
 #include "tools/bench/queries.h"
 
 namespace {
@@ -41,6 +46,8 @@ struct Options {
   std::string fixtures_dir;
   std::string from;
   std::string work = "/tmp/gem-bench";
+  std::string peer;        // another parser to set gem's parse against
+  bool peer_only = false;  // measure only that
   std::vector<std::string> replays;
 };
 
@@ -58,6 +65,7 @@ struct Row {
   double db_bytes = 0;
   QueryLatencies q;
   MatchLayerCost match;  // when measured
+  PeerComparison peer;   // with --peer
 };
 
 bool Exists(const std::string& path) {
@@ -101,6 +109,10 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   Row row;
   row.name = name;
   row.bytes = FileSize(replay);
+  if (!o.peer.empty()) {
+    row.peer = ComparePeer(Tool("tools/gem-dump"), o.peer, replay, o.runs);
+    if (o.peer_only) return row;
+  }
   // Parse and index alternate, so that each index run is compared with a
   // parse run made under the same conditions.
   const std::string db = o.work + "/bench-index.db";
@@ -149,6 +161,25 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   row.ticks = row.q.last_tick;
   std::remove(db.c_str());
   return row;
+}
+
+// gem's parse against the peer's, replay by replay.
+void PrintPeerTable(const std::vector<Row>& rows, const std::string& peer) {
+  std::printf("gem-dump parse against %s (whole processes, alternating; x = gem / peer,\n"
+              "the median over pairs of the ratio within each pair, min..max beside):\n"
+              "%-52s %8s %8s %6s %13s %7s %7s %6s\n",
+              peer.c_str(), "replay", "gem_s", "peer_s", "wall_x", "x_min..max", "gem_MB",
+              "peer_MB", "peak_x");
+  for (const Row& r : rows) {
+    const PeerComparison& c = r.peer;
+    if (!c.ran) {
+      std::printf("%-52s  (%s)\n", r.name.c_str(), c.error.c_str());
+      continue;
+    }
+    std::printf("%-52s %8.3f %8.3f %6.3f %6.3f..%-6.3f %7.1f %7.1f %6.2f\n", r.name.c_str(),
+                c.gem_s, c.peer_s, c.wall_ratio, c.wall_ratio_min, c.wall_ratio_max,
+                c.gem_peak_mib, c.peer_peak_mib, c.peak_ratio);
+  }
 }
 
 void PrintTable(const std::vector<Row>& rows) {
@@ -222,6 +253,22 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
       std::printf(",\"bytes\":%.0f,\"error\":\"%s\"}", r.bytes, e.c_str());
       continue;
     }
+    if (r.peer.ran || !r.peer.error.empty()) {
+      const PeerComparison& p = r.peer;
+      if (p.ran) {
+        std::printf(",\"peer\":{\"pairs\":%d,\"gem_seconds\":%.6f,\"peer_seconds\":%.6f,"
+                    "\"wall_ratio\":%.4f,\"wall_ratio_min\":%.4f,\"wall_ratio_max\":%.4f,"
+                    "\"gem_peak_mib\":%.1f,\"peer_peak_mib\":%.1f,\"peak_ratio\":%.3f}",
+                    p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min,
+                    p.wall_ratio_max, p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
+      } else {
+        std::printf(",\"peer\":{\"error\":\"%s\"}", p.error.c_str());
+      }
+    }
+    if (r.q.last_tick == 0 && r.changes == 0) {  // --peer-only: nothing else measured
+      std::printf(",\"bytes\":%.0f}", r.bytes);
+      continue;
+    }
     const double c = std::max(1.0, r.changes);
     std::printf(
         ",\"bytes\":%.0f,\"ticks\":%lld,\"field_changes\":%.0f,\"created_values\":%.0f,"
@@ -276,13 +323,15 @@ void Usage(FILE* out) {
   std::fputs(
       "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
       "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
-      "                 [REPLAY...]\n"
+      "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
       "\n"
       "Measures parse and index time, gem-index's peak memory, index size and query\n"
       "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
       "each --minutes length (none with --minutes ''), and what the match layer costs\n"
       "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
-      "--runs runs (3).\n",
+      "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
+      "every replay, whole processes run alternately (wall time and peak memory,\n"
+      "ratios within pairs); --peer-only measures just that.\n",
       out);
 }
 
@@ -320,6 +369,10 @@ int main(int argc, char** argv) {
       o.from = next();
     } else if (a == "--work") {
       o.work = next();
+    } else if (a == "--peer") {
+      o.peer = next();
+    } else if (a == "--peer-only") {
+      o.peer_only = true;
     } else if (a[0] == '-') {
       Usage(stderr);
       return 64;
@@ -328,6 +381,14 @@ int main(int argc, char** argv) {
     }
   }
   if (o.from.empty()) o.from = o.fixtures_dir + "/dota2_haste_auto-20240102-2233-start.dem";
+  if (o.peer_only && o.peer.empty()) {
+    std::fputs("gem-bench: --peer-only needs --peer PATH\n", stderr);
+    return 64;
+  }
+  if (!o.peer.empty() && access(o.peer.c_str(), X_OK) != 0) {
+    std::fprintf(stderr, "gem-bench: cannot run the peer %s\n", o.peer.c_str());
+    return 66;
+  }
   mkdir(o.work.c_str(), 0755);
 
   std::vector<std::pair<std::string, std::string>> todo;  // (name, path)
@@ -369,7 +430,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, path] : todo) {
     std::fprintf(stderr, "gem-bench: %s\n", name.c_str());
     rows.push_back(Measure(name, path, o));
-    if (rows.back().error.empty() &&
+    if (rows.back().error.empty() && !o.peer_only &&
         std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
       std::fprintf(stderr, "gem-bench: %s: match layer\n", name.c_str());
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
@@ -378,7 +439,11 @@ int main(int argc, char** argv) {
   if (o.json) {
     PrintJson(rows, o.runs);
   } else {
-    PrintTable(rows);
+    if (!o.peer_only) PrintTable(rows);
+    if (!o.peer.empty()) {
+      if (!o.peer_only) std::printf("\n");
+      PrintPeerTable(rows, o.peer);
+    }
   }
   return 0;
 }

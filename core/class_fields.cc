@@ -28,6 +28,7 @@ ClassFields::ClassFields(int32_t class_id, const Serializer* serializer)
     // Baselines register about one field per schema field of the class.
     metas_.reserve(serializer->fields.size());
     hot_.reserve(serializer->fields.size());
+    layout_.Reserve(serializer->fields.size());
   }
 }
 

@@ -31,6 +31,13 @@ class FieldLayout {
 
   FieldLayout();
 
+  // Room for about `paths` paths without growing (a class's baseline
+  // holds about one per schema field).
+  void Reserve(size_t paths) {
+    nodes_.reserve(paths + 1);
+    children_.reserve(2 * paths);
+  }
+
   // The slot of `path`, adding it and its prefixes on first sight; kNone
   // when an index is negative or above kMaxIndex.
   uint32_t Intern(const FieldPath& path);

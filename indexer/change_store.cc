@@ -47,16 +47,19 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   scratch_.clear();
   open->writer.Finish(&scratch_);
   d.size = static_cast<uint32_t>(scratch_.size());
-  if (spill_.is_open()) {
-    d.at = spill_.Append(scratch_);
-    d.data = nullptr;
-  } else {
-    d.at = 0;
-    d.data = Store(scratch_);
-  }
   blob_bytes_ += scratch_.size();
-  open_[entity].done.push_back(d);
   ++chunks_;
+  const uint64_t record = sizeof(SpillHeader) + scratch_.size();
+  if (spill_.is_open() && record < (uint64_t{1} << kSpillLengthBits)) {
+    const SpillHeader h{d.field, d.seq, d.count, d.size, d.start_tick, d.end_tick};
+    const uint64_t at =
+        spill_.Append(std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
+    spill_.Append(scratch_);
+    open_[entity].spilled.push_back(at << kSpillLengthBits | record);
+    return;
+  }
+  d.data = Store(scratch_);  // no spill, or a chunk too long for one word
+  open_[entity].done.push_back(d);
 }
 
 Value HeldChange::Get(std::string_view arena) const {
@@ -151,43 +154,55 @@ Status ChangeStore::ReadBack(EntityChunks* chunks) {
   // The entity's chunks lie in the file in the order they closed (offsets
   // increasing): runs of them, touching or near, are read in one call.
   constexpr uint64_t kGap = 4096;
-  std::vector<Done>& done = chunks->done;
+  const uint64_t mask = (uint64_t{1} << kSpillLengthBits) - 1;
+  const std::vector<uint64_t>& spilled = chunks->spilled;
   uint64_t total = 0;
-  for (const Done& d : done) total += d.size;
+  for (uint64_t r : spilled) total += (r & mask) - sizeof(SpillHeader);
   chunks->bytes.resize(total);
+  chunks->done.reserve(chunks->done.size() + spilled.size());
   size_t i = 0, at = 0;
   std::string run;
-  while (i < done.size()) {
+  while (i < spilled.size()) {
+    const uint64_t first = spilled[i] >> kSpillLengthBits;
+    uint64_t end = first + (spilled[i] & mask);
     size_t j = i + 1;
-    uint64_t end = done[i].at + done[i].size;
-    while (j < done.size() && done[j].at >= end && done[j].at - end <= kGap) {
-      end = done[j].at + done[j].size;
-      ++j;
+    for (; j < spilled.size(); ++j) {
+      const uint64_t next = spilled[j] >> kSpillLengthBits;
+      if (next < end || next - end > kGap) break;
+      end = next + (spilled[j] & mask);
     }
-    run.resize(end - done[i].at);
-    GEM_RETURN_IF_ERROR(spill_.Read(done[i].at, run.size(), run.data()));
+    run.resize(end - first);
+    GEM_RETURN_IF_ERROR(spill_.Read(first, run.size(), run.data()));
     for (size_t k = i; k < j; ++k) {
-      std::memcpy(chunks->bytes.data() + at, run.data() + (done[k].at - done[i].at), done[k].size);
-      done[k].data = chunks->bytes.data() + at;
-      at += done[k].size;
+      const char* record = run.data() + ((spilled[k] >> kSpillLengthBits) - first);
+      SpillHeader h;
+      std::memcpy(&h, record, sizeof h);
+      if (h.size != (spilled[k] & mask) - sizeof h) {
+        return Status::IoError("a chunk in the temporary file does not read back whole");
+      }
+      std::memcpy(chunks->bytes.data() + at, record + sizeof h, h.size);
+      chunks->done.push_back(
+          Done{h.field, h.seq, h.start_tick, h.end_tick, h.count, h.size, chunks->bytes.data() + at});
+      at += h.size;
     }
     i = j;
   }
+  std::vector<uint64_t>().swap(chunks->spilled);
   return Status::Ok();
 }
 
 Status ChangeStore::Seal(uint64_t entity) {
   CloseEntity(entity);
   EntityChunks& chunks = open_[entity];
-  if (spill_.is_open()) {
+  if (!chunks.spilled.empty()) {
     // Its last chunks were just appended: out to the file, then back.
     GEM_RETURN_IF_ERROR(spill_.Flush());
     GEM_RETURN_IF_ERROR(ReadBack(&chunks));
   }
-  // A field's chunks were closed in order (seq, and start_tick with it);
-  // fields in any order.
-  std::stable_sort(chunks.done.begin(), chunks.done.end(),
-                   [](const Done& a, const Done& b) { return a.field < b.field; });
+  // Key order: by field, a field's chunks by seq (the order they closed).
+  std::sort(chunks.done.begin(), chunks.done.end(), [](const Done& a, const Done& b) {
+    return a.field != b.field ? a.field < b.field : a.seq < b.seq;
+  });
   return Status::Ok();
 }
 

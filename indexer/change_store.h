@@ -12,9 +12,10 @@
 //
 // Memory: per entity a buffer of at most kBufferedPerEntity changes and
 // one open chunk per field that changed since its last chunk was closed.
-// Closed chunks' bytes go to a ChunkSpill file (memory follows the live
-// entities, not the length of the match) and come back an entity at a time
-// in WriteAll(); a store without one (OpenSpill not called) keeps them in
+// Closed chunks go to a ChunkSpill file, their rows' columns with them,
+// leaving one word each in memory (memory follows the live entities, not
+// the length of the match); they come back an entity at a time in
+// WriteAll(). A store without a spill (OpenSpill not called) keeps them in
 // memory.
 #ifndef GEM_INDEXER_CHANGE_STORE_H_
 #define GEM_INDEXER_CHANGE_STORE_H_
@@ -113,6 +114,7 @@ class ChangeStore {
     ChunkWriter writer;
     uint32_t next_seq = 0;
   };
+  // A closed chunk's row, but for its entity.
   struct Done {
     uint32_t field;
     uint32_t seq;
@@ -120,9 +122,21 @@ class ChangeStore {
     int64_t end_tick;
     uint32_t count;
     uint32_t size;
-    uint64_t at;       // in the spill file
-    const char* data;  // in memory: without a spill, or once Seal read it
+    const char* data;
   };
+  // A spilled chunk is its Done (less data) then its bytes; in memory only
+  // where it starts and its length, in one word (kSpillLengthBits for the
+  // length): a long match holds few bytes per chunk until Seal reads the
+  // entity's chunks back.
+  struct SpillHeader {
+    uint32_t field;
+    uint32_t seq;
+    uint32_t count;
+    uint32_t size;
+    int64_t start_tick;
+    int64_t end_tick;
+  };
+  static constexpr unsigned kSpillLengthBits = 24;
   // One entity's chunks: the open ones (only fields that changed get a
   // writer; slot maps a field id to its writer, index + 1, 0 = none yet)
   // and the closed ones.
@@ -132,8 +146,9 @@ class ChangeStore {
     std::vector<uint32_t> slot;
     std::vector<Open> open;
     std::vector<uint32_t> field_of;  // writer index -> field id
-    std::vector<Done> done;
-    std::string bytes;  // Seal: the closed chunks' bytes, read back
+    std::vector<Done> done;         // closed chunks in memory (all, after Seal)
+    std::vector<uint64_t> spilled;  // closed chunks in the spill: at << 24 | length
+    std::string bytes;              // Seal: the spilled chunks' bytes, read back
   };
 
   void Pack(uint64_t entity, EntityChunks* chunks);

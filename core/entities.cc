@@ -307,7 +307,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
                                " (" + e->fields->serializer()->name + ")");
         }
         ++counters_.updated;
-        if (sink_ != nullptr) sink_->OnEntityUpdated(tick, e->ref(), changes_);
+        if (sink_ != nullptr && report_updates_) sink_->OnEntityUpdated(tick, e->ref(), changes_);
       }
     } else {
       // Leave, and delete when bit 1 is set.

@@ -89,6 +89,9 @@ class EntityManager {
   // Whether OnEntityUpdated carries the update's changes (and drops); when
   // off it carries none, and the entity's state is all there is to read.
   void set_report_changes(bool on) { report_changes_ = on; }
+  // Whether the sink hears of updates at all (a parse that keeps only the
+  // state need not be told).
+  void set_report_updates(bool on) { report_updates_ = on; }
 
   // Applies one svc_PacketEntities. `tick` is passed through to the sink.
   Status Apply(const PacketEntities& msg, const TickInfo& tick);
@@ -137,6 +140,7 @@ class EntityManager {
   bool applied_full_packet_ = false;
   bool report_created_state_ = true;
   bool report_changes_ = true;
+  bool report_updates_ = true;
   uint64_t next_lifetime_ = 1;
   size_t live_ = 0;
   std::vector<Entity*> entities_;

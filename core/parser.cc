@@ -69,10 +69,10 @@ class Parser::Forwarder : public Sink {
   }
   void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> c) override {
-    const Entity& e = *parser_->entities_->Get(r.index);
-    rules_.OnUpdated(t, e, &parser_->meta_);
     if (out_) out_->OnEntityUpdated(t, r, c);
-    if (parser_->match_) parser_->match_->OnEntityUpdated(t, e, c);
+    if (parser_->match_) {
+      parser_->match_->OnEntityUpdated(t, *parser_->entities_->Get(r.index), c);
+    }
   }
   void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
     if (out_) out_->OnEntityLeft(t, r);
@@ -115,6 +115,7 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
   // Updates' change lists are for the sink and the match layer; a parse
   // without either only keeps the state.
   entities_->set_report_changes(sink != nullptr || options.match_layer);
+  entities_->set_report_updates(sink != nullptr || options.match_layer);
   if (options.match_layer && sink != nullptr) {
     match::MatchOptions m;
     m.timeline_step = options.timeline_step;
@@ -213,6 +214,7 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
          frame.command == kDemStop)) {
       meta_.last_tick = frame.tick;
     }
+    forwarder_->rules().OnFrameEnd(tick_, *entities_, &meta_);
     if (match_) match_->AfterFrame(tick_);
     if (sink_) sink_->OnFrameEnd(tick_);
   }

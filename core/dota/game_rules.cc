@@ -47,22 +47,22 @@ bool GameRulesWatcher::IsRulesClass(int32_t class_id) {
 void GameRulesWatcher::OnCreated(const TickInfo& tick, const Entity& entity,
                                  ReplayMetadata* meta) {
   if (meta->game_start_tick >= 0 || !IsRulesClass(entity.class_id)) return;
+  rules_index_ = entity.index;
   // A replay that starts after the game began: the start is before tick 0
   // of the recording, and the creation is the first we hear of it.
-  uint32_t id = entity.fields->FindByName(kGameStartTime);
-  if (id == ClassFields::kInvalid) return;
-  FieldState::Stored s = entity.state.Get(entity.fields->slot(id));
-  if (s.value.kind == ValueKind::kFloat && s.value.f != 0.0f) {
-    meta->game_start_tick = tick.tick;
-    meta->game_start_time = s.value.f;
-  }
+  CheckStart(tick, entity, meta);
 }
 
-void GameRulesWatcher::OnUpdated(const TickInfo& tick, const Entity& entity,
-                                 ReplayMetadata* meta) {
-  if (meta->game_start_tick >= 0 || !IsRulesClass(entity.class_id)) return;
-  // The first update after which the start time is set is the one that
-  // set it (the state changes only by updates).
+void GameRulesWatcher::OnFrameEnd(const TickInfo& tick, const EntityManager& entities,
+                                  ReplayMetadata* meta) {
+  if (meta->game_start_tick >= 0 || rules_index_ < 0) return;
+  const Entity* rules = entities.Get(rules_index_);
+  if (rules == nullptr || rules->class_id != class_id_) return;
+  CheckStart(tick, *rules, meta);
+}
+
+void GameRulesWatcher::CheckStart(const TickInfo& tick, const Entity& entity,
+                                  ReplayMetadata* meta) {
   const ClassFields* fields = entity.fields;
   if (start_field_ == ClassFields::kInvalid && fields->size() != fields_checked_) {
     start_field_ = fields->FindByName(kGameStartTime);

@@ -26,9 +26,12 @@ class GameRulesWatcher {
 
   explicit GameRulesWatcher(const Schema* schema) : schema_(schema) {}
 
-  // Called after every entity update, with the updated entity.
-  void OnUpdated(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
+  // Called for every entity created.
   void OnCreated(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
+  // Called after every frame: the start is the first frame after which the
+  // rules entity's start time is set (the state changes only by frames'
+  // updates, so no update need be watched).
+  void OnFrameEnd(const TickInfo& tick, const EntityManager& entities, ReplayMetadata* meta);
 
   // Fills match id, game mode and winner from the final game rules state
   // where the file info gave none.
@@ -36,11 +39,13 @@ class GameRulesWatcher {
 
  private:
   bool IsRulesClass(int32_t class_id);
+  void CheckStart(const TickInfo& tick, const Entity& entity, ReplayMetadata* meta);
 
   const Schema* schema_;
   int32_t class_id_ = -1;
   bool class_known_ = false;
   std::vector<bool> not_rules_;  // by class id: named, and not the rules class
+  int32_t rules_index_ = -1;  // the rules entity's index, once created
   uint32_t start_field_ = ClassFields::kInvalid;
   size_t fields_checked_ = 0;
 };

@@ -134,7 +134,7 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
     }
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
     Value value;
-    fields->decoder(id)->Decode(r, &value, &scratch_);
+    fields->decoder(id)->DecodeInline(r, &value, &scratch_);
     if (changes != nullptr) {
       if (value.kind == ValueKind::kString) {
         pending_strings_.push_back({changes->size(), strings_.size(), value.s.size()});

@@ -126,6 +126,34 @@ struct FieldDecoder {
   // Reads one value. Strings are copied into *scratch and `out->s` points
   // there. Never fails: overflow shows on the reader.
   void Decode(BitReader* r, Value* out, std::string* scratch) const;
+  // The same, with the commonest rules inline (for the entity decoder's
+  // loop, where a call per value costs about a quarter of the value).
+  void DecodeInline(BitReader* r, Value* out, std::string* scratch) const {
+    switch (op) {
+      case DecodeOp::kUVar32:
+        *out = Value::Uint(r->ReadVarUint32());
+        return;
+      case DecodeOp::kSVar32:
+        *out = Value::Int(r->ReadVarInt32());
+        return;
+      case DecodeOp::kBool:
+        *out = Value::Bool(r->ReadBool());
+        return;
+      case DecodeOp::kFloat:
+        if (float_encoding == FloatEncoding::kQuantized) {
+          *out = Value::Float(quantized.Decode(r));
+          return;
+        }
+        if (float_encoding == FloatEncoding::kNoScale) {
+          *out = Value::Float(r->ReadFloat32());
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    Decode(r, out, scratch);
+  }
 
   // A short description ("float32 quantized 13 bits [0,1]") for debugging.
   std::string Describe() const;

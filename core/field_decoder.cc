@@ -146,16 +146,12 @@ void ReadBytesInto(BitReader* r, size_t n, std::string* scratch) {
 }  // namespace
 
 void FieldDecoder::Decode(BitReader* r, Value* out, std::string* scratch) const {
+  if (DecodeCommon(r, out)) return;
   switch (op) {
     case DecodeOp::kBool:
-      *out = Value::Bool(r->ReadBool());
-      return;
     case DecodeOp::kUVar32:
-      *out = Value::Uint(r->ReadVarUint32());
-      return;
     case DecodeOp::kSVar32:
-      *out = Value::Int(r->ReadVarInt32());
-      return;
+      return;  // DecodeCommon's
     case DecodeOp::kUVar64:
       *out = Value::Uint(r->ReadVarUint64());
       return;

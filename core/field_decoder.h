@@ -129,30 +129,34 @@ struct FieldDecoder {
   // The same, with the commonest rules inline (for the entity decoder's
   // loop, where a call per value costs about a quarter of the value).
   void DecodeInline(BitReader* r, Value* out, std::string* scratch) const {
+    if (!DecodeCommon(r, out)) Decode(r, out, scratch);
+  }
+  // The commonest rules (varints, bools, quantized and plain floats); false,
+  // with nothing read, for the others.
+  bool DecodeCommon(BitReader* r, Value* out) const {
     switch (op) {
       case DecodeOp::kUVar32:
         *out = Value::Uint(r->ReadVarUint32());
-        return;
+        return true;
       case DecodeOp::kSVar32:
         *out = Value::Int(r->ReadVarInt32());
-        return;
+        return true;
       case DecodeOp::kBool:
         *out = Value::Bool(r->ReadBool());
-        return;
+        return true;
       case DecodeOp::kFloat:
         if (float_encoding == FloatEncoding::kQuantized) {
           *out = Value::Float(quantized.Decode(r));
-          return;
+          return true;
         }
         if (float_encoding == FloatEncoding::kNoScale) {
           *out = Value::Float(r->ReadFloat32());
-          return;
+          return true;
         }
-        break;
+        return false;
       default:
-        break;
+        return false;
     }
-    Decode(r, out, scratch);
   }
 
   // A short description ("float32 quantized 13 bits [0,1]") for debugging.

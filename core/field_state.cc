@@ -87,10 +87,4 @@ void FieldState::VisitAll(const FieldLayout& layout, Visitor* visitor) const {
   VisitTree(layout, FieldLayout::kRoot, visitor);
 }
 
-size_t FieldState::value_count() const {
-  return static_cast<size_t>(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
-    return s.kind != ValueKind::kNone;
-  }));
-}
-
 }  // namespace gem

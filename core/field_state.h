@@ -89,9 +89,6 @@ class FieldState {
   // value before what lies below it).
   void VisitAll(const FieldLayout& layout, Visitor* visitor) const;
 
-  // Values held, for tests and benchmarks.
-  size_t value_count() const;
-
  private:
   struct Slot {
     ValueKind kind = ValueKind::kNone;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "core/class_fields.h"
 #include "core/codec/state_codec.h"
@@ -348,14 +350,26 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
     key.append(part);
     key.push_back('\0');
   }
-  // Optional numbers, exactly (%a is the float's exact value).
-  char numbers[160];
-  std::snprintf(numbers, sizeof numbers, "%d:%d/%d:%a/%d:%a/%d:%d", f.bit_count.has_value(),
-                f.bit_count.value_or(0), f.low_value.has_value(),
-                static_cast<double>(f.low_value.value_or(0.0f)), f.high_value.has_value(),
-                static_cast<double>(f.high_value.value_or(0.0f)), f.encode_flags.has_value(),
-                f.encode_flags.value_or(0));
-  key += numbers;
+  // Optional numbers, exactly: their bytes (a key, never shown). Floats
+  // tell -0 from 0; NaNs differ by sign only.
+  auto put_int = [&key](std::optional<int32_t> v) {
+    const int32_t x = v.value_or(0);
+    key.push_back(v.has_value() ? '\1' : '\0');
+    key.append(reinterpret_cast<const char*>(&x), sizeof x);
+  };
+  auto put_float = [&key](std::optional<float> v) {
+    uint32_t bits = 0;
+    if (v.has_value()) {
+      std::memcpy(&bits, &*v, sizeof bits);
+      if (std::isnan(*v)) bits = (bits & 0x80000000u) | 0x7FC00000u;
+    }
+    key.push_back(v.has_value() ? '\1' : '\0');
+    key.append(reinterpret_cast<const char*>(&bits), sizeof bits);
+  };
+  put_int(f.bit_count);
+  put_float(f.low_value);
+  put_float(f.high_value);
+  put_int(f.encode_flags);
   auto [it, is_new] = field_defs_.emplace(key, static_cast<int64_t>(field_defs_.size()) + 1);
   if (is_new) {
     RowBuffer& row = pipeline_.Row(kFieldDefRow);

@@ -5,6 +5,7 @@
 
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
+#include "core/match/named_entity.h"
 #include "core/match/player_controllers.h"
 
 namespace gem::cs2 {
@@ -38,9 +39,8 @@ class Module : public match::GameModule {
 
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
     players_.OnCreated(ctx, e);
-    const std::string_view name = ctx.ClassName(e.class_id);
-    if (name == "CCSGameRulesProxy") rules_ = e.index;
-    if (name == "CCSTeam") teams_.insert(e.index);
+    rules_.OnCreated(ctx, e);
+    if (ctx.ClassName(e.class_id) == "CCSTeam") teams_.insert(e.index);
   }
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
@@ -52,16 +52,12 @@ class Module : public match::GameModule {
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
  private:
-  const Entity* rules(MatchContext& ctx) {
-    const Entity* e = rules_ >= 0 ? ctx.Get(rules_) : nullptr;
-    return e != nullptr && ctx.ClassName(e->class_id) == "CCSGameRulesProxy" ? e : nullptr;
-  }
   // The slot a player_death participant ("userid", "attacker", "assister")
   // names, -1 when it is no player.
   int32_t Participant(MatchContext& ctx, const GameEvent& e, const std::string& who);
 
   match::PlayerControllers players_{"CCSPlayerController", "m_hPlayerPawn"};
-  int32_t rules_ = -1;
+  match::NamedEntity rules_{"CCSGameRulesProxy"};
   std::set<int32_t> teams_;
   match::BodyColumns body_{512.0f, "m_angEyeAngles"};
   match::PauseClock pause_clock_;
@@ -81,7 +77,7 @@ class Module : public match::GameModule {
 };
 
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
-  const Entity* r = rules(ctx);
+  const Entity* r = rules_.Get(ctx);
   if (r == nullptr || match::ReadInt(warmup_, r).value_or(0) != 0) return std::nullopt;
   // Before the match goes live (warm-up, a restart's countdown) the start
   // time is an old one.
@@ -160,7 +156,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   }
   players_.AppendRows(&out->players);
   if (meta.match_id != 0) out->match_id = meta.match_id;
-  const Entity* r = rules(ctx);
+  const Entity* r = rules_.Get(ctx);
   if (r != nullptr && match::ReadInt(phase_, r) == kPhaseMatchEnded) {
     const Entity* best = nullptr;
     int64_t best_score = -1;

@@ -4,6 +4,7 @@
 
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
+#include "core/match/named_entity.h"
 #include "core/match/player_controllers.h"
 #include "core/codec/varint.h"
 #include "core/proto_wire.h"
@@ -62,7 +63,7 @@ class Module : public match::GameModule {
 
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
     players_.OnCreated(ctx, e);
-    if (ctx.ClassName(e.class_id) == "CCitadelGameRulesProxy") rules_ = e.index;
+    rules_.OnCreated(ctx, e);
   }
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
@@ -74,16 +75,12 @@ class Module : public match::GameModule {
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
  private:
-  const Entity* rules(MatchContext& ctx) {
-    const Entity* e = rules_ >= 0 ? ctx.Get(rules_) : nullptr;
-    return e != nullptr && ctx.ClassName(e->class_id) == "CCitadelGameRulesProxy" ? e : nullptr;
-  }
   // The slot of the player an entity index names (a pawn or a
   // controller), -1 when none.
   int32_t SlotOfEntity(MatchContext& ctx, int32_t index);
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
-  int32_t rules_ = -1;
+  match::NamedEntity rules_{"CCitadelGameRulesProxy"};
   match::BodyColumns body_{512.0f, "m_angEyeAngles"};
   match::PauseClock pause_clock_;
   FieldReader max_health_{"m_PlayerDataGlobal.m_iHealthMax", "m_iHealthMax"};
@@ -96,7 +93,7 @@ class Module : public match::GameModule {
 };
 
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
-  const Entity* r = rules(ctx);
+  const Entity* r = rules_.Get(ctx);
   const std::optional<double> start = match::ReadReal(game_start_, r);
   if (!start || *start < 0.001) return std::nullopt;  // not started
   return pause_clock_.GameSeconds(r, ctx.ServerTickAt(tick), ctx.tick_interval()) - *start;

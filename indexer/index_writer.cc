@@ -69,13 +69,9 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
 }
 
-Status IndexWriter::Open(std::span<const MatchColumn> timeline) {
-  // Closed chunks wait on the output's disk, beside the index being
-  // written (memory stays flat however long the match).
-  const char* file = sqlite3_db_filename(db_->handle(), "main");
-  std::string dir = file != nullptr ? file : "";
-  dir = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
-  GEM_RETURN_IF_ERROR(changes_.OpenSpill(dir.empty() ? "/" : dir));
+Status IndexWriter::Open(std::span<const MatchColumn> timeline,
+                         const std::string& spill_directory) {
+  GEM_RETURN_IF_ERROR(changes_.OpenSpill(spill_directory));
   GEM_RETURN_IF_ERROR(db_->Exec(
       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
       "PRAGMA cache_size=-8192; PRAGMA temp_store=MEMORY;"));

@@ -60,8 +60,10 @@ class IndexWriter : public Sink {
   ~IndexWriter() override { pipeline_.Abandon(); }
 
   // `timeline`: the timeline's columns, as MatchLayer::TimelineColumnsFor
-  // gives them for the replay's game.
-  Status Open(std::span<const MatchColumn> timeline);
+  // gives them for the replay's game. Closed chunks wait in a temporary
+  // file in `spill_directory` (the output's: the disk the index goes to
+  // anyway), so that memory follows the live entities, not the match.
+  Status Open(std::span<const MatchColumn> timeline, const std::string& spill_directory);
   // Writes the held-back rows and the metadata, creates the indexes and
   // commits. `parser` gives the schema (classes, fields).
   Status Finish(const Parser& parser, const SourceInfo& source);

@@ -7,6 +7,7 @@
 
 #include "core/mapped_file.h"
 #include "core/parser.h"
+#include "indexer/file_paths.h"
 #include "indexer/output_file.h"
 #include "indexer/progress.h"
 #include "indexer/sha256.h"
@@ -14,11 +15,6 @@
 
 namespace gem::index {
 namespace {
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -62,7 +58,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
   Progress progress(file.size(), options.progress);
   IndexWriter writer(&db, &progress);
-  GEM_RETURN_IF_ERROR(writer.Open(match::MatchLayer::TimelineColumnsFor(game)));
+  GEM_RETURN_IF_ERROR(
+      writer.Open(match::MatchLayer::TimelineColumnsFor(game), output.directory()));
 
   ParserOptions parser_options;
   parser_options.match_layer = options.match_layer;

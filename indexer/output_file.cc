@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "indexer/file_paths.h"
+
 namespace gem::index {
 namespace {
 
@@ -44,18 +46,6 @@ void Disarm() {
   g_temp[1][0] = '\0';
 }
 
-std::string DirName(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace
 
 OutputFile::~OutputFile() {
@@ -73,7 +63,8 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
       return Status::CannotCreate(path + " exists; use --force to replace it");
     }
   }
-  const std::string dir = DirName(path);
+  directory_ = DirName(path);
+  const std::string& dir = directory_;
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return Status::CannotCreate("no directory " + dir + " for " + path);
   }
@@ -120,7 +111,7 @@ Status OutputFile::Commit() {
   }
   committed_ = true;
   Disarm();
-  int dfd = open(DirName(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dfd = open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     fsync(dfd);  // make the rename durable; failure here loses nothing
     close(dfd);

@@ -23,6 +23,8 @@ class OutputFile {
   // creates the empty temporary file.
   Status Prepare(const std::string& path, bool force);
   const std::string& temp_path() const { return temp_; }
+  // The directory both files are in (after Prepare).
+  const std::string& directory() const { return directory_; }
 
   // Flushes the temporary file and renames it onto the output.
   Status Commit();
@@ -31,6 +33,7 @@ class OutputFile {
 
  private:
   std::string path_;
+  std::string directory_;
   std::string temp_;
   bool committed_ = false;
 };

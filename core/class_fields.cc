@@ -110,8 +110,9 @@ uint32_t ClassFields::LookupSlow(const FieldPath& path, bool* is_new,
   if (key_taken) {
     if (metas_[id].field == scratch_.field) return id;
     // A salt collision between two polymorphic choices: look further.
+    const uint32_t slot = layout_.Find(path);
     for (const FieldMeta& m : metas_) {
-      if (m.field == scratch_.field && m.path == path) return m.id;
+      if (m.field == scratch_.field && hot_[m.id].slot == slot) return m.id;
     }
   }
   const uint32_t slot = layout_.Intern(path);
@@ -125,7 +126,6 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
                                uint64_t hash, bool in_hash) {
   FieldMeta meta;
   meta.id = static_cast<uint32_t>(metas_.size());
-  meta.path = path;
   if (polymorphic_) {
     if (texts_.size() <= meta.id) texts_.resize(meta.id + 1);
     texts_[meta.id] = std::make_unique<FieldText>(
@@ -150,14 +150,14 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
 }
 
 void ClassFields::Describe(uint32_t id) const {
-  const FieldMeta& m = metas_[id];
+  const FieldPath p = path(id);
   auto text = std::make_unique<FieldText>();
   ResolvedField r;
-  if (Schema::Resolve(*serializer_, m.path, &r, nullptr, nullptr, true)) {
+  if (Schema::Resolve(*serializer_, p, &r, nullptr, nullptr, true)) {
     text->name = std::move(r.name);
     text->type = std::move(r.type);
   }
-  text->path = m.path.ToString();
+  text->path = p.ToString();
   if (texts_.size() <= id) texts_.resize(metas_.size());
   texts_[id] = std::move(text);
 }

@@ -24,7 +24,6 @@ namespace gem {
 
 struct FieldMeta {
   uint32_t id = 0;
-  FieldPath path;
   const Field* field = nullptr;
   const FieldDecoder* decoder = nullptr;
   bool is_length = false;
@@ -80,7 +79,8 @@ class ClassFields {
   bool is_length(uint32_t id) const { return hot_[id].is_length; }
   // The field's slot in layout(): where entities' states keep its value.
   uint32_t slot(uint32_t id) const { return hot_[id].slot; }
-  const FieldPath& path(uint32_t id) const { return metas_[id].path; }
+  // The field's path (kept once, in the layout).
+  FieldPath path(uint32_t id) const { return layout_.path(hot_[id].slot); }
   // The paths this class's entities have used (see field_layout.h).
   const FieldLayout& layout() const { return layout_; }
 

@@ -297,17 +297,20 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
           }
         }
         e->active = true;
-        changes_.clear();
-        strings_.clear();
-        Status s = ReadFields(&r, e->fields, &e->state, report_changes_ ? &changes_ : nullptr);
+        const bool report = sink_ != nullptr && report_updates_;
+        if (report) {
+          changes_.clear();
+          strings_.clear();
+        }
+        Status s = ReadFields(&r, e->fields, &e->state, report ? &changes_ : nullptr);
         counters_.field_decodes_delta += paths_.size();
-        FinishStrings(&changes_);
+        if (report) FinishStrings(&changes_);
         if (!s.ok()) {
           return s.WithContext("updating entity " + std::to_string(index) +
                                " (" + e->fields->serializer()->name + ")");
         }
         ++counters_.updated;
-        if (sink_ != nullptr && report_updates_) sink_->OnEntityUpdated(tick, e->ref(), changes_);
+        if (report) sink_->OnEntityUpdated(tick, e->ref(), changes_);
       }
     } else {
       // Leave, and delete when bit 1 is set.

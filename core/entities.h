@@ -86,11 +86,9 @@ class EntityManager {
   // Whether OnEntityCreated carries the entity's initial state (walking
   // the state costs; a parse-only run has nobody to read it).
   void set_report_created_state(bool on) { report_created_state_ = on; }
-  // Whether OnEntityUpdated carries the update's changes (and drops); when
-  // off it carries none, and the entity's state is all there is to read.
-  void set_report_changes(bool on) { report_changes_ = on; }
-  // Whether the sink hears of updates at all (a parse that keeps only the
-  // state need not be told).
+  // Whether the sink hears of updates, with their changes (and drops);
+  // when off no change list is built: a parse that keeps only the state
+  // has nobody to tell.
   void set_report_updates(bool on) { report_updates_ = on; }
 
   // Applies one svc_PacketEntities. `tick` is passed through to the sink.
@@ -139,7 +137,6 @@ class EntityManager {
   unsigned class_id_bits_ = 0;
   bool applied_full_packet_ = false;
   bool report_created_state_ = true;
-  bool report_changes_ = true;
   bool report_updates_ = true;
   uint64_t next_lifetime_ = 1;
   size_t live_ = 0;

@@ -111,11 +111,11 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
     : sink_(sink), impl_(std::make_unique<Impl>()), consumed_(options.consumed) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
+  // Creations' states and updates' changes are for the sink and the match
+  // layer (which runs only beside a sink); a parse without one only keeps
+  // the state.
   entities_->set_report_created_state(sink != nullptr);
-  // Updates' change lists are for the sink and the match layer; a parse
-  // without either only keeps the state.
-  entities_->set_report_changes(sink != nullptr || options.match_layer);
-  entities_->set_report_updates(sink != nullptr || options.match_layer);
+  entities_->set_report_updates(sink != nullptr);
   if (options.match_layer && sink != nullptr) {
     match::MatchOptions m;
     m.timeline_step = options.timeline_step;

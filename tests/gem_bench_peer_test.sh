@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gem-bench --peer's mechanics, not its timings: the peer runs as
+# `PEER FILE.dem`, once more than --runs (the warm-up pair); the JSON has a
+# pair per run, ratios whose median lies between their min and max, and
+# both sides' peaks; a peer that fails, a replay gem cannot parse, a
+# missing peer and --peer-only alone are reported, not crashed on.
+set -u
+bench="$TEST_SRCDIR/$TEST_WORKSPACE/tools/gem-bench"
+checkout="$(dirname "$(dirname "$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/tests/workspace_anchor.txt")")")"
+fixtures="${GEM_FIXTURES:-$checkout/../shared/fixtures}"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# A peer that records how it was run and exits with $PEER_EXIT.
+peer="$tmp/peer.sh"
+cat > "$peer" <<'PEER'
+#!/bin/sh
+printf '%s\n' "$#:$*" >> "$PEER_LOG"
+exit "${PEER_EXIT:-0}"
+PEER
+chmod +x "$peer"
+
+"$bench" --peer "$tmp/no-such-peer" --peer-only --minutes '' x.dem >/dev/null 2>"$tmp/err"
+[ $? -eq 66 ] || fail "a missing peer: expected exit 66"
+"$bench" --peer-only --minutes '' x.dem >/dev/null 2>"$tmp/err"
+[ $? -eq 64 ] || fail "--peer-only without --peer: expected exit 64"
+
+nekit="$fixtures/dota2_haste_nekit.dem"
+if [ ! -f "$nekit" ]; then
+  echo "SKIPPED: fixture dota2_haste_nekit.dem not found in $fixtures"
+  [ "$failures" -eq 0 ] || exit 1
+  exit 0
+fi
+head -c 4096 /dev/urandom > "$tmp/junk.dem"
+
+PEER_LOG="$tmp/log" PEER_EXIT=0 "$bench" --peer "$peer" --peer-only --json --runs 3 \
+  --minutes '' "$nekit" "$tmp/junk.dem" > "$tmp/ok.json" 2>"$tmp/err" || fail "gem-bench exited $?"
+[ "$(grep -c . "$tmp/log")" -eq 4 ] || fail "the peer ran $(grep -c . "$tmp/log") times, expected 3 + 1"
+[ "$(sort -u "$tmp/log")" = "1:$nekit" ] || fail "the peer was run as: $(sort -u "$tmp/log")"
+/usr/bin/python3 - "$tmp/ok.json" <<'PY' || failures=$((failures + 1))
+import json, sys
+rows = {r["replay"]: r for r in json.load(open(sys.argv[1]))["replays"]}
+p = rows["dota2_haste_nekit.dem"]["peer"]
+assert p["pairs"] == 3, p
+assert 0 < p["wall_ratio_min"] <= p["wall_ratio"] <= p["wall_ratio_max"], p
+assert p["gem_seconds"] > 0 and p["peer_seconds"] > 0, p
+assert p["gem_peak_mib"] > 0 and p["peer_peak_mib"] > 0 and p["peak_ratio"] > 0, p
+assert rows["junk.dem"]["peer"] == {"error": "gem-dump parse exited with 65"}, rows["junk.dem"]
+PY
+
+PEER_LOG="$tmp/log2" PEER_EXIT=3 "$bench" --peer "$peer" --peer-only --runs 2 --minutes '' \
+  "$nekit" > "$tmp/fail.txt" 2>"$tmp/err" || fail "gem-bench exited $? on a failing peer"
+grep -q "dota2_haste_nekit.dem .*(peer exited with 3)" "$tmp/fail.txt" ||
+  { fail "a failing peer is not reported:"; cat "$tmp/fail.txt"; }
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all gem-bench --peer checks passed"

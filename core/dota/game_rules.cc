@@ -24,24 +24,14 @@ bool ReadInt(const Entity& e, std::string_view name, int64_t* out) {
 }  // namespace
 
 bool GameRulesWatcher::IsRulesClass(int32_t class_id) {
-  // Once the rules class is known, no other class is it; until then each
-  // class's name is compared once (not on every update: replays of other
-  // games never have it).
+  // Asked once per creation (updates are not watched): a name compare,
+  // until the rules class is known.
   if (class_known_) return class_id == class_id_;
-  if (class_id < 0) return false;
-  const size_t k = static_cast<size_t>(class_id);
-  if (k < not_rules_.size() && not_rules_[k]) return false;
   const ClassInfo* info = schema_->GetClass(class_id);
-  if (info != nullptr && info->name == kClassName) {
-    class_id_ = class_id;
-    class_known_ = true;
-    return true;
-  }
-  if (info != nullptr) {
-    if (k >= not_rules_.size()) not_rules_.resize(k + 1, false);
-    not_rules_[k] = true;
-  }
-  return false;
+  if (info == nullptr || info->name != kClassName) return false;
+  class_id_ = class_id;
+  class_known_ = true;
+  return true;
 }
 
 void GameRulesWatcher::OnCreated(const TickInfo& tick, const Entity& entity,

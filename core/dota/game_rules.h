@@ -9,8 +9,6 @@
 #define GEM_CORE_DOTA_GAME_RULES_H_
 
 #include <cstdint>
-#include <span>
-#include <vector>
 
 #include "core/class_fields.h"
 #include "core/entities.h"
@@ -44,7 +42,6 @@ class GameRulesWatcher {
   const Schema* schema_;
   int32_t class_id_ = -1;
   bool class_known_ = false;
-  std::vector<bool> not_rules_;  // by class id: named, and not the rules class
   int32_t rules_index_ = -1;  // the rules entity's index, once created
   uint32_t start_field_ = ClassFields::kInvalid;
   size_t fields_checked_ = 0;

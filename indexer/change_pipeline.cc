@@ -49,10 +49,10 @@ Status ChangePipeline::error() const {
 void ChangePipeline::Submit() {
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return handed_ == nullptr; });
+  cv_.wait(lock, [this] { return queued_ + 1 < kBatches; });
   wait_seconds_ += Since(start);
-  handed_ = filling_;
-  filling_ = filling_ == &batches_[0] ? &batches_[1] : &batches_[0];
+  ++queued_;
+  filling_ = &batches_[(head_ + queued_) % kBatches];
   cv_.notify_all();
 }
 
@@ -61,9 +61,9 @@ void ChangePipeline::Run() {
     Batch* batch;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return handed_ != nullptr || stop_; });
-      if (handed_ == nullptr) return;  // stopped, nothing left
-      batch = handed_;
+      cv_.wait(lock, [this] { return queued_ > 0 || stop_; });
+      if (queued_ == 0) return;  // stopped, nothing left
+      batch = &batches_[head_];
     }
     Apply(*batch);
     batch->size = 0;
@@ -71,7 +71,8 @@ void ChangePipeline::Run() {
     batch->strings.clear();
     batch->rows.clear();
     std::lock_guard<std::mutex> lock(mu_);
-    handed_ = nullptr;
+    head_ = (head_ + 1) % kBatches;
+    --queued_;
     cv_.notify_all();
   }
 }
@@ -119,7 +120,7 @@ void ChangePipeline::Stop() {
   {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return handed_ == nullptr; });
+    cv_.wait(lock, [this] { return queued_ == 0; });
     wait_seconds_ += Since(start);
     stop_ = true;
     cv_.notify_all();

@@ -6,9 +6,12 @@
 // parser but the data. The parser's thread copies each change into a batch
 // (a sequential append) and records each row in the batch's RowBuffer;
 // full batches go to a worker thread that runs the ChangeStore and the
-// rows, so parsing, packing and inserting overlap on two cores. Two
-// batches ping-pong: the parser fills one while the worker empties the
-// other; nothing is allocated once both have grown to size.
+// rows, so parsing, packing and inserting overlap on two cores. Batches
+// go round a ring of four: the parser fills one while the worker empties
+// those queued before it; nothing is allocated once all have grown to
+// size. With only two (ping-pong) the parser waited whenever the worker
+// met a stretch of heavy batches: 30-minute index 0.907 -> 0.840 s
+// (medians of 11), pipeline waits 0.08 -> 0.03 s.
 //
 // Order is kept: a batch is applied in order, batches in order, so a
 // CloseEntity lands after that entity's changes and each table's rows are
@@ -78,8 +81,8 @@ class ChangePipeline {
   // The worker's first failure to insert a row or keep a chunk (it
   // inserts no more after one). Cheap enough to ask once a frame.
   Status error() const;
-  // Seconds the parser's thread waited for the worker (a full batch and the
-  // worker still busy with the previous one), Drain included.
+  // Seconds the parser's thread waited for the worker (a full batch and
+  // every other batch still queued), Drain included.
   double wait_seconds() const { return wait_seconds_; }
   // Seconds the worker spent inserting rows. Read after Drain().
   double row_seconds() const { return row_seconds_; }
@@ -121,16 +124,22 @@ class ChangePipeline {
         Segment{entity, static_cast<uint32_t>(changes.size()), false, has_strings});
   }
   void Submit();
-  // Waits for the batch the worker is applying, then ends the worker.
+  // Waits for the batches queued, then ends the worker.
   void Stop();
   void Run();
   void Apply(const Batch& batch);
 
   ChangeStore* store_;
   std::span<Insert> row_inserts_;
-  Batch batches_[2];
+  // A ring: the worker applies batches_[head_] and the queued_ - 1 after
+  // it; the parser fills the one after those. More than two let the
+  // worker fall behind for a while (a stretch of many rows) without
+  // stopping the parser.
+  static constexpr size_t kBatches = 4;
+  Batch batches_[kBatches];
   Batch* filling_ = &batches_[0];
-  Batch* handed_ = nullptr;  // the worker's, while non-null
+  size_t head_ = 0;    // guarded by mu_
+  size_t queued_ = 0;  // guarded by mu_
   bool stop_ = false;
   bool drained_ = false;
   double wait_seconds_ = 0;

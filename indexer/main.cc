@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/huge_page_heap.h"
 #include "indexer/index_schema.h"
 #include "indexer/indexer.h"
 #include "tools/cli/exit_codes.h"
@@ -60,6 +61,7 @@ void Usage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gem::BackHeapWithHugePages();
   using namespace gem;
   index::IndexOptions options;
   bool quiet = false, stats = false;

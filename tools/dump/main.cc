@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/huge_page_heap.h"
 #include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 
@@ -39,6 +40,7 @@ void Usage(FILE* out) {
 }  // namespace gem::dump
 
 int main(int argc, char** argv) {
+  gem::BackHeapWithHugePages();
   using namespace gem::dump;
   if (argc < 2) {
     Usage(stderr);

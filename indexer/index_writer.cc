@@ -72,9 +72,12 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
 Status IndexWriter::Open(std::span<const MatchColumn> timeline,
                          const std::string& spill_directory) {
   GEM_RETURN_IF_ERROR(changes_.OpenSpill(spill_directory));
+  // A 2 MiB page cache: the tables are appended, so SQLite needs little
+  // more than each b-tree's right edge; 8 MiB held 6 MiB more at the peak
+  // (30 minutes: 93 -> 87 MB, 60: 103 -> 96) for no speed (-1.6%, noise).
   GEM_RETURN_IF_ERROR(db_->Exec(
       "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-8192; PRAGMA temp_store=MEMORY;"));
+      "PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"));
   GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));

@@ -60,6 +60,14 @@ def need(stem, *options):
     return path
 
 
+def need_some(stems):
+    """Skips the whole test (not just its subtests) when none of `stems`'
+    fixtures is there: for tests that also assert over all of them."""
+    if not any(os.path.exists(replay_path(stem)) for stem in stems):
+        raise unittest.SkipTest("SKIPPED: none of the fixtures %s found in %s" %
+                                (", ".join(s + ".dem" for s in stems), FIXTURES))
+
+
 def synthetic_index(minutes, seed, *index_options):
     """A gem-synth match from the auto fixture, indexed (made once per
     arguments); None when the fixture is missing."""

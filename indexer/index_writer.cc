@@ -10,6 +10,7 @@
 #include "core/codec/state_codec.h"
 #include "core/dota/combat_log.h"
 #include "core/string_table.h"
+#include "core/version.h"
 #include "indexer/combat_log_columns.h"
 #include "indexer/index_schema.h"
 #include "indexer/match_tables.h"
@@ -17,8 +18,6 @@
 
 namespace gem::index {
 namespace {
-
-constexpr const char* kIndexerVersion = "0.1.0";
 
 // The combat log's insert target, "combat_log_entries(...)", and its
 // column count.
@@ -395,7 +394,7 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   const ReplayMetadata& m = meta_;
   const std::string schema_version = std::to_string(kSchemaVersion);
   GEM_RETURN_IF_ERROR(num("schema_version", kSchemaVersion));
-  GEM_RETURN_IF_ERROR(text("indexer_version", kIndexerVersion));
+  GEM_RETURN_IF_ERROR(text("indexer_version", kGemVersion));
   GEM_RETURN_IF_ERROR(text("source_name", source.name));
   GEM_RETURN_IF_ERROR(text("source_sha256", source.sha256));
   GEM_RETURN_IF_ERROR(num("source_bytes", static_cast<int64_t>(source.bytes)));

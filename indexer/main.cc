@@ -12,13 +12,12 @@
 #include <string>
 
 #include "core/huge_page_heap.h"
+#include "core/version.h"
 #include "indexer/index_schema.h"
 #include "indexer/indexer.h"
 #include "tools/cli/exit_codes.h"
 
 namespace {
-
-constexpr const char* kVersion = "0.1.0";
 
 // A positive whole number of ticks, or false.
 bool ParseStep(const char* text, int64_t* out) {
@@ -72,7 +71,7 @@ int main(int argc, char** argv) {
       Usage(stdout);
       return 0;
     } else if (std::strcmp(a, "--version") == 0) {
-      std::printf("gem-index %s (index schema %d)\n", kVersion, index::kSchemaVersion);
+      std::printf("gem-index %s (index schema %d)\n", kGemVersion, index::kSchemaVersion);
       return 0;
     } else if (std::strcmp(a, "--force") == 0) {
       options.force = true;

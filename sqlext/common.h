@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "core/value.h"
+#include "core/version.h"
 #include "sqlext/index_reader.h"
 #include "sqlext/sqlite_api.h"
 
 namespace gem::sqlext {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = kGemVersion;
 constexpr int kMinSqliteVersion = 3038000;  // sqlite3_vtab_in
 
 // One per connection; owned by the connection (freed with it).

@@ -10,10 +10,6 @@
 namespace gem::sqlext {
 namespace {
 
-#ifndef GEM_BUILD_LABEL
-#define GEM_BUILD_LABEL __DATE__ " " __TIME__
-#endif
-
 void Fail(sqlite3_context* ctx, const std::string& message) {
   sqlite3_result_error(ctx, message.c_str(), static_cast<int>(message.size()));
 }
@@ -153,7 +149,7 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
     auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
     ReadCounters t = ext->readers.Totals();
     std::string json = "{\"version\":\"" + std::string(kVersion) +
-                       "\",\"build\":\"" GEM_BUILD_LABEL "\",\"schema_version\":" +
+                       "\",\"schema_version\":" +
                        std::to_string(kIndexSchemaVersion) +
                        ",\"sqlite\":\"" + sqlite3_libversion() + "\"" +
                        ",\"counters\":{\"seeks\":" + std::to_string(t.seeks) +

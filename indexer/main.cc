@@ -11,11 +11,11 @@
 #include <cstring>
 #include <string>
 
+#include "core/exit_codes.h"
 #include "core/huge_page_heap.h"
 #include "core/version.h"
 #include "indexer/index_schema.h"
 #include "indexer/indexer.h"
-#include "tools/cli/exit_codes.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "tools/cli/exit_codes.h"
+#include "core/exit_codes.h"
 
 namespace gem::cli {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "core/dota/combat_log.h"
+#include "core/exit_codes.h"
 #include "core/value.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/exit_codes.h"
 #include "core/huge_page_heap.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli/exit_codes.h"
+#include "core/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tools/cli/exit_codes.h"
+#include "core/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

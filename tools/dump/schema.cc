@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/exit_codes.h"
 #include "core/schema.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "core/demo_stream.h"
-#include "tools/cli/exit_codes.h"
+#include "core/exit_codes.h"
+#include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 #include "tools/dump/entity_json.h"
 #include "tools/dump/snapshot_sink.h"
-#include "tools/cli/replay_file.h"
 
 namespace gem::dump {
 namespace {

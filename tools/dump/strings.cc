@@ -4,10 +4,10 @@
 #include <string>
 
 #include "core/demo_stream.h"
+#include "core/exit_codes.h"
 #include "core/string_table.h"
 #include "core/value.h"
 #include "tools/cli/crc32.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "core/demo_stream.h"
+#include "core/exit_codes.h"
 #include "core/inner_messages.h"
 #include "core/proto_wire.h"
 #include "proto/demo.pb.h"
-#include "tools/cli/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

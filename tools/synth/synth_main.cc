@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "tools/cli/exit_codes.h"
+#include "core/exit_codes.h"
 #include "tools/synth/match.h"
 #include "tools/synth/replay_writer.h"
 #include "tools/synth/world.h"

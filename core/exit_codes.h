@@ -1,7 +1,7 @@
-// Exit codes of gem's command-line tools (BSD sysexits.h) and the mapping
-// from a core Status to them.
-#ifndef GEM_TOOLS_CLI_EXIT_CODES_H_
-#define GEM_TOOLS_CLI_EXIT_CODES_H_
+// Exit codes of gem's command-line programs, gem-index and the tools alike
+// (BSD sysexits.h), and the mapping from a core Status to them.
+#ifndef GEM_CORE_EXIT_CODES_H_
+#define GEM_CORE_EXIT_CODES_H_
 
 #include "core/status.h"
 
@@ -36,4 +36,4 @@ inline int ExitCodeFor(const Status& s) {
 
 }  // namespace gem::cli
 
-#endif  // GEM_TOOLS_CLI_EXIT_CODES_H_
+#endif  // GEM_CORE_EXIT_CODES_H_

@@ -20,9 +20,9 @@ namespace {
 struct Spec {
   const char* type;
   const char* encoder;
-  std::optional<int32_t> bits;
-  std::optional<float> low, high;
-  std::optional<int32_t> flags;
+  std::optional<int32_t> bits = std::nullopt;
+  std::optional<float> low = std::nullopt, high = std::nullopt;
+  std::optional<int32_t> flags = std::nullopt;
   const char* name = "m_x";
 };
 

@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/parser.h"
 #include "gtest/gtest.h"
 #include "tests/golden.h"
-#include "tests/json.h"
 #include "tests/replay_fixture.h"
 #include "tests/test_env.h"
 #include "tools/dump/entity_json.h"
@@ -25,6 +26,7 @@
 namespace gem::testing {
 namespace {
 
+using Json = nlohmann::json;
 using Key = std::pair<uint32_t, int64_t>;  // (req_tick, entity index)
 
 struct Snapshots {
@@ -41,10 +43,13 @@ bool LoadGolden(const std::string& fixture, Snapshots* out, std::string* error) 
   }
   std::set<uint32_t> ticks;
   for (const std::string& line : SplitLines(text)) {
-    Json j;
-    if (!ParseJson(line, &j, error)) return false;
-    uint32_t req = static_cast<uint32_t>(std::stoul(j.Get("req_tick")->text));
-    int64_t index = std::stoll(j.Get("index")->text);
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      *error = "not JSON: " + line.substr(0, 120);
+      return false;
+    }
+    uint32_t req = j.at("req_tick").get<uint32_t>();
+    int64_t index = j.at("index").get<int64_t>();
     if (req != dump::kFinalSnapshot) ticks.insert(req);
     out->by_key[{req, index}] = std::move(j);
   }
@@ -56,14 +61,13 @@ bool LoadGolden(const std::string& fixture, Snapshots* out, std::string* error) 
 void TakeSnapshot(const Parser& p, uint32_t req, uint32_t tick, uint32_t net,
                   Snapshots* out) {
   std::string line;
-  std::string error;
   for (int i = 0; i < EntityManager::kMaxEntities; ++i) {
     const Entity* e = p.entities().Get(i);
     if (e == nullptr) continue;
     line.clear();
     dump::AppendEntityJson(p.schema(), *e, req, tick, net, &line);
-    Json j;
-    ASSERT_TRUE(ParseJson(line, &j, &error)) << error << ": " << line;
+    Json j = Json::parse(line, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << "not JSON: " << line;
     out->by_key[{req, i}] = std::move(j);
   }
 }
@@ -81,37 +85,26 @@ bool FloatsMatch(double a, double b, const Field* field) {
 }
 
 bool ValuesMatch(const Json& g, const Json& m, const Field* field) {
-  if (g.type == Json::Type::kArray || m.type == Json::Type::kArray) {
-    if (g.type != m.type || g.items.size() != m.items.size()) return false;
-    for (size_t i = 0; i < g.items.size(); ++i) {
-      if (!ValuesMatch(g.items[i], m.items[i], field)) return false;
+  if (g.is_array() || m.is_array()) {
+    if (!g.is_array() || !m.is_array() || g.size() != m.size()) return false;
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (!ValuesMatch(g[i], m[i], field)) return false;
     }
     return true;
   }
-  if (g.type != m.type) return false;
-  switch (g.type) {
-    case Json::Type::kNull: return true;
-    case Json::Type::kBool: return g.b == m.b;
-    case Json::Type::kString: return g.text == m.text;
-    case Json::Type::kNumber:
-      if (g.is_integer() && m.is_integer()) return g.text == m.text;
-      return FloatsMatch(g.number(), m.number(), field);
-    default: return false;
+  if (g.is_number() && m.is_number()) {
+    if (g.is_number_integer() && m.is_number_integer()) return g == m;
+    return FloatsMatch(g.get<double>(), m.get<double>(), field);
   }
+  return g.type() == m.type() && g == m;
 }
 
-std::string Text(const Json* j) {
-  if (j == nullptr) return "<absent>";
-  switch (j->type) {
-    case Json::Type::kNull: return "null";
-    case Json::Type::kBool: return j->b ? "true" : "false";
-    case Json::Type::kArray: {
-      std::string s = "[";
-      for (const Json& x : j->items) s += Text(&x) + ",";
-      return s + "]";
-    }
-    default: return j->text;
-  }
+// A member's text for comparing and reporting: a string as it is,
+// anything else as JSON.
+std::string Text(const Json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end()) return "<absent>";
+  return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
 const Field* FindField(const Schema& schema, const std::string& class_name,
@@ -163,33 +156,33 @@ TEST(GoldenState, NekitEveryFieldOfEveryEntityAtEverySnapshot) {
     if (it == ours.by_key.end()) continue;
     const Json& m = it->second;
     const std::string where = "req " + std::to_string(key.first) + " index " +
-                              std::to_string(key.second) + " " + g.Get("class")->text;
+                              std::to_string(key.second) + " " + Text(g, "class");
     for (const char* attr : {"tick", "net_tick", "serial", "class"}) {
-      if (Text(g.Get(attr)) != Text(m.Get(attr))) {
-        note(where + ": " + attr + " golden " + Text(g.Get(attr)) + " ours " + Text(m.Get(attr)));
+      if (Text(g, attr) != Text(m, attr)) {
+        note(where + ": " + attr + " golden " + Text(g, attr) + " ours " + Text(m, attr));
       }
     }
     std::map<std::string, const Json*> our_fields;
-    for (const Json& f : m.Get("fields")->items) our_fields[f.Get("path")->text] = &f;
-    for (const Json& gf : g.Get("fields")->items) {
+    for (const Json& f : m.at("fields")) our_fields[Text(f, "path")] = &f;
+    for (const Json& gf : g.at("fields")) {
       ++fields;
-      const std::string& path = gf.Get("path")->text;
+      const std::string path = Text(gf, "path");
       auto jt = our_fields.find(path);
       if (jt == our_fields.end()) {
-        note(where + ": field " + path + " " + gf.Get("name")->text + " missing");
+        note(where + ": field " + path + " " + Text(gf, "name") + " missing");
         continue;
       }
       const Json& mf = *jt->second;
       for (const char* attr : {"name", "type", "enc", "bits"}) {
-        if (Text(gf.Get(attr)) != Text(mf.Get(attr))) {
-          note(where + ": " + path + " " + attr + " golden " + Text(gf.Get(attr)) +
-               " ours " + Text(mf.Get(attr)));
+        if (Text(gf, attr) != Text(mf, attr)) {
+          note(where + ": " + path + " " + attr + " golden " + Text(gf, attr) + " ours " +
+               Text(mf, attr));
         }
       }
-      const Field* field = FindField(p.schema(), g.Get("class")->text, path);
-      if (!ValuesMatch(*gf.Get("v"), *mf.Get("v"), field)) {
-        note(where + ": " + path + " " + gf.Get("name")->text + " golden " +
-             Text(gf.Get("v")) + " ours " + Text(mf.Get("v")));
+      const Field* field = FindField(p.schema(), Text(g, "class"), path);
+      if (!ValuesMatch(gf.at("v"), mf.at("v"), field)) {
+        note(where + ": " + path + " " + Text(gf, "name") + " golden " + Text(gf, "v") +
+             " ours " + Text(mf, "v"));
       }
     }
   }

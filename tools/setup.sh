@@ -14,6 +14,7 @@ packages=(
   sqlite3            # the shell, used by the extension's tests
   libgtest-dev       # GoogleTest
   libgmock-dev       # GoogleMock
+  nlohmann-json3-dev # JSON reader for the tests
   python3            # /usr/bin/python3 for the extension's tests
   python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
   zlib1g-dev         # CRC-32 for string-table checks

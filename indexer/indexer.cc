@@ -36,10 +36,12 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   source.bytes = file.size();
   // A regular file is read again for it rather than through the mapping:
   // the mapping's pages would all stay resident ahead of the parse.
+  Status sha_status;
   std::thread sha([&] {
-    if (!file.is_mapped() || !Sha256HexOfFile(replay, &source.sha256).ok()) {
-      source.sha256 = Sha256Hex(file.data(), file.size());
-    }
+    Status s = Status::IoError("not mapped");
+    if (file.is_mapped()) s = Sha256HexOfFile(replay, &source.sha256);
+    if (!s.ok()) s = Sha256Hex(file.data(), file.size(), &source.sha256);
+    sha_status = s;
   });
   struct Joiner {
     std::thread* t;
@@ -78,6 +80,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
     return health.ok() ? s : health;
   }
   sha.join();
+  GEM_RETURN_IF_ERROR(sha_status);
   GEM_RETURN_IF_ERROR(writer.Finish(parser, source));
   GEM_RETURN_IF_ERROR(db.Close());
   GEM_RETURN_IF_ERROR(output.Commit());

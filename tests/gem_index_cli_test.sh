@@ -66,6 +66,9 @@ else
     fail "--version says index schema $schema, the index is $(sqlite3 "$work/nekit.db" "pragma user_version")"
   [ "$(sqlite3 "$work/nekit.db" "select value from meta where key='truncated'")" = "0" ] ||
     fail "whole replay flagged truncated"
+  # The replay's checksum is coreutils' sha256sum of it.
+  [ "$(sqlite3 "$work/nekit.db" "select value from meta where key='source_sha256'")" = \
+    "$(sha256sum "$nekit" | cut -d' ' -f1)" ] || fail "meta.source_sha256 is not the replay's SHA-256"
 
   # An existing output is refused without --force and left untouched.
   sum_before=$(sha256sum "$work/nekit.db" | cut -d' ' -f1)

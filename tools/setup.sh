@@ -11,6 +11,7 @@ packages=(
   libsnappy-dev      # snappy-compressed demo payloads
   libfmt-dev         # formatting
   libsqlite3-dev     # SQLite headers and library
+  libssl-dev         # libcrypto: SHA-256 of replays
   sqlite3            # the shell, used by the extension's tests
   libgtest-dev       # GoogleTest
   libgmock-dev       # GoogleMock

@@ -219,12 +219,65 @@ bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out) {
   return r.ok();
 }
 
+Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
+                                     std::vector<SnapshotEntity>* out) {
+  out->clear();
+  BitReader r(msg.data, msg.size);
+  int64_t index = -1;
+  const int32_t updates = msg.updated_entries;
+  if (updates < 0 || static_cast<uint64_t>(updates) > msg.size * 8 + 1) {
+    return Status::Corrupt("full packet claims " + std::to_string(updates) + " entities in " +
+                           std::to_string(msg.size) + " bytes");
+  }
+  for (int32_t n = 0; n < updates; ++n) {
+    index += static_cast<int64_t>(r.ReadUBitVar()) + 1;
+    if (r.overflowed()) return Status::Corrupt("full packet's entity list runs past its end");
+    if (index >= kMaxEntities) {
+      return Status::Corrupt("full packet's entity index " + std::to_string(index) +
+                             " is out of range");
+    }
+    const uint32_t cmd = r.ReadBits(2);
+    if (cmd != 2) {
+      // Only creates restate an entity; a leave or delete in a full packet
+      // carries nothing to compare.
+      if ((cmd & 1) == 0) {
+        return Status::Corrupt("full packet updates entity " + std::to_string(index) +
+                               " instead of restating it");
+      }
+      continue;
+    }
+    if (class_id_bits_ == 0) return Status::Corrupt("full packet before the server info");
+    SnapshotEntity e;
+    e.index = static_cast<int32_t>(index);
+    e.class_id = static_cast<int32_t>(r.ReadBits(class_id_bits_));
+    e.serial = r.ReadBits(17);
+    r.ReadVarUint32();  // spawn group handle
+    ClassFields* fields = mutable_class_fields(e.class_id);
+    if (fields == nullptr) {
+      return Status::Corrupt("full packet's entity " + std::to_string(index) + " has class " +
+                             std::to_string(e.class_id) + ", which has no serializer");
+    }
+    ClassState* cs = GetClassState(e.class_id);
+    GEM_RETURN_IF_ERROR(PrepareTemplate(cs));
+    e.fields = fields;
+    if (cs->has_baseline) e.state = cs->base_state;
+    Status s = ReadFields(&r, fields, &e.state, nullptr);
+    if (!s.ok()) {
+      return s.WithContext("restating entity " + std::to_string(index) + " (" +
+                           fields->serializer()->name + ") in a full packet");
+    }
+    out->push_back(std::move(e));
+  }
+  if (r.overflowed()) return Status::Corrupt("full packet runs past the end of its message");
+  return Status::Ok();
+}
+
 Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
   if (!msg.is_delta) {
     // A full snapshot restates the state; only the first one builds it.
     if (applied_full_packet_) {
       ++counters_.skipped_full_packets;
-      return Status::Ok();
+      return full_packet_observer_ ? full_packet_observer_(msg, tick) : Status::Ok();
     }
     applied_full_packet_ = true;
   }

@@ -16,6 +16,7 @@
 #define GEM_CORE_ENTITIES_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,15 @@ struct Entity {
   EntityRef ref() const;
 };
 
+// An entity as a full packet restates it (see EntityManager::DecodeSnapshot).
+struct SnapshotEntity {
+  int32_t index = -1;
+  uint32_t serial = 0;
+  int32_t class_id = -1;
+  const ClassFields* fields = nullptr;
+  FieldState state;
+};
+
 struct EntityCounters {
   uint64_t created = 0;
   uint64_t updated = 0;
@@ -94,7 +104,23 @@ class EntityManager {
   // Applies one svc_PacketEntities. `tick` is passed through to the sink.
   Status Apply(const PacketEntities& msg, const TickInfo& tick);
 
+  // Called with each full (non-delta) packet after the first, which
+  // Apply skips: a self-check can decode it (DecodeSnapshot) and compare.
+  // Its failure fails the parse.
+  using FullPacketObserver = std::function<Status(const PacketEntities&, const TickInfo&)>;
+  void set_full_packet_observer(FullPacketObserver f) { full_packet_observer_ = std::move(f); }
+  // Decodes a full packet from scratch, beside the live entities and
+  // without touching them or telling the sink of anything but fields seen
+  // for the first time: each entity it holds is its class baseline with
+  // the packet's values on top, as if the replay started here.
+  Status DecodeSnapshot(const PacketEntities& msg, std::vector<SnapshotEntity>* out);
+
   const Entity* Get(int32_t index) const {
+    return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
+  }
+  // The same, to edit: for tools that build states (gem-synth) and for
+  // tests that must leave a wrong value where a decoding error would.
+  Entity* GetMutable(int32_t index) {
     return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
   }
   // Class field registries, by class id (null until the class is seen).
@@ -136,6 +162,7 @@ class EntityManager {
   Sink* sink_;
   unsigned class_id_bits_ = 0;
   bool applied_full_packet_ = false;
+  FullPacketObserver full_packet_observer_;
   bool report_created_state_ = true;
   bool report_updates_ = true;
   uint64_t next_lifetime_ = 1;

@@ -108,7 +108,10 @@ struct Parser::Impl {
 };
 
 Parser::Parser(Sink* sink, const ParserOptions& options)
-    : sink_(sink), impl_(std::make_unique<Impl>()), consumed_(options.consumed) {
+    : sink_(sink),
+      impl_(std::make_unique<Impl>()),
+      consumed_(options.consumed),
+      full_packet_tables_(options.full_packet_tables) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
   // Creations' states and updates' changes are for the sink and the match
@@ -116,6 +119,7 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
   // the state.
   entities_->set_report_created_state(sink != nullptr);
   entities_->set_report_updates(sink != nullptr);
+  if (options.full_packet) entities_->set_full_packet_observer(options.full_packet);
   if (options.match_layer && sink != nullptr) {
     match::MatchOptions m;
     m.timeline_step = options.timeline_step;
@@ -374,6 +378,12 @@ Status Parser::ReadFrame(const Frame& frame) {
       if (!r.ok()) return Status::Corrupt("full packet does not parse");
       if (has_tables) {
         ++counters_.string_table_snapshots;
+        if (full_packet_tables_) {
+          if (!ReadStringTableSnapshot(tables, &snapshot_)) {
+            return Status::Corrupt("string table snapshot does not parse");
+          }
+          GEM_RETURN_IF_ERROR(full_packet_tables_(snapshot_, tick_));
+        }
         GEM_RETURN_IF_ERROR(ApplyStringTableSnapshot(tables));
       }
       if (has_packet) {

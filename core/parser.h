@@ -72,6 +72,13 @@ struct ParserOptions {
   // Called after each outer frame with the offset the replay has been read
   // to (the caller may let those bytes go: MappedFile::DropBefore).
   std::function<void(uint64_t)> consumed;
+  // A self-check's hooks (gem-dump verify). Each full packet after the
+  // first, whose entities the parse skips, goes to `full_packet` (it may
+  // decode them: EntityManager::DecodeSnapshot); each full packet's string
+  // tables go to `full_packet_tables` before the parse applies them. A
+  // failure returned fails the parse.
+  EntityManager::FullPacketObserver full_packet;
+  std::function<Status(const std::vector<SnapshotTable>&, const TickInfo&)> full_packet_tables;
 };
 
 class Parser {
@@ -132,6 +139,7 @@ class Parser {
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<match::MatchLayer> match_;  // null unless options ask
   std::function<void(uint64_t)> consumed_;
+  std::function<Status(const std::vector<SnapshotTable>&, const TickInfo&)> full_packet_tables_;
 
   // One packet's inner messages (reused).
   std::vector<InnerMessage> inner_;

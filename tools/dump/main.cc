@@ -32,7 +32,10 @@ void Usage(FILE* out) {
       "  combatlog               the combat log as JSON lines, names resolved\n"
       "  parse [--repeat N]      parse only: wall time per run, median, peak RSS\n"
       "  trace                   frames and inner messages, in applied order\n"
-      "  schema [CLASS]          serializer fields with their encodings\n",
+      "  schema [CLASS]          serializer fields with their encodings\n"
+      "  verify                  checks every full packet against the state the\n"
+      "                          deltas built up to it; each mismatch a line;\n"
+      "                          exit 0 only when all agree (1: mismatches)\n",
       out);
 }
 
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
   if (command == "parse") return RunParse(args);
   if (command == "trace") return RunTrace(args);
   if (command == "schema") return RunSchema(args);
+  if (command == "verify") return RunVerify(args);
   std::fprintf(stderr, "gem-dump: unknown command '%s'\n", command.c_str());
   Usage(stderr);
   return gem::cli::kExitUsage;

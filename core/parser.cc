@@ -19,9 +19,6 @@
 namespace gem {
 namespace {
 
-// Largest string-table payload accepted after decompression.
-constexpr size_t kMaxStringTableData = 256u << 20;
-
 std::string NormalizeGame(const ReplayHeader& h) {
   auto has = [](const std::string& s, std::string_view word) {
     return s.find(word) != std::string::npos;
@@ -104,7 +101,6 @@ struct Parser::Impl {
   ChatDecoder chat;
   ChatMessage chat_message;
   ChatEvent chat_event;
-  std::string table_data;
 };
 
 Parser::Parser(Sink* sink, const ParserOptions& options)
@@ -404,40 +400,6 @@ Status Parser::ReadFrame(const Frame& frame) {
   }
 }
 
-Status Parser::ApplyStringTableSnapshot(std::string_view msg) {
-  if (!ReadStringTableSnapshot(msg, &snapshot_)) {
-    return Status::Corrupt("string table snapshot does not parse");
-  }
-  for (const SnapshotTable& t : snapshot_) {
-    StringTable* table = tables_.Find(t.name);
-    if (table == nullptr) continue;  // snapshots never create tables
-    // A snapshot is a checkpoint, not an event. Where it contradicts data
-    // the create/update stream already gave, it was not taken at this tick
-    // (some recorders write end-of-recording tables into the first full
-    // packet): the whole table's snapshot is then ignored.
-    bool agrees = true;
-    for (size_t i = 0; i < t.items.size() && agrees; ++i) {
-      const StringTableEntry* e = table->Find(static_cast<int64_t>(i));
-      if (e == nullptr) break;
-      const SnapshotTable::Item& item = t.items[i];
-      agrees = e->name == item.str &&
-               (!item.has_data || e->data.empty() || e->data == item.data);
-    }
-    if (!agrees) {
-      ++counters_.string_table_snapshots_ignored;
-      continue;
-    }
-    changed_.clear();
-    for (size_t i = 0; i < t.items.size(); ++i) {
-      const SnapshotTable::Item& item = t.items[i];
-      table->ApplySnapshotEntry(static_cast<int32_t>(i), item.str, item.has_data, item.data,
-                                &changed_);
-    }
-    ReportEntries(table);
-  }
-  return Status::Ok();
-}
-
 Status Parser::ApplyPacket(const uint8_t* data, size_t size) {
   GEM_RETURN_IF_ERROR(SplitPacket(data, size, &inner_, &inner_data_));
   counters_.inner_messages += inner_.size();
@@ -577,75 +539,6 @@ Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size)
       // A message the parser does not read; a game's match module may.
       if (match_) match_->OnUserMessage(tick_, type, data, size);
       return Status::Ok();
-  }
-}
-
-Status Parser::OnCreateStringTable(const uint8_t* data, size_t size) {
-  CreateStringTableMessage msg;
-  if (!ReadCreateStringTable(std::string_view(reinterpret_cast<const char*>(data), size),
-                             &msg)) {
-    return Status::Corrupt("create string table does not parse");
-  }
-  const std::string name(msg.name);
-  std::string_view entries = msg.string_data;
-  if (msg.data_compressed) {
-    std::string_view raw = msg.string_data;
-    if (raw.substr(0, 4) == "LZSS") {
-      return Status::Unsupported("string table " + name +
-                                 " is LZSS-compressed (Dota builds up to 962)");
-    }
-    size_t out = 0;
-    if (!snappy::GetUncompressedLength(raw.data(), raw.size(), &out) ||
-        out > kMaxStringTableData || out > raw.size() * 22 + 32) {
-      return Status::Corrupt("string table " + name + " has a bad snappy length");
-    }
-    impl_->table_data.resize(out);
-    if (!snappy::RawUncompress(raw.data(), raw.size(), impl_->table_data.data())) {
-      return Status::Corrupt("string table " + name + " does not decompress");
-    }
-    entries = impl_->table_data;
-  }
-  StringTable* table = tables_.Create(name, msg.settings);
-  if (sink_) sink_->OnStringTableCreated(tick_, *table);
-  changed_.clear();
-  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(entries.data()),
-                                 entries.size(), msg.num_entries, &changed_);
-  ReportEntries(table);
-  return s;
-}
-
-Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
-  UpdateStringTableMessage msg;
-  if (!ReadUpdateStringTable(std::string_view(reinterpret_cast<const char*>(data), size),
-                             &msg)) {
-    return Status::Corrupt("update string table does not parse");
-  }
-  StringTable* table = tables_.Get(msg.table_id);
-  if (table == nullptr) {
-    return Status::Corrupt("update of string table " + std::to_string(msg.table_id) +
-                           ", which does not exist");
-  }
-  changed_.clear();
-  Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(msg.string_data.data()),
-                                 msg.string_data.size(), msg.num_changed_entries, &changed_);
-  ReportEntries(table);
-  return s;
-}
-
-void Parser::ReportEntries(StringTable* table) {
-  const bool baselines = table->name() == "instancebaseline";
-  for (int32_t index : changed_) {
-    if (baselines) {
-      const StringTableEntry& e = table->entry(index);
-      int32_t class_id = 0;
-      auto res = std::from_chars(e.name.data(), e.name.data() + e.name.size(), class_id);
-      if (res.ec == std::errc() && res.ptr == e.name.data() + e.name.size()) {
-        entities_->SetBaseline(class_id, e.data);
-      } else {
-        ++counters_.skipped_alternate_baselines;  // "classid:n" and the like
-      }
-    }
-    if (sink_) sink_->OnStringTableEntry(tick_, *table, index);
   }
 }
 

@@ -146,6 +146,7 @@ class Parser {
   std::string inner_data_;
   std::vector<int32_t> changed_;
   std::vector<SnapshotTable> snapshot_;
+  std::string table_data_;  // a decompressed table's entries
 };
 
 }  // namespace gem

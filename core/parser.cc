@@ -1,7 +1,5 @@
 #include "core/parser.h"
 
-#include <snappy.h>
-
 #include <algorithm>
 #include <charconv>
 

@@ -217,6 +217,7 @@ class BitReader {
 
   // Copies n whole bytes (at any bit alignment) into out.
   void ReadBytes(uint8_t* out, size_t n) {
+    if (n == 0) return;  // `out` may be null then (memcpy's arguments may not)
     const unsigned shift = pos_ & 7;
     size_t byte = pos_ >> 3;
     if (shift == 0 && byte + n <= size_bytes_) {

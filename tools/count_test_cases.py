@@ -12,12 +12,18 @@ import sys
 import xml.etree.ElementTree as ET
 
 
-def main(root, since, build_failed):
+def logs(roots):
+    for root in roots:
+        for dirpath, _, files in os.walk(root, followlinks=True):
+            yield dirpath, files
+
+
+def main(roots, since, build_failures):
     passed = failed = skipped = 0
-    if build_failed:
-        failed += 1
-        print("the build failed: counted as one failed case", file=sys.stderr)
-    for dirpath, _, files in os.walk(root, followlinks=True):
+    if build_failures:
+        failed += build_failures
+        print("a build failed: counted as one failed case", file=sys.stderr)
+    for dirpath, files in logs(roots):
         if "test.xml" not in files:
             continue
         path = os.path.join(dirpath, "test.xml")
@@ -51,8 +57,9 @@ def main(root, since, build_failed):
 
 
 if __name__ == "__main__":
-    # usage: count_test_cases.py TESTLOGS_DIR [SINCE_EPOCH_SECONDS] [--build-failed]
+    # usage: count_test_cases.py SINCE_EPOCH_SECONDS TESTLOGS_DIR... [--build-failed]...
+    # (each --build-failed: one build that failed, counted as a failed case)
     args = [a for a in sys.argv[1:] if a != "--build-failed"]
-    root = args[0] if args else "bazel-testlogs"
-    since = float(args[1]) if len(args) > 1 else 0.0
-    sys.exit(main(root, since, "--build-failed" in sys.argv))
+    since = float(args[0]) if args else 0.0
+    roots = args[1:] or ["bazel-testlogs"]
+    sys.exit(main(roots, since, sys.argv.count("--build-failed")))

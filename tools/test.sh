@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up this machine (Debian packages), builds gem and runs every test.
-# Prints Bazel's per-target results, then one line "N passed, N failed"
-# counting test cases (gtest cases from the test logs).
+# Sets up this machine (Debian packages), builds gem and runs every test,
+# then every test again under the sanitizers. Prints Bazel's per-target
+# results, then one line "N passed, N failed" counting test cases of both
+# runs (gtest cases from the test logs).
 # Exit status: 0 when every test passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,13 +20,21 @@ bazel test //... --nocache_test_results --test_output=errors "$@"
 status=$?
 # 0: all passed, 3: some tests failed; anything else: no usable results.
 build_failed=()
-[ "$status" -ne 0 ] && [ "$status" -ne 3 ] && build_failed=(--build-failed)
+[ "$status" -ne 0 ] && [ "$status" -ne 3 ] && build_failed+=(--build-failed)
 
-python3 tools/count_test_cases.py bazel-testlogs "$((started - 1))" "${build_failed[@]}"
+# Then once more, every test but the corpus's (tagged no_sanitizers) under
+# AddressSanitizer and UndefinedBehaviorSanitizer (.bazelrc's config:asan;
+# its outputs sit beside the plain ones, in bazel-out/k8-optasan).
+bazel test --config=asan //... --nocache_test_results --test_output=errors "$@"
+asan_status=$?
+[ "$asan_status" -ne 0 ] && [ "$asan_status" -ne 3 ] && build_failed+=(--build-failed)
+
+python3 tools/count_test_cases.py "$((started - 1))" "$(readlink -f bazel-out)/k8-opt/testlogs" \
+  "$(readlink -f bazel-out)/k8-optasan/testlogs" "${build_failed[@]}"
 count_status=$?
 bazel shutdown >/dev/null 2>&1 || true
 
-if [ "$status" -ne 0 ] || [ "$count_status" -ne 0 ]; then
+if [ "$status" -ne 0 ] || [ "$asan_status" -ne 0 ] || [ "$count_status" -ne 0 ]; then
   exit 1
 fi
 exit 0

@@ -218,48 +218,54 @@ FieldOp ReadFieldOp(BitReader* r) { return NextFieldOp(Code(), r); }
 
 namespace {
 
+// *index += delta, wrapping: damaged input can push an index past int32,
+// which must not be undefined behaviour; such a path then matches no field.
+inline void Add(int32_t* index, int64_t delta) {
+  *index = static_cast<int32_t>(static_cast<uint32_t>(*index) + static_cast<uint32_t>(delta));
+}
+
 // The op's change to the path; inlined into ReadFieldPaths' loop.
 [[gnu::always_inline]] inline bool Apply(FieldOp op, BitReader* r, FieldPath* fp) {
   int32_t* idx = fp->index;
   switch (op) {
     case FieldOp::kPlusOne:
-      idx[fp->last] += 1;
+      Add(&idx[fp->last], 1);
       return true;
     case FieldOp::kPlusTwo:
-      idx[fp->last] += 2;
+      Add(&idx[fp->last], 2);
       return true;
     case FieldOp::kPlusThree:
-      idx[fp->last] += 3;
+      Add(&idx[fp->last], 3);
       return true;
     case FieldOp::kPlusFour:
-      idx[fp->last] += 4;
+      Add(&idx[fp->last], 4);
       return true;
     case FieldOp::kPlusN:
-      idx[fp->last] += static_cast<int32_t>(r->ReadUBitVarFieldPath()) + 5;
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVarFieldPath()) + 5);
       return true;
     case FieldOp::kPushOneLeftDeltaZeroRightZero:
       return Push(fp, 0);
     case FieldOp::kPushOneLeftDeltaZeroRightNonZero:
       return Push(fp, static_cast<int32_t>(r->ReadUBitVarFieldPath()));
     case FieldOp::kPushOneLeftDeltaOneRightZero:
-      idx[fp->last] += 1;
+      Add(&idx[fp->last], 1);
       return Push(fp, 0);
     case FieldOp::kPushOneLeftDeltaOneRightNonZero:
-      idx[fp->last] += 1;
+      Add(&idx[fp->last], 1);
       return Push(fp, static_cast<int32_t>(r->ReadUBitVarFieldPath()));
     case FieldOp::kPushOneLeftDeltaNRightZero:
-      idx[fp->last] += static_cast<int32_t>(r->ReadUBitVarFieldPath());
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVarFieldPath()));
       return Push(fp, 0);
     case FieldOp::kPushOneLeftDeltaNRightNonZero: {
-      idx[fp->last] += static_cast<int32_t>(r->ReadUBitVarFieldPath()) + 2;
-      return Push(fp, static_cast<int32_t>(r->ReadUBitVarFieldPath()) + 1);
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVarFieldPath()) + 2);
+      return Push(fp, static_cast<int32_t>(r->ReadUBitVarFieldPath() + 1));
     }
     case FieldOp::kPushOneLeftDeltaNRightNonZeroPack6Bits: {
-      idx[fp->last] += static_cast<int32_t>(r->ReadBits(3)) + 2;
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadBits(3)) + 2);
       return Push(fp, static_cast<int32_t>(r->ReadBits(3)) + 1);
     }
     case FieldOp::kPushOneLeftDeltaNRightNonZeroPack8Bits: {
-      idx[fp->last] += static_cast<int32_t>(r->ReadBits(4)) + 2;
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadBits(4)) + 2);
       return Push(fp, static_cast<int32_t>(r->ReadBits(4)) + 1);
     }
     case FieldOp::kPushTwoLeftDeltaZero:
@@ -270,10 +276,10 @@ namespace {
     case FieldOp::kPushThreeLeftDeltaN: {
       if (op == FieldOp::kPushTwoLeftDeltaOne ||
           op == FieldOp::kPushThreeLeftDeltaOne) {
-        idx[fp->last] += 1;
+        Add(&idx[fp->last], 1);
       } else if (op == FieldOp::kPushTwoLeftDeltaN ||
                  op == FieldOp::kPushThreeLeftDeltaN) {
-        idx[fp->last] += static_cast<int32_t>(r->ReadUBitVar()) + 2;
+        Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVar()) + 2);
       }
       int n = (op == FieldOp::kPushTwoLeftDeltaZero ||
                op == FieldOp::kPushTwoLeftDeltaOne ||
@@ -295,10 +301,10 @@ namespace {
     case FieldOp::kPushThreePack5LeftDeltaN: {
       if (op == FieldOp::kPushTwoPack5LeftDeltaOne ||
           op == FieldOp::kPushThreePack5LeftDeltaOne) {
-        idx[fp->last] += 1;
+        Add(&idx[fp->last], 1);
       } else if (op == FieldOp::kPushTwoPack5LeftDeltaN ||
                  op == FieldOp::kPushThreePack5LeftDeltaN) {
-        idx[fp->last] += static_cast<int32_t>(r->ReadUBitVar()) + 2;
+        Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVar()) + 2);
       }
       int n = (op == FieldOp::kPushTwoPack5LeftDeltaZero ||
                op == FieldOp::kPushTwoPack5LeftDeltaOne ||
@@ -312,7 +318,7 @@ namespace {
     }
     case FieldOp::kPushN: {
       uint32_t n = r->ReadUBitVar();
-      idx[fp->last] += static_cast<int32_t>(r->ReadUBitVar());
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVar()));
       for (uint32_t i = 0; i < n; ++i) {
         if (!Push(fp, static_cast<int32_t>(r->ReadUBitVarFieldPath()))) {
           return false;
@@ -322,7 +328,7 @@ namespace {
     }
     case FieldOp::kPushNAndNonTopological: {
       for (int i = 0; i <= fp->last; ++i) {
-        if (r->ReadBool()) idx[i] += r->ReadVarInt32() + 1;
+        if (r->ReadBool()) Add(&idx[i], int64_t{r->ReadVarInt32()} + 1);
       }
       uint32_t count = r->ReadUBitVar();
       for (uint32_t i = 0; i < count; ++i) {
@@ -334,54 +340,54 @@ namespace {
     }
     case FieldOp::kPopOnePlusOne:
       if (!Pop(fp, 1)) return false;
-      idx[fp->last] += 1;
+      Add(&idx[fp->last], 1);
       return true;
     case FieldOp::kPopOnePlusN:
       if (!Pop(fp, 1)) return false;
-      idx[fp->last] += static_cast<int32_t>(r->ReadUBitVarFieldPath()) + 1;
+      Add(&idx[fp->last], static_cast<int64_t>(r->ReadUBitVarFieldPath()) + 1);
       return true;
     case FieldOp::kPopAllButOnePlusOne:
       Pop(fp, fp->last);
-      idx[0] += 1;
+      Add(&idx[0], 1);
       return true;
     case FieldOp::kPopAllButOnePlusN:
       Pop(fp, fp->last);
-      idx[0] += static_cast<int32_t>(r->ReadUBitVarFieldPath()) + 1;
+      Add(&idx[0], static_cast<int64_t>(r->ReadUBitVarFieldPath()) + 1);
       return true;
     case FieldOp::kPopAllButOnePlusNPack3Bits:
       Pop(fp, fp->last);
-      idx[0] += static_cast<int32_t>(r->ReadBits(3)) + 1;
+      Add(&idx[0], static_cast<int64_t>(r->ReadBits(3)) + 1);
       return true;
     case FieldOp::kPopAllButOnePlusNPack6Bits:
       Pop(fp, fp->last);
-      idx[0] += static_cast<int32_t>(r->ReadBits(6)) + 1;
+      Add(&idx[0], static_cast<int64_t>(r->ReadBits(6)) + 1);
       return true;
     case FieldOp::kPopNPlusOne:
       if (!Pop(fp, r->ReadUBitVarFieldPath())) return false;
-      idx[fp->last] += 1;
+      Add(&idx[fp->last], 1);
       return true;
     case FieldOp::kPopNPlusN:
       if (!Pop(fp, r->ReadUBitVarFieldPath())) return false;
-      idx[fp->last] += r->ReadVarInt32();
+      Add(&idx[fp->last], int64_t{r->ReadVarInt32()});
       return true;
     case FieldOp::kPopNAndNonTopographical:
       if (!Pop(fp, r->ReadUBitVarFieldPath())) return false;
       for (int i = 0; i <= fp->last; ++i) {
-        if (r->ReadBool()) idx[i] += r->ReadVarInt32();
+        if (r->ReadBool()) Add(&idx[i], int64_t{r->ReadVarInt32()});
       }
       return true;
     case FieldOp::kNonTopoComplex:
       for (int i = 0; i <= fp->last; ++i) {
-        if (r->ReadBool()) idx[i] += r->ReadVarInt32();
+        if (r->ReadBool()) Add(&idx[i], int64_t{r->ReadVarInt32()});
       }
       return true;
     case FieldOp::kNonTopoPenultimatePlusOne:
       if (fp->last < 1) return false;
-      idx[fp->last - 1] += 1;
+      Add(&idx[fp->last - 1], 1);
       return true;
     case FieldOp::kNonTopoComplexPack4Bits:
       for (int i = 0; i <= fp->last; ++i) {
-        if (r->ReadBool()) idx[i] += static_cast<int32_t>(r->ReadBits(4)) - 7;
+        if (r->ReadBool()) Add(&idx[i], static_cast<int64_t>(r->ReadBits(4)) - 7);
       }
       return true;
     case FieldOp::kFieldPathEncodeFinish:
@@ -416,7 +422,7 @@ Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
     }
     if (op <= FieldOp::kPlusFour) {
       // Half of all ops: the next field at the same level.
-      fp.index[fp.last] += static_cast<int32_t>(op) + 1;
+      Add(&fp.index[fp.last], static_cast<int64_t>(op) + 1);
     } else if (op == FieldOp::kFieldPathEncodeFinish) {
       return Status::Ok();
     } else if (!Apply(op, r, &fp)) {

@@ -110,6 +110,13 @@ Status StringTable::ApplyEntries(const uint8_t* data, size_t size,
     }
 
     const size_t at = static_cast<size_t>(index);
+    // Entries past the end leave empty ones between (damaged input only):
+    // no more than the rest of the message could name, so that the memory
+    // they take grows with the data, not with a number in it.
+    if (at > entries_.size() && at - entries_.size() > r.bits_left() + 1) {
+      return Status::Corrupt("string table " + name_ + ": entry index " + std::to_string(index) +
+                             " skips past what the rest of the message could fill");
+    }
     if (at >= entries_.size()) {
       if (at > entries_.size()) gap_entries_ += at - entries_.size();
       entries_.resize(at + 1);

@@ -16,6 +16,8 @@ packages=(
   libgtest-dev       # GoogleTest
   libgmock-dev       # GoogleMock
   nlohmann-json3-dev # JSON reader for the tests
+  clang-14           # fuzz targets (tools/fuzz.sh)
+  libclang-rt-14-dev # libFuzzer and the sanitizers' runtimes for clang
   python3            # /usr/bin/python3 for the extension's tests
   python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
   zlib1g-dev         # CRC-32 for string-table checks

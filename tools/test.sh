@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian packages), builds gem and runs every test,
-# then every test again under the sanitizers. Prints Bazel's per-target
-# results, then one line "N passed, N failed" counting test cases of both
-# runs (gtest cases from the test logs).
+# then every test again under the sanitizers, then each fuzz target for a
+# minute. Prints Bazel's per-target results and the fuzzers' figures, then
+# one line "N passed, N failed" counting test cases of all three (gtest
+# cases from the test logs, a case a fuzz target).
 # Exit status: 0 when every test passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,12 +30,21 @@ bazel test --config=asan //... --nocache_test_results --test_output=errors "$@"
 asan_status=$?
 [ "$asan_status" -ne 0 ] && [ "$asan_status" -ne 3 ] && build_failed+=(--build-failed)
 
-python3 tools/count_test_cases.py "$((started - 1))" "$(readlink -f bazel-out)/k8-opt/testlogs" \
-  "$(readlink -f bazel-out)/k8-optasan/testlogs" "${build_failed[@]}"
-count_status=$?
+# Last, every fuzz target for a minute (tools/fuzz.sh; clang, libFuzzer),
+# each a case of the count.
+testlogs="$(readlink -f bazel-out)"
 bazel shutdown >/dev/null 2>&1 || true
+fuzz_junit="$(mktemp -d)"
+bash tools/fuzz.sh --all 60 --junit "$fuzz_junit"
+fuzz_status=$?
 
-if [ "$status" -ne 0 ] || [ "$asan_status" -ne 0 ] || [ "$count_status" -ne 0 ]; then
+python3 tools/count_test_cases.py "$((started - 1))" "$testlogs/k8-opt/testlogs" \
+  "$testlogs/k8-optasan/testlogs" "$fuzz_junit" "${build_failed[@]}"
+count_status=$?
+rm -rf "$fuzz_junit"
+
+if [ "$status" -ne 0 ] || [ "$asan_status" -ne 0 ] || [ "$fuzz_status" -ne 0 ] ||
+   [ "$count_status" -ne 0 ]; then
   exit 1
 fi
 exit 0

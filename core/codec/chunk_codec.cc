@@ -22,6 +22,12 @@ float BitsFloat(uint32_t b) {
 
 int TrailingZeros(uint32_t x) { return x == 0 ? 0 : __builtin_ctz(x); }
 
+// a + b, wrapping: a damaged blob can make a reader's running sums
+// overflow, which must not be undefined behaviour (valid blobs never do).
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 // The units u with QuantizedFromUnits(u) == the float of `bits`, bit for
 // bit; false when there are none (a value the quantizer cannot give).
 bool ToUnits(const FloatQuantizer& q, uint32_t bits, int64_t* units) {
@@ -312,8 +318,8 @@ bool ChunkReader::NextFloat(int k, uint32_t* bits) {
       return true;
     }
     const int64_t d = UnZigZag(raw - 1);
-    prev_delta_[k] = float_mode_ == 3 ? d : prev_delta_[k] + d;
-    prev_units_[k] += prev_delta_[k];
+    prev_delta_[k] = float_mode_ == 3 ? d : WrapAdd(prev_delta_[k], d);
+    prev_units_[k] = WrapAdd(prev_units_[k], prev_delta_[k]);
     if (prev_units_[k] < 0 || prev_units_[k] > int64_t{0x7FFFFFFF}) return false;
     *bits = FloatBits(QuantizedFromUnits(q_low_, q_high_, q_mul_,
                                          static_cast<uint32_t>(prev_units_[k])));
@@ -324,7 +330,7 @@ bool ChunkReader::NextFloat(int k, uint32_t* bits) {
       prev_delta_[k] = UnZigZag(raw);
       break;
     case 1:
-      prev_delta_[k] += UnZigZag(raw);
+      prev_delta_[k] = WrapAdd(prev_delta_[k], UnZigZag(raw));
       break;
     default: {
       const uint32_t t = static_cast<uint32_t>(raw & 31);
@@ -356,7 +362,11 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
         delta_ = v >> 1;
       }
     }
-    tick_ += static_cast<int64_t>(delta_);
+    // Ticks past int64 are damage, not a wrap.
+    if (delta_ > static_cast<uint64_t>(INT64_MAX) ||
+        __builtin_add_overflow(tick_, static_cast<int64_t>(delta_), &tick_)) {
+      return ok_ = false;
+    }
   }
   *tick = tick_;
   uint64_t raw;

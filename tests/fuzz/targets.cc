@@ -1,0 +1,143 @@
+#include "tests/fuzz/targets.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bit_reader.h"
+#include "core/codec/chunk_codec.h"
+#include "core/codec/state_codec.h"
+#include "core/field_decoder.h"
+#include "core/field_path.h"
+#include "core/parser.h"
+#include "core/string_table.h"
+
+namespace gem::fuzz {
+namespace {
+
+// Reads the input's first bytes as parameters (zeros past the end).
+class Params {
+ public:
+  Params(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
+  uint32_t U32() {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t{Byte()} << (8 * i);
+    return v;
+  }
+  const uint8_t* rest() const { return data_ + at_; }
+  size_t rest_size() const { return size_ - at_; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t at_ = 0;
+};
+
+// Every decoding rule: the types and encoders SelectDecoder tells apart.
+std::vector<FieldDecoder> AllDecoders() {
+  struct Spec {
+    const char* type;
+    const char* encoder;
+    std::optional<int32_t> bits = std::nullopt;
+    std::optional<float> low = std::nullopt, high = std::nullopt;
+    std::optional<int32_t> flags = std::nullopt;
+    const char* name = "m_x";
+  };
+  const Spec specs[] = {
+      {"bool", ""}, {"int8", ""}, {"int16", ""}, {"int32", ""}, {"int64", ""},
+      {"uint8", ""}, {"uint16", ""}, {"uint32", ""}, {"uint64", ""}, {"uint64", "fixed64"},
+      {"float32", ""}, {"float32", "coord"}, {"float32", "", 8, 0.f, 255.f},
+      {"float32", "", 10, -100.f, 100.f, 1}, {"float32", "", 12, 0.f, 1.f, 2},
+      {"float32", "", 0}, {"float32", "", 32}, {"float32", "", 6, 1.f, 1.f},
+      {"GameTime_t", ""}, {"float32", "", std::nullopt, std::nullopt, std::nullopt,
+                           std::nullopt, "m_flSimulationTime"},
+      {"Vector", ""}, {"Vector", "coord"}, {"Vector", "normal"}, {"Vector2D", ""},
+      {"Vector4D", ""}, {"Vector", "", 10, -1000.f, 1000.f}, {"QAngle", ""},
+      {"QAngle", "qangle_pitch_yaw", 10}, {"QAngle", "qangle_precise"}, {"QAngle", "", 12},
+      {"QAngle", "qangle"}, {"CHandle", ""}, {"CStrongHandle", ""}, {"CUtlStringToken", ""},
+      {"char", ""}, {"CUtlString", ""}, {"CUtlSymbolLarge", ""}, {"CUtlBinaryBlock", ""},
+      {"CBodyComponent", ""}, {"Color", ""}, {"HSequence", ""}, {"CGameSceneNodeHandle", ""},
+  };
+  std::vector<FieldDecoder> out;
+  for (const Spec& s : specs) {
+    DecoderSpec d;
+    d.base_type = s.type;
+    d.encoder = s.encoder;
+    d.var_name = s.name;
+    d.bit_count = s.bits;
+    d.low_value = s.low;
+    d.high_value = s.high;
+    d.encode_flags = s.flags;
+    out.push_back(SelectDecoder(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+int DemoStream(const uint8_t* data, size_t size) {
+  Parser parser(nullptr);
+  static_cast<void>(parser.Parse(data, size));
+  return 0;
+}
+
+int StringTableEntries(const uint8_t* data, size_t size) {
+  Params p(data, size);
+  StringTableSettings s;
+  const uint8_t mode = p.Byte();
+  s.user_data_fixed_size = (mode & 1) != 0;
+  s.user_data_size = p.Byte();
+  s.user_data_size_bits = p.Byte() & 63;
+  s.flags = (mode >> 1) & 1;
+  s.using_varint_bitcounts = (mode & 4) != 0;
+  const int32_t entries = static_cast<int32_t>(p.U32() % 4096);
+  StringTable table(0, "fuzz", s);
+  std::vector<int32_t> changed;
+  static_cast<void>(table.ApplyEntries(p.rest(), p.rest_size(), entries, &changed));
+  static_cast<void>(table.ApplyEntries(p.rest(), p.rest_size(), entries, &changed));
+  return 0;
+}
+
+int FieldPathsAndDecoders(const uint8_t* data, size_t size) {
+  static const std::vector<FieldDecoder> decoders = AllDecoders();
+  Params p(data, size);
+  const uint8_t choice = p.Byte();
+  BitReader r(p.rest(), p.rest_size());
+  std::vector<FieldPath> paths;
+  if (!ReadFieldPaths(&r, &paths).ok()) return 0;
+  std::string scratch;
+  for (size_t i = 0; i < paths.size() && !r.overflowed(); ++i) {
+    const FieldDecoder& d = decoders[(choice + i) % decoders.size()];
+    Value v;
+    d.Decode(&r, &v, &scratch);
+    std::string json;
+    v.AppendJson(&json);
+  }
+  return 0;
+}
+
+int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
+  const std::string_view blob(reinterpret_cast<const char*>(data), size);
+  ChunkReader chunk;
+  if (chunk.Open(blob, 1000)) {
+    int64_t tick;
+    Value v;
+    while (chunk.Next(&tick, &v)) {
+    }
+  }
+  StateReader state;
+  if (state.Open(blob)) {
+    uint32_t id;
+    Value v;
+    while (state.Next(&id, &v)) {
+    }
+  }
+  std::string merged;
+  const size_t half = size / 2;
+  static_cast<void>(MergeStates(blob.substr(0, half), blob.substr(half), &merged));
+  return 0;
+}
+
+}  // namespace gem::fuzz

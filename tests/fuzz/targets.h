@@ -1,0 +1,30 @@
+// Fuzz targets: each takes any bytes and must neither crash, hang, leak
+// nor trip a sanitizer, whatever they are. Built two ways: into libFuzzer
+// binaries by tools/fuzz.sh (clang, ASan, UBSan; entry.cc), and into the
+// normal test suite, which runs every input that ever crashed one of them
+// (tests/fuzz/regressions/TARGET/, fuzz_regression_test.cc).
+#ifndef GEM_TESTS_FUZZ_TARGETS_H_
+#define GEM_TESTS_FUZZ_TARGETS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gem::fuzz {
+
+// The outer demo stream: a whole replay (frames, their messages, all the
+// way into entities when the bytes get that far).
+int DemoStream(const uint8_t* data, size_t size);
+// String-table updates: the first bytes choose the table's settings and
+// entry count, the rest is the bit-packed entries, applied twice (a
+// create, then an update over it).
+int StringTableEntries(const uint8_t* data, size_t size);
+// Field paths, then a value for each by a decoder the input chooses among
+// every rule SelectDecoder gives.
+int FieldPathsAndDecoders(const uint8_t* data, size_t size);
+// The index's blobs as the extension decodes them: a change chunk and a
+// state blob.
+int ChunkAndStateCodecs(const uint8_t* data, size_t size);
+
+}  // namespace gem::fuzz
+
+#endif  // GEM_TESTS_FUZZ_TARGETS_H_

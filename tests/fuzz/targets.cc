@@ -1,6 +1,5 @@
 #include "tests/fuzz/targets.h"
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "core/field_path.h"
 #include "core/parser.h"
 #include "core/string_table.h"
+#include "tests/decoder_specs.h"
 
 namespace gem::fuzz {
 namespace {
@@ -35,43 +35,10 @@ class Params {
   size_t at_ = 0;
 };
 
-// Every decoding rule: the types and encoders SelectDecoder tells apart.
+// Every decoding rule (tests/decoder_specs.h).
 std::vector<FieldDecoder> AllDecoders() {
-  struct Spec {
-    const char* type;
-    const char* encoder;
-    std::optional<int32_t> bits = std::nullopt;
-    std::optional<float> low = std::nullopt, high = std::nullopt;
-    std::optional<int32_t> flags = std::nullopt;
-    const char* name = "m_x";
-  };
-  const Spec specs[] = {
-      {"bool", ""}, {"int8", ""}, {"int16", ""}, {"int32", ""}, {"int64", ""},
-      {"uint8", ""}, {"uint16", ""}, {"uint32", ""}, {"uint64", ""}, {"uint64", "fixed64"},
-      {"float32", ""}, {"float32", "coord"}, {"float32", "", 8, 0.f, 255.f},
-      {"float32", "", 10, -100.f, 100.f, 1}, {"float32", "", 12, 0.f, 1.f, 2},
-      {"float32", "", 0}, {"float32", "", 32}, {"float32", "", 6, 1.f, 1.f},
-      {"GameTime_t", ""}, {"float32", "", std::nullopt, std::nullopt, std::nullopt,
-                           std::nullopt, "m_flSimulationTime"},
-      {"Vector", ""}, {"Vector", "coord"}, {"Vector", "normal"}, {"Vector2D", ""},
-      {"Vector4D", ""}, {"Vector", "", 10, -1000.f, 1000.f}, {"QAngle", ""},
-      {"QAngle", "qangle_pitch_yaw", 10}, {"QAngle", "qangle_precise"}, {"QAngle", "", 12},
-      {"QAngle", "qangle"}, {"CHandle", ""}, {"CStrongHandle", ""}, {"CUtlStringToken", ""},
-      {"char", ""}, {"CUtlString", ""}, {"CUtlSymbolLarge", ""}, {"CUtlBinaryBlock", ""},
-      {"CBodyComponent", ""}, {"Color", ""}, {"HSequence", ""}, {"CGameSceneNodeHandle", ""},
-  };
   std::vector<FieldDecoder> out;
-  for (const Spec& s : specs) {
-    DecoderSpec d;
-    d.base_type = s.type;
-    d.encoder = s.encoder;
-    d.var_name = s.name;
-    d.bit_count = s.bits;
-    d.low_value = s.low;
-    d.high_value = s.high;
-    d.encode_flags = s.flags;
-    out.push_back(SelectDecoder(d));
-  }
+  for (const testing::Spec& spec : testing::AllSpecs()) out.push_back(testing::DecoderOf(spec));
   return out;
 }
 

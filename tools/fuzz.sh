@@ -14,11 +14,13 @@
 # run prints its executions and executions a second. --junit DIR writes
 # DIR/TARGET/test.xml, one case a target, for tools/test.sh's count.
 # Corpora grow in ${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz}; demo_stream's
-# first corpus is the first 64 KiB of each fixture ($GEM_FIXTURES).
+# first corpus is the first 64 KiB of each fixture ($GEM_FIXTURES), and
+# packet_entities_update reads the auto fixture's schema and baselines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(demo_stream string_table_entries field_paths_and_decoders chunk_and_state_codecs)
+targets=(demo_stream packet_entities_update string_table_entries field_paths_and_decoders
+         chunk_and_state_codecs)
 work="${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz}"
 output_base="${GEM_FUZZ_BAZEL:-$HOME/.cache/gem-fuzz-bazel}"
 fixtures="${GEM_FIXTURES:-../shared/fixtures}"

@@ -1,5 +1,8 @@
 #include "tests/fuzz/targets.h"
 
+#include <charconv>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +12,7 @@
 #include "core/codec/state_codec.h"
 #include "core/field_decoder.h"
 #include "core/field_path.h"
+#include "core/mapped_file.h"
 #include "core/parser.h"
 #include "core/string_table.h"
 #include "tests/decoder_specs.h"
@@ -42,7 +46,64 @@ std::vector<FieldDecoder> AllDecoders() {
   return out;
 }
 
+// The auto fixture, parsed once: its schema, class count and baselines.
+struct EntityWorld {
+  MappedFile file;
+  std::unique_ptr<Parser> parser;
+  std::vector<std::pair<int32_t, std::string>> baselines;
+  bool ok = false;
+};
+
+const EntityWorld& World() {
+  static EntityWorld* world = [] {
+    auto* w = new EntityWorld;
+    const char* dir = std::getenv("GEM_FIXTURES");
+    const std::string path =
+        std::string(dir != nullptr && *dir != '\0' ? dir : "../shared/fixtures") +
+        "/dota2_haste_auto-20240102-2233-start.dem";
+    if (!w->file.Open(path).ok()) return w;
+    w->parser = std::make_unique<Parser>(nullptr);
+    if (!w->parser->Parse(w->file.data(), w->file.size()).ok()) return w;
+    const StringTable* table = w->parser->string_tables().Find("instancebaseline");
+    if (table == nullptr) return w;
+    for (size_t i = 0; i < table->size(); ++i) {
+      const StringTableEntry& e = table->entry(i);
+      int32_t class_id = 0;
+      auto res = std::from_chars(e.name.data(), e.name.data() + e.name.size(), class_id);
+      if (res.ec == std::errc() && res.ptr == e.name.data() + e.name.size()) {
+        w->baselines.emplace_back(class_id, e.data);
+      }
+    }
+    w->ok = true;
+    return w;
+  }();
+  return *world;
+}
+
 }  // namespace
+
+int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
+  const EntityWorld& world = World();
+  if (!world.ok) return 0;
+  EntityManager entities(&world.parser->schema(), nullptr);
+  entities.SetMaxClasses(world.parser->metadata().max_classes);
+  for (const auto& [class_id, baseline] : world.baselines) {
+    entities.SetBaseline(class_id, baseline);
+  }
+  Params p(data, size);
+  const uint8_t flags = p.Byte();
+  PacketEntities msg;
+  msg.is_delta = false;
+  msg.has_pvs_bits = (flags & 1) != 0;
+  msg.updated_entries = p.Byte() | (p.Byte() << 8);
+  msg.data = p.rest();
+  msg.size = p.rest_size();
+  const TickInfo tick;
+  static_cast<void>(entities.Apply(msg, tick));
+  msg.is_delta = true;
+  static_cast<void>(entities.Apply(msg, tick));
+  return 0;
+}
 
 int DemoStream(const uint8_t* data, size_t size) {
   Parser parser(nullptr);

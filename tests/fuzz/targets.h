@@ -14,6 +14,12 @@ namespace gem::fuzz {
 // The outer demo stream: a whole replay (frames, their messages, all the
 // way into entities when the bytes get that far).
 int DemoStream(const uint8_t* data, size_t size);
+// An inner svc_PacketEntities over the schema and class baselines of the
+// auto fixture ($GEM_FIXTURES, else ../shared/fixtures; without it the
+// target does nothing): the first bytes choose its flags and entry count,
+// the rest is the entity data, applied as a full update and then again as
+// a delta over what it built.
+int PacketEntitiesUpdate(const uint8_t* data, size_t size);
 // String-table updates: the first bytes choose the table's settings and
 // entry count, the rest is the bit-packed entries, applied twice (a
 // create, then an update over it).

@@ -6,6 +6,8 @@
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
 // index), 64 usage, 65 bad data, 66 input missing or unreadable, 73 cannot
 // create the output, 74 I/O error while writing.
+#include <fmt/core.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -33,7 +35,8 @@ bool ParseStep(const char* text, int64_t* out) {
 }
 
 void Usage(FILE* out) {
-  std::fputs(
+  fmt::print(
+      out,
       "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
       "                 REPLAY.dem OUT.db\n"
       "\n"
@@ -53,8 +56,7 @@ void Usage(FILE* out) {
       "\n"
       "exit codes: 0 ok (a truncated replay too; meta.truncated = 1), 64 usage,\n"
       "65 bad data, 66 input missing or unreadable, 73 cannot create OUT.db,\n"
-      "74 I/O error while writing\n",
-      out);
+      "74 I/O error while writing\n");
 }
 
 }  // namespace
@@ -71,7 +73,7 @@ int main(int argc, char** argv) {
       Usage(stdout);
       return 0;
     } else if (std::strcmp(a, "--version") == 0) {
-      std::printf("gem-index %s (index schema %d)\n", kGemVersion, index::kSchemaVersion);
+      fmt::print("gem-index {} (index schema {})\n", kGemVersion, index::kSchemaVersion);
       return 0;
     } else if (std::strcmp(a, "--force") == 0) {
       options.force = true;
@@ -85,14 +87,14 @@ int main(int argc, char** argv) {
                std::strncmp(a, "--timeline-step=", 16) == 0) {
       const char* v = a[15] == '=' ? a + 16 : (i + 1 < argc ? argv[++i] : nullptr);
       if (!ParseStep(v, &options.timeline_step)) {
-        std::fprintf(stderr,
-                     "gem-index: --timeline-step needs a whole number of ticks of 1 or more "
-                     "(got %s)\n",
-                     v == nullptr ? "nothing" : v);
+        fmt::print(stderr,
+                   "gem-index: --timeline-step needs a whole number of ticks of 1 or more "
+                   "(got {})\n",
+                   v == nullptr ? "nothing" : v);
         return cli::kExitUsage;
       }
     } else if (a[0] == '-' && a[1] != '\0') {
-      std::fprintf(stderr, "gem-index: unknown option %s\n", a);
+      fmt::print(stderr, "gem-index: unknown option {}\n", a);
       Usage(stderr);
       return cli::kExitUsage;
     } else if (in.empty()) {
@@ -100,7 +102,7 @@ int main(int argc, char** argv) {
     } else if (out.empty()) {
       out = a;
     } else {
-      std::fprintf(stderr, "gem-index: too many arguments\n");
+      fmt::print(stderr, "gem-index: too many arguments\n");
       Usage(stderr);
       return cli::kExitUsage;
     }
@@ -113,39 +115,38 @@ int main(int argc, char** argv) {
   index::IndexReport report;
   Status s = index::IndexReplay(in, out, options, &report);
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-index: %s: %s\n",
-                 s.code() == Status::Code::kCannotCreate || s.code() == Status::Code::kIoError
-                     ? out.c_str()
-                     : in.c_str(),
-                 s.ToString().c_str());
+    fmt::print(stderr, "gem-index: {}: {}\n",
+               s.code() == Status::Code::kCannotCreate || s.code() == Status::Code::kIoError
+                   ? out.c_str()
+                   : in.c_str(),
+               s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   if (report.meta.truncated && !quiet) {
-    std::fprintf(stderr, "gem-index: %s is truncated (%s); indexed up to tick %lld\n",
-                 in.c_str(), report.meta.truncation_reason.c_str(),
-                 static_cast<long long>(report.meta.last_tick));
+    fmt::print(stderr, "gem-index: {} is truncated ({}); indexed up to tick {}\n", in,
+               report.meta.truncation_reason, report.meta.last_tick);
   }
   if (stats) {
     const index::WriterStats& w = report.stats;
     uint64_t values = w.field_changes + w.created_values;
-    std::printf("seconds\t%.6f\n", report.seconds);
-    std::printf("parse_seconds\t%.6f\n", report.parse_seconds);
-    std::printf("sqlite_seconds\t%.6f\n", w.sqlite_seconds);
-    std::printf("finish_drain_seconds\t%.6f\n", w.finish_drain_seconds);
-    std::printf("finish_changes_seconds\t%.6f\n", w.finish_changes_seconds);
-    std::printf("pipeline_wait_seconds\t%.6f\n", w.pipeline_wait_seconds);
-    std::printf("finish_indexes_seconds\t%.6f\n", w.finish_indexes_seconds);
-    std::printf("finish_commit_seconds\t%.6f\n", w.finish_commit_seconds);
-    std::printf("finish_analyze_seconds\t%.6f\n", w.finish_analyze_seconds);
-    std::printf("db_bytes\t%llu\n", static_cast<unsigned long long>(report.db_bytes));
-    std::printf("field_changes\t%llu\n", static_cast<unsigned long long>(w.field_changes));
-    std::printf("created_values\t%llu\n", static_cast<unsigned long long>(w.created_values));
-    std::printf("chunks\t%llu\n", static_cast<unsigned long long>(w.chunks));
-    std::printf("entities\t%llu\n", static_cast<unsigned long long>(w.entities));
-    std::printf("string_table_rows\t%llu\n", static_cast<unsigned long long>(w.string_table_rows));
-    std::printf("combat_log_rows\t%llu\n", static_cast<unsigned long long>(w.combat_log_rows));
-    std::printf("bytes_per_value\t%.3f\n", values ? double(report.db_bytes) / values : 0.0);
-    std::printf("truncated\t%d\n", report.meta.truncated ? 1 : 0);
+    fmt::print("seconds\t{:.6f}\n", report.seconds);
+    fmt::print("parse_seconds\t{:.6f}\n", report.parse_seconds);
+    fmt::print("sqlite_seconds\t{:.6f}\n", w.sqlite_seconds);
+    fmt::print("finish_drain_seconds\t{:.6f}\n", w.finish_drain_seconds);
+    fmt::print("finish_changes_seconds\t{:.6f}\n", w.finish_changes_seconds);
+    fmt::print("pipeline_wait_seconds\t{:.6f}\n", w.pipeline_wait_seconds);
+    fmt::print("finish_indexes_seconds\t{:.6f}\n", w.finish_indexes_seconds);
+    fmt::print("finish_commit_seconds\t{:.6f}\n", w.finish_commit_seconds);
+    fmt::print("finish_analyze_seconds\t{:.6f}\n", w.finish_analyze_seconds);
+    fmt::print("db_bytes\t{}\n", report.db_bytes);
+    fmt::print("field_changes\t{}\n", w.field_changes);
+    fmt::print("created_values\t{}\n", w.created_values);
+    fmt::print("chunks\t{}\n", w.chunks);
+    fmt::print("entities\t{}\n", w.entities);
+    fmt::print("string_table_rows\t{}\n", w.string_table_rows);
+    fmt::print("combat_log_rows\t{}\n", w.combat_log_rows);
+    fmt::print("bytes_per_value\t{:.3f}\n", values ? double(report.db_bytes) / values : 0.0);
+    fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "tools/cli/replay_file.h"
 
+#include <fmt/core.h>
+
 #include <cstdio>
 
 #include "core/exit_codes.h"
@@ -10,7 +12,7 @@ int OpenReplay(const char* tool, const std::string& path, MappedFile* file) {
   bool not_found = false;
   Status s = file->Open(path, &not_found);
   if (!s.ok()) {
-    std::fprintf(stderr, "%s: %s\n", tool, s.message().c_str());
+    fmt::print(stderr, "{}: {}\n", tool, s.message().c_str());
     return kExitNoInput;
   }
   return kExitOk;

@@ -1,5 +1,7 @@
 // gem-dump combatlog: one JSON object per combat-log entry, with the tick,
 // the source, the type, resolved names and the raw fields gem records.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 
@@ -67,7 +69,7 @@ class CombatLogSink : public Sink {
 
 int RunCombatLog(const Args& args) {
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump combatlog REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump combatlog REPLAY.dem\n");
     return cli::kExitUsage;
   }
   CombatLogSink sink;

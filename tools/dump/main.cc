@@ -7,6 +7,8 @@
 //   gem-dump parse [--repeat N] REPLAY   parse only; times and peak memory
 //   gem-dump trace REPLAY                frames and inner messages
 //   gem-dump schema REPLAY [CLASS]       serializer fields and encodings
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -20,23 +22,22 @@ namespace gem::dump {
 namespace {
 
 void Usage(FILE* out) {
-  std::fputs(
-      "usage: gem-dump COMMAND [OPTIONS] REPLAY.dem\n"
-      "\n"
-      "commands:\n"
-      "  summary                 key<TAB>value facts about the replay\n"
-      "  state --ticks T1,T2,..  every live entity's fields after the first\n"
-      "                          packet at or past each tick, then at the end\n"
-      "                          (req_tick 4294967295), as JSON lines\n"
-      "  strings                 the final string tables as TSV\n"
-      "  combatlog               the combat log as JSON lines, names resolved\n"
-      "  parse [--repeat N]      parse only: wall time per run, median, peak RSS\n"
-      "  trace                   frames and inner messages, in applied order\n"
-      "  schema [CLASS]          serializer fields with their encodings\n"
-      "  verify                  checks every full packet against the state the\n"
-      "                          deltas built up to it; each mismatch a line;\n"
-      "                          exit 0 only when all agree (1: mismatches)\n",
-      out);
+  fmt::print(out,
+             "usage: gem-dump COMMAND [OPTIONS] REPLAY.dem\n"
+             "\n"
+             "commands:\n"
+             "  summary                 key<TAB>value facts about the replay\n"
+             "  state --ticks T1,T2,..  every live entity's fields after the first\n"
+             "                          packet at or past each tick, then at the end\n"
+             "                          (req_tick 4294967295), as JSON lines\n"
+             "  strings                 the final string tables as TSV\n"
+             "  combatlog               the combat log as JSON lines, names resolved\n"
+             "  parse [--repeat N]      parse only: wall time per run, median, peak RSS\n"
+             "  trace                   frames and inner messages, in applied order\n"
+             "  schema [CLASS]          serializer fields with their encodings\n"
+             "  verify                  checks every full packet against the state the\n"
+             "                          deltas built up to it; each mismatch a line;\n"
+             "                          exit 0 only when all agree (1: mismatches)\n");
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
   if (command == "trace") return RunTrace(args);
   if (command == "schema") return RunSchema(args);
   if (command == "verify") return RunVerify(args);
-  std::fprintf(stderr, "gem-dump: unknown command '%s'\n", command.c_str());
+  fmt::print(stderr, "gem-dump: unknown command '{}'\n", command);
   Usage(stderr);
   return gem::cli::kExitUsage;
 }

@@ -1,5 +1,6 @@
 // gem-dump parse: parse only (no sink), timed. Prints one line per run and
 // the median wall time, the rate and the process's peak resident memory.
+#include <fmt/core.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -28,7 +29,7 @@ int RunParse(const Args& args) {
     }
   }
   if (path.empty()) {
-    std::fputs("usage: gem-dump parse [--repeat N] REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump parse [--repeat N] REPLAY.dem\n");
     return cli::kExitUsage;
   }
   MappedFile file;
@@ -48,11 +49,11 @@ int RunParse(const Args& args) {
     // at exit: a leak checker does not count it as lost.
     if (run + 1 == repeat) g_kept_parser = parser.release();
     if (!s.ok()) {
-      std::fprintf(stderr, "gem-dump: %s: %s\n", path.c_str(), s.ToString().c_str());
+      fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
       return cli::ExitCodeFor(s);
     }
     seconds.push_back(dt);
-    std::printf("run\t%d\t%.6f\n", run + 1, dt);
+    fmt::print("run\t{}\t{:.6f}\n", run + 1, dt);
   }
   std::sort(seconds.begin(), seconds.end());
   double median = seconds[seconds.size() / 2];
@@ -61,9 +62,9 @@ int RunParse(const Args& args) {
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("median_seconds\t%.6f\n", median);
-  std::printf("mb_per_second\t%.2f\n", file.size() / 1e6 / median);
-  std::printf("peak_rss_kib\t%ld\n", ru.ru_maxrss);
+  fmt::print("median_seconds\t{:.6f}\n", median);
+  fmt::print("mb_per_second\t{:.2f}\n", file.size() / 1e6 / median);
+  fmt::print("peak_rss_kib\t{}\n", ru.ru_maxrss);
   return cli::kExitOk;
 }
 

@@ -1,4 +1,6 @@
 // ParseReplay: the shared "map, parse, report" step of gem-dump's commands.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 
@@ -15,12 +17,12 @@ int ParseReplay(const std::string& path, Sink* sink,
   Parser parser(sink);
   Status s = parser.Parse(file.data(), file.size());
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-dump: %s: %s\n", path.c_str(), s.ToString().c_str());
+    fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   if (parser.metadata().truncated) {
-    std::fprintf(stderr, "gem-dump: %s: read up to the cut: %s\n", path.c_str(),
-                 parser.metadata().truncation_reason.c_str());
+    fmt::print(stderr, "gem-dump: {}: read up to the cut: {}\n", path,
+               parser.metadata().truncation_reason.c_str());
   }
   done(parser);
   return cli::kExitOk;

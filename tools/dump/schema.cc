@@ -1,6 +1,8 @@
 // gem-dump schema: the serializers' fields with their encodings, one line
 // per (serializer, field): serializer, index, name, type, model, encoder,
 // bit count, low, high, flags, decoder. An optional class name filters.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 
@@ -25,7 +27,7 @@ std::string OptF(const std::optional<float>& v) {
 
 int RunSchema(const Args& args) {
   if (args.empty() || args.size() > 2) {
-    std::fputs("usage: gem-dump schema REPLAY.dem [SERIALIZER]\n", stderr);
+    fmt::print(stderr, "usage: gem-dump schema REPLAY.dem [SERIALIZER]\n");
     return cli::kExitUsage;
   }
   std::string filter = args.size() == 2 ? args[1] : "";
@@ -40,13 +42,11 @@ int RunSchema(const Args& args) {
         const Field* f = s->fields[i];
         const FieldDecoder& d =
             f->model == FieldModel::kVariableArray ? f->child_decoder : f->decoder;
-        std::printf("%s\t%zu\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-                    s->name.c_str(), i, f->name.c_str(), f->type_text.c_str(),
-                    FieldModelName(f->model), f->encoder.c_str(),
-                    Opt(f->bit_count).c_str(), OptF(f->low_value).c_str(),
-                    OptF(f->high_value).c_str(), Opt(f->encode_flags).c_str(),
-                    f->serializer ? f->serializer->name.c_str() : "-",
-                    d.Describe().c_str());
+        fmt::print("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", s->name, i, f->name,
+                   f->type_text, FieldModelName(f->model), f->encoder, Opt(f->bit_count).c_str(),
+                   OptF(f->low_value).c_str(), OptF(f->high_value).c_str(),
+                   Opt(f->encode_flags).c_str(), f->serializer ? f->serializer->name.c_str() : "-",
+                   d.Describe().c_str());
       }
     }
   });

@@ -1,4 +1,6 @@
 // gem-dump state: entity states at requested ticks, as JSON lines.
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -52,7 +54,7 @@ int RunState(const Args& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--ticks" && i + 1 < args.size()) {
       if (!ParseTicks(args[++i], &ticks)) {
-        std::fprintf(stderr, "gem-dump: bad --ticks list '%s'\n", args[i].c_str());
+        fmt::print(stderr, "gem-dump: bad --ticks list '{}'\n", args[i]);
         return cli::kExitUsage;
       }
     } else if (path.empty() && args[i].rfind("--", 0) != 0) {
@@ -63,7 +65,7 @@ int RunState(const Args& args) {
     }
   }
   if (path.empty()) {
-    std::fputs("usage: gem-dump state [--ticks T1,T2,...] REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump state [--ticks T1,T2,...] REPLAY.dem\n");
     return cli::kExitUsage;
   }
   MappedFile file;
@@ -76,12 +78,12 @@ int RunState(const Args& args) {
   current = &parser;
   Status s = parser.Parse(file.data(), file.size());
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-dump: %s: %s\n", path.c_str(), s.ToString().c_str());
+    fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   if (parser.metadata().truncated) {
-    std::fprintf(stderr, "gem-dump: %s: read up to the cut: %s\n", path.c_str(),
-                 parser.metadata().truncation_reason.c_str());
+    fmt::print(stderr, "gem-dump: {}: read up to the cut: {}\n", path,
+               parser.metadata().truncation_reason.c_str());
   }
   uint32_t last = parser.metadata().last_tick < 0
                       ? 0

@@ -1,5 +1,7 @@
 // gem-dump strings: the final string tables, one entry per line:
 // table, entry_index, key (JSON-quoted), value_len, value_crc32.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 
@@ -24,8 +26,8 @@ class HistorySink : public Sink {
     const StringTableEntry& e = table.entry(index);
     key_.clear();
     AppendJsonString(e.name, &key_);
-    std::printf("%u\t%s\t%d\t%s\t%zu\t%08x\n", t.tick, DemoCommandName(t.command),
-                index, key_.c_str(), e.data.size(), cli::Crc32(e.data));
+    fmt::print("{}\t{}\t{}\t{}\t{}\t{:08x}\n", t.tick, DemoCommandName(t.command), index, key_,
+               e.data.size(), cli::Crc32(e.data));
   }
 
  private:
@@ -37,16 +39,16 @@ class HistorySink : public Sink {
 
 int RunStrings(const Args& args) {
   if (args.size() == 3 && args[0] == "--history") {
-    std::printf("tick\tframe\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
+    fmt::print("tick\tframe\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
     HistorySink sink(args[1]);
     return ParseReplay(args[2], &sink, [](const Parser&) {});
   }
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump strings [--history TABLE] REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump strings [--history TABLE] REPLAY.dem\n");
     return cli::kExitUsage;
   }
   return ParseReplay(args[0], nullptr, [](const Parser& p) {
-    std::printf("table\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
+    fmt::print("table\tentry_index\tkey\tvalue_len\tvalue_crc32\n");
     const StringTables& tables = p.string_tables();
     std::string key;
     for (size_t t = 0; t < tables.size(); ++t) {
@@ -55,8 +57,8 @@ int RunStrings(const Args& args) {
         const StringTableEntry& e = table->entry(i);
         key.clear();
         AppendJsonString(e.name, &key);
-        std::printf("%s\t%zu\t%s\t%zu\t%08x\n", table->name().c_str(), i, key.c_str(),
-                    e.data.size(), cli::Crc32(e.data));
+        fmt::print("{}\t{}\t{}\t{}\t{:08x}\n", table->name().c_str(), i, key, e.data.size(),
+                   cli::Crc32(e.data));
       }
     }
   });

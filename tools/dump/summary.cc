@@ -1,4 +1,6 @@
 // gem-dump summary: key<TAB>value facts about a replay.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 
@@ -8,9 +10,7 @@
 namespace gem::dump {
 namespace {
 
-void Put(const char* key, const std::string& value) {
-  std::printf("%s\t%s\n", key, value.c_str());
-}
+void Put(const char* key, const std::string& value) { fmt::print("{}\t{}\n", key, value); }
 void Put(const char* key, int64_t value) { Put(key, std::to_string(value)); }
 void PutU(const char* key, uint64_t value) { Put(key, std::to_string(value)); }
 
@@ -18,7 +18,7 @@ void PutU(const char* key, uint64_t value) { Put(key, std::to_string(value)); }
 
 int RunSummary(const Args& args) {
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump summary REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump summary REPLAY.dem\n");
     return cli::kExitUsage;
   }
   return ParseReplay(args[0], nullptr, [](const Parser& p) {

@@ -1,6 +1,8 @@
 // gem-dump trace: the replay's frames and inner messages, one per line,
 // without applying them: "frame OFFSET COMMAND TICK SIZE" and, for packets,
 // "  msg TYPE SIZE" in the order the parser applies them.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,16 +23,16 @@ void TracePacket(const uint8_t* data, size_t size) {
   std::string payloads;
   Status s = SplitPacket(data, size, &messages, &payloads);
   for (const InnerMessage& m : messages) {
-    std::printf("  msg\t%u\t%zu\n", m.type, m.size);
+    fmt::print("  msg\t{}\t{}\n", m.type, m.size);
   }
-  if (!s.ok()) std::printf("  error\t%s\n", s.ToString().c_str());
+  if (!s.ok()) fmt::print("  error\t{}\n", s.ToString().c_str());
 }
 
 }  // namespace
 
 int RunTrace(const Args& args) {
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump trace REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump trace REPLAY.dem\n");
     return cli::kExitUsage;
   }
   MappedFile file;
@@ -43,8 +45,7 @@ int RunTrace(const Args& args) {
     bool end = false;
     s = stream.Next(&f, &end);
     if (!s.ok() || end) break;
-    std::printf("frame\t%llu\t%s\t%u\t%zu\n", static_cast<unsigned long long>(f.offset),
-                DemoCommandName(f.command), f.tick, f.size);
+    fmt::print("frame\t{}\t{}\t{}\t{}\n", f.offset, DemoCommandName(f.command), f.tick, f.size);
     if (f.command == kDemPacket || f.command == kDemSignonPacket) {
       const uint8_t* d = nullptr;
       size_t n = 0;
@@ -57,7 +58,7 @@ int RunTrace(const Args& args) {
     }
   }
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-dump: %s\n", s.ToString().c_str());
+    fmt::print(stderr, "gem-dump: {}\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   return cli::kExitOk;

@@ -1,5 +1,7 @@
 #include "tools/dump/verify.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -144,7 +146,7 @@ class Checker {
 
   void Line(const std::string& what) {
     ++counts_->mismatches;
-    std::fprintf(out_, "tick %u: %s\n", tick_, what.c_str());
+    fmt::print(out_, "tick {}: {}\n", tick_, what);
   }
 
   std::FILE* out_;
@@ -189,7 +191,7 @@ Status Verify(const uint8_t* data, size_t size, std::FILE* out, VerifyCounts* co
 
 int RunVerify(const Args& args) {
   if (args.size() != 1) {
-    std::fputs("usage: gem-dump verify REPLAY.dem\n", stderr);
+    fmt::print(stderr, "usage: gem-dump verify REPLAY.dem\n");
     return cli::kExitUsage;
   }
   MappedFile file;
@@ -199,18 +201,15 @@ int RunVerify(const Args& args) {
   Status s = Verify(file.data(), file.size(), stdout, &c, nullptr,
                     [&file](uint64_t at) { file.DropBefore(at); });
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-dump: %s: %s\n", args[0].c_str(), s.ToString().c_str());
+    fmt::print(stderr, "gem-dump: {}: {}\n", args[0], s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
-  std::printf(
-      "verify: %llu full packets checked: %llu entities, %llu field values, %llu string tables, "
-      "%llu entries; %llu mismatches\n",
-      static_cast<unsigned long long>(c.full_packets),
-      static_cast<unsigned long long>(c.entities), static_cast<unsigned long long>(c.fields),
-      static_cast<unsigned long long>(c.tables), static_cast<unsigned long long>(c.entries),
-      static_cast<unsigned long long>(c.mismatches));
+  fmt::print(
+      "verify: {} full packets checked: {} entities, {} field values, {} string tables, "
+      "{} entries; {} mismatches\n",
+      c.full_packets, c.entities, c.fields, c.tables, c.entries, c.mismatches);
   if (c.full_packets == 0) {
-    std::fputs("gem-dump: no full packet after the first: nothing was checked\n", stderr);
+    fmt::print(stderr, "gem-dump: no full packet after the first: nothing was checked\n");
   }
   return c.mismatches == 0 ? cli::kExitOk : 1;
 }

@@ -17,13 +17,14 @@
 // synthetic replays of each --minutes length written by gem-synth from
 // --from (default: the dota2_haste_auto fixture) into --work (default
 // /tmp/gem-bench), kept there for later runs.
+#include <dirent.h>
+#include <fmt/core.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
 #include <map>
 #include <string>
 #include <vector>
@@ -165,70 +166,71 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
 
 // gem's parse against the peer's, replay by replay.
 void PrintPeerTable(const std::vector<Row>& rows, const std::string& peer) {
-  std::printf("gem-dump parse against %s (whole processes, alternating; x = gem / peer,\n"
-              "the median over pairs of the ratio within each pair, min..max beside):\n"
-              "%-52s %8s %8s %6s %13s %7s %7s %6s\n",
-              peer.c_str(), "replay", "gem_s", "peer_s", "wall_x", "x_min..max", "gem_MB",
-              "peer_MB", "peak_x");
+  fmt::print(
+      "gem-dump parse against {} (whole processes, alternating; x = gem / peer,\n"
+      "the median over pairs of the ratio within each pair, min..max beside):\n"
+      "{:<52} {:>8} {:>8} {:>6} {:>13} {:>7} {:>7} {:>6}\n",
+      peer, "replay", "gem_s", "peer_s", "wall_x", "x_min..max", "gem_MB", "peer_MB", "peak_x");
   for (const Row& r : rows) {
     const PeerComparison& c = r.peer;
     if (!c.ran) {
-      std::printf("%-52s  (%s)\n", r.name.c_str(), c.error.c_str());
+      fmt::print("{:<52}  ({})\n", r.name, c.error);
       continue;
     }
-    std::printf("%-52s %8.3f %8.3f %6.3f %6.3f..%-6.3f %7.1f %7.1f %6.2f\n", r.name.c_str(),
-                c.gem_s, c.peer_s, c.wall_ratio, c.wall_ratio_min, c.wall_ratio_max,
-                c.gem_peak_mib, c.peer_peak_mib, c.peak_ratio);
+    fmt::print("{:<52} {:8.3f} {:8.3f} {:6.3f} {:6.3f}..{:<6.3f} {:7.1f} {:7.1f} {:6.2f}\n", r.name,
+               c.gem_s, c.peer_s, c.wall_ratio, c.wall_ratio_min, c.wall_ratio_max, c.gem_peak_mib,
+               c.peer_peak_mib, c.peak_ratio);
   }
 }
 
 void PrintTable(const std::vector<Row>& rows) {
-  std::printf(
-      "%-52s %7s %7s %9s %7s %6s %6s %7s %5s %5s %6s %5s %6s %6s %5s %6s %6s %6s %6s %7s %8s "
-      "%7s %7s\n",
+  fmt::print(
+      "{:<52} {:>7} {:>7} {:>9} {:>7} {:>6} {:>6} {:>7} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6} {:>5} "
+      "{:>6} {:>6} {:>6} {:>6} {:>7} {:>8} "
+      "{:>7} {:>7}\n",
       "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "cpu_x",
-      "ns/chg",
-      "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "v_auto", "v_mmap", "ent_us", "all_ms",
-      "hist_us", "samp_ms");
+      "ns/chg", "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "v_auto", "v_mmap", "ent_us",
+      "all_ms", "hist_us", "samp_ms");
   for (const Row& r : rows) {
     if (!r.error.empty()) {
-      std::printf("%-52s %7.2f  (%s)\n", r.name.c_str(), r.bytes / 1e6, r.error.c_str());
+      fmt::print("{:<52} {:7.2f}  ({})\n", r.name, r.bytes / 1e6, r.error);
       continue;
     }
     const double c = std::max(1.0, r.changes);
-    std::printf(
-        "%-52s %7.2f %7lld %9.0f %7.3f %6.1f %6.2f %7.3f %5.2f %5.2f %6.0f %5.1f %6.0f %6.2f "
-        "%5.2f %6.1f %6.1f %6.1f %6.1f %7.1f %8.1f %7.1f %7.2f\n",
-        r.name.c_str(), r.bytes / 1e6, static_cast<long long>(r.ticks), r.changes, r.parse_s,
-        r.bytes / 1e6 / r.parse_s, r.changes / 1e6 / r.parse_s, r.index_s,
-        r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9,
-        100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib, r.db_bytes / 1e6,
-        r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us, r.q.value_autocommit_median_us,
-        r.q.value_mmap_median_us, r.q.state_entity_median_us, r.q.state_all_median_ms,
-        r.q.history_median_us, r.q.sample_median_ms);
+    fmt::print(
+        "{:<52} {:7.2f} {:7} {:9.0f} {:7.3f} {:6.1f} {:6.2f} {:7.3f} {:5.2f} {:5.2f} {:6.0f} "
+        "{:5.1f} {:6.0f} {:6.2f} "
+        "{:5.2f} {:6.1f} {:6.1f} {:6.1f} {:6.1f} {:7.1f} {:8.1f} {:7.1f} {:7.2f}\n",
+        r.name, r.bytes / 1e6, r.ticks, r.changes, r.parse_s, r.bytes / 1e6 / r.parse_s,
+        r.changes / 1e6 / r.parse_s, r.index_s, r.index_over_parse, r.index_cpu_over_parse,
+        r.index_s / c * 1e9, 100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib,
+        r.db_bytes / 1e6, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
+        r.q.value_autocommit_median_us, r.q.value_mmap_median_us, r.q.state_entity_median_us,
+        r.q.state_all_median_ms, r.q.history_median_us, r.q.sample_median_ms);
   }
   bool any_match = false;
   for (const Row& r : rows) any_match |= r.match.ok;
   if (any_match) {
-    std::printf("\nmatch layer (gem-index without it, with its default step, with every tick):\n"
-                "%-40s %8s %8s %8s %6s %6s %8s %8s %8s %9s %9s %7s %7s\n",
-                "replay", "none_s", "dflt_s", "tick1_s", "dflt_x", "tick1_x", "none_MB",
-                "dflt_MB", "tick1_MB", "dflt_rows", "tick1_rows", "dflt_pk", "tick1_pk");
+    fmt::print(
+        "\nmatch layer (gem-index without it, with its default step, with every tick):\n"
+        "{:<40} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}\n",
+        "replay", "none_s", "dflt_s", "tick1_s", "dflt_x", "tick1_x", "none_MB", "dflt_MB",
+        "tick1_MB", "dflt_rows", "tick1_rows", "dflt_pk", "tick1_pk");
     for (const Row& r : rows) {
       if (!r.match.ok) continue;
       const MatchLayerCost& m = r.match;
-      std::printf("%-40s %8.3f %8.3f %8.3f %6.3f %6.3f %8.2f %8.2f %8.2f %9lld %9lld %7.0f %7.0f\n",
-                  r.name.c_str(), m.without_s, m.default_s, m.every_tick_s, m.default_ratio,
-                  m.every_tick_ratio, m.without_mb, m.default_mb, m.every_tick_mb,
-                  static_cast<long long>(m.default_rows),
-                  static_cast<long long>(m.every_tick_rows), m.default_peak_mib,
-                  m.every_tick_peak_mib);
+      fmt::print(
+          "{:<40} {:8.3f} {:8.3f} {:8.3f} {:6.3f} {:6.3f} {:8.2f} {:8.2f} {:8.2f} {:9} {:9} "
+          "{:7.0f} {:7.0f}\n",
+          r.name, m.without_s, m.default_s, m.every_tick_s, m.default_ratio, m.every_tick_ratio,
+          m.without_mb, m.default_mb, m.every_tick_mb, m.default_rows, m.every_tick_rows,
+          m.default_peak_mib, m.every_tick_peak_mib);
     }
   }
-  std::printf(
+  fmt::print(
       "\nx = index time / parse time, the median over runs of each index run against the\n"
       "parse run before it (they alternate); cpu_x = the same for CPU time (user + system,\n"
-      "all threads); ns/chg = index time per field change; sql%% = share of\n"
+      "all threads); ns/chg = index time per field change; sql% = share of\n"
       "index time spent in SQLite calls; B/chg = index bytes per field change; val = gem_value\n"
       "median and p99, each lookup a statement run inside one read transaction (v_auto:\n"
       "median in autocommit mode, a file lock per statement; v_mmap: median with PRAGMA\n"
@@ -240,71 +242,75 @@ void PrintTable(const std::vector<Row>& rows) {
 }
 
 void PrintJson(const std::vector<Row>& rows, int runs) {
-  std::printf("{\"runs\":%d,\"replays\":[", runs);
+  fmt::print("{{\"runs\":{},\"replays\":[", runs);
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    std::printf("%s\n{\"replay\":\"%s\"", i ? "," : "", r.name.c_str());
+    fmt::print("{}\n{{\"replay\":\"{}\"", i ? "," : "", r.name);
     if (!r.error.empty()) {
       std::string e;
       for (char ch : r.error) {
         if (ch == '"' || ch == '\\') e += '\\';
         if (static_cast<unsigned char>(ch) >= 0x20) e += ch;
       }
-      std::printf(",\"bytes\":%.0f,\"error\":\"%s\"}", r.bytes, e.c_str());
+      fmt::print(",\"bytes\":{:.0f},\"error\":\"{}\"}}", r.bytes, e);
       continue;
     }
     if (r.peer.ran || !r.peer.error.empty()) {
       const PeerComparison& p = r.peer;
       if (p.ran) {
-        std::printf(",\"peer\":{\"pairs\":%d,\"gem_seconds\":%.6f,\"peer_seconds\":%.6f,"
-                    "\"wall_ratio\":%.4f,\"wall_ratio_min\":%.4f,\"wall_ratio_max\":%.4f,"
-                    "\"gem_peak_mib\":%.1f,\"peer_peak_mib\":%.1f,\"peak_ratio\":%.3f}",
-                    p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min,
-                    p.wall_ratio_max, p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
+        fmt::print(
+            ",\"peer\":{{\"pairs\":{},\"gem_seconds\":{:.6f},\"peer_seconds\":{:.6f},"
+            "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
+            "\"gem_peak_mib\":{:.1f},\"peer_peak_mib\":{:.1f},\"peak_ratio\":{:.3f}}}",
+            p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min, p.wall_ratio_max,
+            p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
       } else {
-        std::printf(",\"peer\":{\"error\":\"%s\"}", p.error.c_str());
+        fmt::print(",\"peer\":{{\"error\":\"{}\"}}", p.error);
       }
     }
     if (r.q.last_tick == 0 && r.changes == 0) {  // --peer-only: nothing else measured
-      std::printf(",\"bytes\":%.0f}", r.bytes);
+      fmt::print(",\"bytes\":{:.0f}}}", r.bytes);
       continue;
     }
     const double c = std::max(1.0, r.changes);
-    std::printf(
-        ",\"bytes\":%.0f,\"ticks\":%lld,\"field_changes\":%.0f,\"created_values\":%.0f,"
-        "\"parse_seconds\":%.6f,\"parse_mb_per_second\":%.3f,\"parse_changes_per_second\":%.0f,"
-        "\"parse_peak_mib\":%.1f,\"parse_cpu_seconds\":%.6f,\"index_seconds\":%.6f,"
-        "\"index_cpu_seconds\":%.6f,\"index_over_parse\":%.3f,\"index_cpu_over_parse\":%.3f,"
-        "\"index_ns_per_change\":%.1f,\"index_parse_seconds\":%.6f,"
-        "\"index_sqlite_seconds\":%.6f,\"index_peak_mib\":%.1f,\"db_bytes\":%.0f,"
-        "\"db_bytes_per_change\":%.3f,\"gem_value_median_us\":%.2f,\"gem_value_p99_us\":%.2f,"
-        "\"gem_value_autocommit_median_us\":%.2f,\"gem_value_mmap_median_us\":%.2f,\"gem_value_mmap_p99_us\":%.2f,"
-        "\"gem_state_entity_median_us\":%.2f,\"gem_state_all_median_ms\":%.3f,"
-        "\"gem_state_all_rows\":%.0f,\"history_median_us\":%.2f,\"history_rows\":%.1f,"
-        "\"gem_sample_median_ms\":%.3f,\"gem_sample_rows\":%.0f",
-        r.bytes, static_cast<long long>(r.ticks), r.changes, r.created_values, r.parse_s,
-        r.bytes / 1e6 / r.parse_s, r.changes / r.parse_s, r.parse_peak_mib, r.parse_cpu_s,
-        r.index_s, r.index_cpu_s, r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9, r.index_parse_s, r.index_sqlite_s,
-        r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
-        r.q.value_autocommit_median_us, r.q.value_mmap_median_us, r.q.value_mmap_p99_us,
-        r.q.state_entity_median_us, r.q.state_all_median_ms, r.q.state_all_rows,
-        r.q.history_median_us, r.q.history_rows, r.q.sample_median_ms, r.q.sample_rows);
+    fmt::print(
+        ",\"bytes\":{:.0f},\"ticks\":{},\"field_changes\":{:.0f},\"created_values\":{:.0f},"
+        "\"parse_seconds\":{:.6f},\"parse_mb_per_second\":{:.3f},\"parse_changes_per_second\":{:."
+        "0f},"
+        "\"parse_peak_mib\":{:.1f},\"parse_cpu_seconds\":{:.6f},\"index_seconds\":{:.6f},"
+        "\"index_cpu_seconds\":{:.6f},\"index_over_parse\":{:.3f},\"index_cpu_over_parse\":{:.3f},"
+        "\"index_ns_per_change\":{:.1f},\"index_parse_seconds\":{:.6f},"
+        "\"index_sqlite_seconds\":{:.6f},\"index_peak_mib\":{:.1f},\"db_bytes\":{:.0f},"
+        "\"db_bytes_per_change\":{:.3f},\"gem_value_median_us\":{:.2f},\"gem_value_p99_us\":{:.2f},"
+        "\"gem_value_autocommit_median_us\":{:.2f},\"gem_value_mmap_median_us\":{:.2f},\"gem_value_"
+        "mmap_p99_us\":{:.2f},"
+        "\"gem_state_entity_median_us\":{:.2f},\"gem_state_all_median_ms\":{:.3f},"
+        "\"gem_state_all_rows\":{:.0f},\"history_median_us\":{:.2f},\"history_rows\":{:.1f},"
+        "\"gem_sample_median_ms\":{:.3f},\"gem_sample_rows\":{:.0f}",
+        r.bytes, r.ticks, r.changes, r.created_values, r.parse_s, r.bytes / 1e6 / r.parse_s,
+        r.changes / r.parse_s, r.parse_peak_mib, r.parse_cpu_s, r.index_s, r.index_cpu_s,
+        r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9, r.index_parse_s,
+        r.index_sqlite_s, r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us,
+        r.q.value_p99_us, r.q.value_autocommit_median_us, r.q.value_mmap_median_us,
+        r.q.value_mmap_p99_us, r.q.state_entity_median_us, r.q.state_all_median_ms,
+        r.q.state_all_rows, r.q.history_median_us, r.q.history_rows, r.q.sample_median_ms,
+        r.q.sample_rows);
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;
-      std::printf(
-          ",\"match_layer\":{\"without_seconds\":%.6f,\"default_seconds\":%.6f,"
-          "\"every_tick_seconds\":%.6f,\"default_over_without\":%.4f,"
-          "\"every_tick_over_without\":%.4f,\"without_mb\":%.3f,\"default_mb\":%.3f,"
-          "\"every_tick_mb\":%.3f,\"default_timeline_rows\":%lld,"
-          "\"every_tick_timeline_rows\":%lld,\"default_peak_mib\":%.1f,"
-          "\"every_tick_peak_mib\":%.1f}",
+      fmt::print(
+          ",\"match_layer\":{{\"without_seconds\":{:.6f},\"default_seconds\":{:.6f},"
+          "\"every_tick_seconds\":{:.6f},\"default_over_without\":{:.4f},"
+          "\"every_tick_over_without\":{:.4f},\"without_mb\":{:.3f},\"default_mb\":{:.3f},"
+          "\"every_tick_mb\":{:.3f},\"default_timeline_rows\":{},"
+          "\"every_tick_timeline_rows\":{},\"default_peak_mib\":{:.1f},"
+          "\"every_tick_peak_mib\":{:.1f}}}",
           m.without_s, m.default_s, m.every_tick_s, m.default_ratio, m.every_tick_ratio,
-          m.without_mb, m.default_mb, m.every_tick_mb, static_cast<long long>(m.default_rows),
-          static_cast<long long>(m.every_tick_rows), m.default_peak_mib, m.every_tick_peak_mib);
+          m.without_mb, m.default_mb, m.every_tick_mb, m.default_rows, m.every_tick_rows,
+          m.default_peak_mib, m.every_tick_peak_mib);
     }
-    std::printf("}");
+    fmt::print("}}");
   }
-  std::printf("\n]}\n");
+  fmt::print("\n]}}\n");
 }
 
 // "5,15,30" as numbers.
@@ -320,19 +326,18 @@ std::vector<double> NumberList(const std::string& list) {
 }
 
 void Usage(FILE* out) {
-  std::fputs(
-      "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
-      "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
-      "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
-      "\n"
-      "Measures parse and index time, gem-index's peak memory, index size and query\n"
-      "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
-      "each --minutes length (none with --minutes ''), and what the match layer costs\n"
-      "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
-      "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
-      "every replay, whole processes run alternately (wall time and peak memory,\n"
-      "ratios within pairs); --peer-only measures just that.\n",
-      out);
+  fmt::print(out,
+             "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
+             "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
+             "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
+             "\n"
+             "Measures parse and index time, gem-index's peak memory, index size and query\n"
+             "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
+             "each --minutes length (none with --minutes ''), and what the match layer costs\n"
+             "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
+             "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
+             "every replay, whole processes run alternately (wall time and peak memory,\n"
+             "ratios within pairs); --peer-only measures just that.\n");
 }
 
 }  // namespace
@@ -345,7 +350,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "gem-bench: %s needs a value\n", a.c_str());
+        fmt::print(stderr, "gem-bench: {} needs a value\n", a);
         std::exit(64);
       }
       return argv[++i];
@@ -382,11 +387,11 @@ int main(int argc, char** argv) {
   }
   if (o.from.empty()) o.from = o.fixtures_dir + "/dota2_haste_auto-20240102-2233-start.dem";
   if (o.peer_only && o.peer.empty()) {
-    std::fputs("gem-bench: --peer-only needs --peer PATH\n", stderr);
+    fmt::print(stderr, "gem-bench: --peer-only needs --peer PATH\n");
     return 64;
   }
   if (!o.peer.empty() && access(o.peer.c_str(), X_OK) != 0) {
-    std::fprintf(stderr, "gem-bench: cannot run the peer %s\n", o.peer.c_str());
+    fmt::print(stderr, "gem-bench: cannot run the peer {}\n", o.peer);
     return 66;
   }
   mkdir(o.work.c_str(), 0755);
@@ -412,11 +417,11 @@ int main(int argc, char** argv) {
     std::snprintf(name, sizeof name, "synthetic-%gmin-seed1.dem", m);
     const std::string path = o.work + "/" + name;
     if (!Exists(path)) {
-      std::fprintf(stderr, "gem-bench: writing %s\n", path.c_str());
+      fmt::print(stderr, "gem-bench: writing {}\n", path);
       ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.from, "--minutes",
                                std::to_string(m), "--seed", "1", "--quiet", path});
       if (run.exit_code != 0) {
-        std::fprintf(stderr, "gem-bench: gem-synth failed for %g minutes\n", m);
+        fmt::print(stderr, "gem-bench: gem-synth failed for {:g} minutes\n", m);
         continue;
       }
     }
@@ -428,11 +433,11 @@ int main(int argc, char** argv) {
 
   std::vector<Row> rows;
   for (const auto& [name, path] : todo) {
-    std::fprintf(stderr, "gem-bench: %s\n", name.c_str());
+    fmt::print(stderr, "gem-bench: {}\n", name);
     rows.push_back(Measure(name, path, o));
     if (rows.back().error.empty() && !o.peer_only &&
         std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
-      std::fprintf(stderr, "gem-bench: %s: match layer\n", name.c_str());
+      fmt::print(stderr, "gem-bench: {}: match layer\n", name);
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
     }
   }
@@ -441,7 +446,7 @@ int main(int argc, char** argv) {
   } else {
     if (!o.peer_only) PrintTable(rows);
     if (!o.peer.empty()) {
-      if (!o.peer_only) std::printf("\n");
+      if (!o.peer_only) fmt::print("\n");
       PrintPeerTable(rows, o.peer);
     }
   }

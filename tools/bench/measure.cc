@@ -1,5 +1,6 @@
 #include "tools/bench/measure.h"
 
+#include <fmt/core.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -62,7 +63,7 @@ ChildRun RunChild(const std::vector<std::string>& argv) {
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
-    std::fprintf(stderr, "gem-bench: cannot run %s: %s\n", args[0], std::strerror(errno));
+    fmt::print(stderr, "gem-bench: cannot run {}: {}\n", args[0], std::strerror(errno));
     _exit(127);
   }
   close(pipefd[1]);

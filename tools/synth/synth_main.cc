@@ -9,6 +9,7 @@
 // temporary file beside OUT.dem and renamed when complete. Exit codes as
 // gem-index: 64 usage, 65 a fixture it cannot use, 66 fixture missing,
 // 73 cannot create the output, 74 I/O error.
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -25,24 +26,23 @@
 namespace {
 
 void Usage(FILE* out) {
-  std::fputs(
-      "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
-      "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
-      "                 [--truth-interval TICKS] [--quiet] OUT.dem\n"
-      "\n"
-      "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
-      "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
-      "modifiers, combat log, full packets). The same seed gives the same file.\n"
-      "\n"
-      "  --truth FILE           the state of a sample of entities every\n"
-      "                         --truth-interval ticks (default 300), JSON lines\n"
-      "  --combat-truth FILE    every combat-log entry written, JSON lines: the\n"
-      "                         tick and each field set, by its protobuf name\n"
-      "  --match-truth FILE     each player's gold, XP, kills, ... and the game clock\n"
-      "                         every --truth-interval ticks, and every kill, JSON lines\n"
-      "  --full-interval TICKS  ticks between full packets (default 1800)\n"
-      "  --quiet                print nothing on success\n",
-      out);
+  fmt::print(out,
+             "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
+             "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
+             "                 [--truth-interval TICKS] [--quiet] OUT.dem\n"
+             "\n"
+             "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
+             "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
+             "modifiers, combat log, full packets). The same seed gives the same file.\n"
+             "\n"
+             "  --truth FILE           the state of a sample of entities every\n"
+             "                         --truth-interval ticks (default 300), JSON lines\n"
+             "  --combat-truth FILE    every combat-log entry written, JSON lines: the\n"
+             "                         tick and each field set, by its protobuf name\n"
+             "  --match-truth FILE     each player's gold, XP, kills, ... and the game clock\n"
+             "                         every --truth-interval ticks, and every kill, JSON lines\n"
+             "  --full-interval TICKS  ticks between full packets (default 1800)\n"
+             "  --quiet                print nothing on success\n");
 }
 
 bool ParseNumber(const char* text, double* out) {
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     auto value = [&](double* x) {
       if (i + 1 >= argc || !ParseNumber(argv[i + 1], x)) {
-        std::fprintf(stderr, "gem-synth: %s needs a number\n", a.c_str());
+        fmt::print(stderr, "gem-synth: {} needs a number\n", a);
         std::exit(cli::kExitUsage);
       }
       ++i;
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     } else if (a == "--quiet") {
       quiet = true;
     } else if (a[0] == '-' || !out.empty()) {
-      std::fprintf(stderr, "gem-synth: unexpected argument %s\n", a.c_str());
+      fmt::print(stderr, "gem-synth: unexpected argument {}\n", a);
       Usage(stderr);
       return cli::kExitUsage;
     } else {
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   synth::World world;
   Status s = world.Load(from);
   if (!s.ok()) {
-    std::fprintf(stderr, "gem-synth: %s: %s\n", from.c_str(), s.ToString().c_str());
+    fmt::print(stderr, "gem-synth: {}: {}\n", from, s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   FILE* truth = nullptr;
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
       {&truth_path, &truth}, {&combat_truth_path, &combat_truth}, {&match_truth_path, &match_truth}};
   for (auto [path, file] : outputs) {
     if (!path->empty() && (*file = std::fopen(path->c_str(), "w")) == nullptr) {
-      std::fprintf(stderr, "gem-synth: cannot create %s\n", path->c_str());
+      fmt::print(stderr, "gem-synth: cannot create {}\n", path->c_str());
       return cli::kExitCantCreate;
     }
   }
@@ -142,31 +142,27 @@ int main(int argc, char** argv) {
     for (auto [path, file] : outputs) {
       if (!path->empty()) std::remove(path->c_str());
     }
-    std::fprintf(stderr, "gem-synth: %s\n", s.ToString().c_str());
+    fmt::print(stderr, "gem-synth: {}\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
   if (!quiet) {
     const synth::WorldCounters& w = world.counters();
     const synth::MatchCounters& m = match.counters();
-    std::printf("bytes\t%llu\n", static_cast<unsigned long long>(writer.bytes()));
-    std::printf("first_tick\t%u\nlast_tick\t%u\n", world.start_tick(), m.last_tick);
-    std::printf("packets\t%llu\nfull_packets\t%llu\n",
-                static_cast<unsigned long long>(w.packets),
-                static_cast<unsigned long long>(w.full_packets));
-    std::printf("field_changes\t%llu\n", static_cast<unsigned long long>(w.field_changes));
-    std::printf("created_values\t%llu\n", static_cast<unsigned long long>(w.created_values));
-    std::printf("entities_created\t%llu\nentities_deleted\t%llu\nentities_live\t%zu\n",
-                static_cast<unsigned long long>(w.created),
-                static_cast<unsigned long long>(w.deleted), world.entities().size());
-    std::printf("max_live\t%llu\n", static_cast<unsigned long long>(w.max_live));
-    std::printf("string_entries\t%llu\n", static_cast<unsigned long long>(w.string_entries));
-    std::printf("modifiers_added\t%llu\nmodifiers_removed\t%llu\n",
-                static_cast<unsigned long long>(m.modifiers_added),
-                static_cast<unsigned long long>(m.modifiers_removed));
-    std::printf("wearable_changes\t%llu\n", static_cast<unsigned long long>(m.wearable_changes));
-    std::printf("combat_log\t%llu\n", static_cast<unsigned long long>(m.combat_log));
-    std::printf("truth_entities\t%llu\n", static_cast<unsigned long long>(m.truth_entities));
-    std::printf("kills\t%llu\n", static_cast<unsigned long long>(m.kills));
+    fmt::print("bytes\t{}\n", writer.bytes());
+    fmt::print("first_tick\t{}\nlast_tick\t{}\n", world.start_tick(), m.last_tick);
+    fmt::print("packets\t{}\nfull_packets\t{}\n", w.packets, w.full_packets);
+    fmt::print("field_changes\t{}\n", w.field_changes);
+    fmt::print("created_values\t{}\n", w.created_values);
+    fmt::print("entities_created\t{}\nentities_deleted\t{}\nentities_live\t{}\n", w.created,
+               w.deleted, world.entities().size());
+    fmt::print("max_live\t{}\n", w.max_live);
+    fmt::print("string_entries\t{}\n", w.string_entries);
+    fmt::print("modifiers_added\t{}\nmodifiers_removed\t{}\n", m.modifiers_added,
+               m.modifiers_removed);
+    fmt::print("wearable_changes\t{}\n", m.wearable_changes);
+    fmt::print("combat_log\t{}\n", m.combat_log);
+    fmt::print("truth_entities\t{}\n", m.truth_entities);
+    fmt::print("kills\t{}\n", m.kills);
   }
   return 0;
 }

@@ -51,6 +51,7 @@ TEST(FuzzRegressions, EveryInputThatEverFailedIsHandled) {
   RunAll("string_table_entries", StringTableEntries, &ran);
   RunAll("field_paths_and_decoders", FieldPathsAndDecoders, &ran);
   RunAll("chunk_and_state_codecs", ChunkAndStateCodecs, &ran);
+  RunAll("extension_queries", ExtensionQueries, &ran);
   std::printf("fuzz regressions run: %zu\n", ran);
   if (ran == 0) GTEST_SKIP() << "SKIPPED: no regression input yet";
 }

@@ -31,6 +31,13 @@ int FieldPathsAndDecoders(const uint8_t* data, size_t size);
 // state blob.
 int ChunkAndStateCodecs(const uint8_t* data, size_t size);
 
+// The extension over an untrusted index: a gem index (the writer's own
+// schema, a true application_id and user_version) whose rows are made from
+// the input — entities, their creation states, change chunks, ticks and
+// the facts in meta — queried through gem_state, gem_changes, gem_value
+// and gem_sample.
+int ExtensionQueries(const uint8_t* data, size_t size);
+
 }  // namespace gem::fuzz
 
 #endif  // GEM_TESTS_FUZZ_TARGETS_H_

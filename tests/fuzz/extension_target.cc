@@ -1,0 +1,121 @@
+// The extension fuzz target (targets.h): an index in memory made from the
+// input, and the extension's functions asked about it.
+#include <sqlite3.h>
+
+#include <string>
+#include <string_view>
+
+#include "core/codec/index_format.h"
+#include "indexer/index_schema.h"
+#include "tests/fuzz/targets.h"
+
+extern "C" int sqlite3_gem_init(sqlite3* db, char** err, const sqlite3_api_routines* api);
+
+namespace gem::fuzz {
+namespace {
+
+// Reads the input front to back: numbers, then blobs of a length it says.
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
+  int64_t Int() {
+    int64_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= int64_t{Byte()} << (8 * i);
+    return v - (int64_t{1} << 31) / 2;  // around zero, either sign
+  }
+  std::string_view Blob() {
+    const size_t n = std::min<size_t>(size_t{Byte()} * 4 + Byte() % 4, size_ - at_);
+    std::string_view b(reinterpret_cast<const char*>(data_ + at_), n);
+    at_ += n;
+    return b;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t at_ = 0;
+};
+
+void Exec(sqlite3* db, const std::string& sql) { sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); }
+
+// Runs a query to its end, ignoring what it returns (errors included).
+void Drain(sqlite3* db, const std::string& sql, int64_t a, int64_t b) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) return;
+  sqlite3_bind_int64(st, 1, a);
+  sqlite3_bind_int64(st, 2, b);
+  for (int rows = 0; rows < 100000 && sqlite3_step(st) == SQLITE_ROW; ++rows) {
+  }
+  sqlite3_finalize(st);
+}
+
+void Insert(sqlite3* db, const char* sql, std::initializer_list<int64_t> ints, std::string_view blob,
+            bool with_blob) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) return;
+  int i = 1;
+  for (int64_t v : ints) sqlite3_bind_int64(st, i++, v);
+  if (with_blob) sqlite3_bind_blob(st, i, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
+}  // namespace
+
+int ExtensionQueries(const uint8_t* data, size_t size) {
+  static const bool registered = [] {
+    sqlite3_auto_extension(reinterpret_cast<void (*)()>(sqlite3_gem_init));
+    return true;
+  }();
+  static_cast<void>(registered);
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+    sqlite3_close(db);
+    return 0;
+  }
+  Exec(db, index::kCreateSchemaSql);
+  Exec(db, "PRAGMA application_id=" + std::to_string(kIndexApplicationId) +
+               "; PRAGMA user_version=" + std::to_string(kIndexSchemaVersion));
+  Reader in(data, size);
+  const int64_t tick = in.Int();
+  Insert(db, "INSERT INTO meta(key, value) VALUES('last_tick', ?1)", {in.Int()}, {}, false);
+  Insert(db, "INSERT INTO classes(class_id, name) VALUES(?1, 'CFuzz')", {in.Byte() % 4}, {}, false);
+  const int fields = 1 + in.Byte() % 6;
+  Insert(db,
+         "INSERT INTO field_defs(def_id, name, path, type, model, decoder) "
+         "VALUES(1, 'm_x', '0', 'int32', 'simple', 'varint')",
+         {}, {}, false);
+  for (int f = 0; f < fields; ++f) {
+    Insert(db, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?1, ?2, 1)",
+           {in.Byte() % 4, in.Byte() % 8}, {}, false);
+  }
+  const int entities = 1 + in.Byte() % 3;
+  for (int e = 0; e < entities; ++e) {
+    const int64_t entity = 1 + in.Byte() % 4;
+    Insert(db,
+           "INSERT INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
+           "deleted_tick) VALUES(?1, ?2, ?3, 0, ?4, ?5, ?6)",
+           {entity, in.Byte(), in.Byte(), in.Byte() % 4, in.Int(), in.Int()}, {}, false);
+    const std::string_view state = in.Blob();
+    Insert(db, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?1, ?2, ?3, NULL)",
+           {entity, in.Int()}, state, true);
+    const int chunks = in.Byte() % 4;
+    for (int c = 0; c < chunks; ++c) {
+      const std::string_view chunk = in.Blob();
+      Insert(db,
+             "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
+             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             {entity, in.Byte() % 8, in.Int(), in.Byte(), in.Int(), in.Byte()}, chunk, true);
+    }
+  }
+  Drain(db, "SELECT * FROM gem_state(?1)", tick, 0);
+  Drain(db, "SELECT * FROM gem_state(?1, ?2)", tick, 1);
+  Drain(db, "SELECT * FROM gem_changes WHERE entity = ?2 AND tick <= ?1", tick, 1);
+  Drain(db, "SELECT gem_value(?2, 'm_x', ?1), gem_position(?2, ?1)", tick, 2);
+  Drain(db, "SELECT * FROM gem_sample(?1, ?1 + 600, 60, ?2)", tick, 1);
+  sqlite3_close(db);
+  return 0;
+}
+
+}  // namespace gem::fuzz

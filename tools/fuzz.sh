@@ -13,7 +13,8 @@
 # tests/fuzz/regressions/TARGET/ once fixed: the test suite runs it). Each
 # run prints its executions and executions a second. --junit DIR writes
 # DIR/TARGET/test.xml, one case a target, for tools/test.sh's count.
-# Corpora grow in ${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz}; demo_stream's
+# Corpora grow in ${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz} (one run at a time
+# in a directory: runs sharing one overwrite each other's logs); demo_stream's
 # first corpus is the first 64 KiB of each fixture ($GEM_FIXTURES), and
 # packet_entities_update reads the auto fixture's schema and baselines.
 set -uo pipefail

@@ -25,6 +25,7 @@ targets=(demo_stream packet_entities_update string_table_entries field_paths_and
 work="${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz}"
 output_base="${GEM_FUZZ_BAZEL:-$HOME/.cache/gem-fuzz-bazel}"
 fixtures="${GEM_FIXTURES:-../shared/fixtures}"
+export GEM_FIXTURES="$fixtures"  # packet_entities_update reads the auto fixture
 
 usage() {
   sed -n '6,8p' "$0" | sed 's/^# *//' >&2
@@ -63,11 +64,12 @@ if ! bazel build --config=fuzz --symlink_prefix=/ "${labels[@]}"; then
 fi
 bin="$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz"
 
-write_junit() {  # target ok message
+write_junit() {  # target ok|skipped|failed message
   [ -n "$junit" ] || return 0
   mkdir -p "$junit/$1"
   local failure=""
-  [ "$2" = ok ] || failure="<failure message=\"$(printf '%s' "$3" | sed 's/&/\&amp;/g; s/"/\&quot;/g; s/</\&lt;/g')\"/>"
+  [ "$2" = skipped ] && failure="<skipped/>"
+  [ "$2" = failed ] && failure="<failure message=\"$(printf '%s' "$3" | sed 's/&/\&amp;/g; s/"/\&quot;/g; s/</\&lt;/g')\"/>"
   printf '<testsuites><testsuite name="fuzz_%s"><testcase name="%s">%s</testcase></testsuite></testsuites>\n' \
     "$1" "$1" "$failure" > "$junit/$1/test.xml"
 }
@@ -83,6 +85,12 @@ for t in "${chosen[@]}"; do
       [ -f "$f" ] && head -c 65536 "$f" > "$work/$t/seeds/$(basename "$f" .dem).head"
     done
     seeds=("$work/$t/seeds")
+  fi
+  if [ "$t" = packet_entities_update ] &&
+     [ ! -f "$fixtures/dota2_haste_auto-20240102-2233-start.dem" ]; then
+    echo "fuzz: $t: SKIPPED: fixture dota2_haste_auto-20240102-2233-start.dem not found in $fixtures"
+    write_junit "$t" skipped ""
+    continue
   fi
   log="$work/$t/last.log"
   "$bin/${t}_fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

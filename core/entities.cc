@@ -219,6 +219,20 @@ bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out) {
   return r.ok();
 }
 
+Status EntityManager::ReadCreateHeader(BitReader* r, int64_t index, CreateHeader* out) {
+  if (class_id_bits_ == 0) return Status::Corrupt("entity created before the server info");
+  out->class_id = static_cast<int32_t>(r->ReadBits(class_id_bits_));
+  out->serial = r->ReadBits(17);
+  r->ReadVarUint32();  // spawn group handle
+  out->fields = mutable_class_fields(out->class_id);
+  if (out->fields == nullptr) {
+    return Status::Corrupt("entity " + std::to_string(index) + " has class " +
+                           std::to_string(out->class_id) + ", which has no serializer");
+  }
+  out->class_state = GetClassState(out->class_id);
+  return PrepareTemplate(out->class_state);
+}
+
 Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
                                      std::vector<SnapshotEntity>* out) {
   out->clear();
@@ -246,21 +260,15 @@ Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
       }
       continue;
     }
-    if (class_id_bits_ == 0) return Status::Corrupt("full packet before the server info");
+    CreateHeader h;
+    GEM_RETURN_IF_ERROR(ReadCreateHeader(&r, index, &h));
     SnapshotEntity e;
     e.index = static_cast<int32_t>(index);
-    e.class_id = static_cast<int32_t>(r.ReadBits(class_id_bits_));
-    e.serial = r.ReadBits(17);
-    r.ReadVarUint32();  // spawn group handle
-    ClassFields* fields = mutable_class_fields(e.class_id);
-    if (fields == nullptr) {
-      return Status::Corrupt("full packet's entity " + std::to_string(index) + " has class " +
-                             std::to_string(e.class_id) + ", which has no serializer");
-    }
-    ClassState* cs = GetClassState(e.class_id);
-    GEM_RETURN_IF_ERROR(PrepareTemplate(cs));
-    e.fields = fields;
-    if (cs->has_baseline) e.state = cs->base_state;
+    e.class_id = h.class_id;
+    e.serial = h.serial;
+    e.fields = h.fields;
+    ClassFields* fields = h.fields;
+    if (h.class_state->has_baseline) e.state = h.class_state->base_state;
     Status s = ReadFields(&r, fields, &e.state, nullptr);
     if (!s.ok()) {
       return s.WithContext("restating entity " + std::to_string(index) + " (" +
@@ -303,21 +311,13 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
     if ((cmd & 1) == 0) {
       if (cmd & 2) {
         // Create.
-        if (class_id_bits_ == 0) {
-          return Status::Corrupt("entity created before the server info");
-        }
-        int32_t class_id = static_cast<int32_t>(r.ReadBits(class_id_bits_));
-        uint32_t serial = r.ReadBits(17);
-        r.ReadVarUint32();  // spawn group handle
-        ClassFields* fields = mutable_class_fields(class_id);
-        if (fields == nullptr) {
-          return Status::Corrupt("entity " + std::to_string(index) +
-                                 " has class " + std::to_string(class_id) +
-                                 ", which has no serializer");
-        }
+        CreateHeader h;
+        GEM_RETURN_IF_ERROR(ReadCreateHeader(&r, index, &h));
+        const int32_t class_id = h.class_id;
+        const uint32_t serial = h.serial;
+        ClassFields* fields = h.fields;
+        ClassState* cs = h.class_state;
         if (e != nullptr) Delete(e, tick);
-        ClassState* cs = GetClassState(class_id);
-        GEM_RETURN_IF_ERROR(PrepareTemplate(cs));
         e = NewEntity();
         e->index = static_cast<int32_t>(index);
         e->serial = serial;

@@ -151,6 +151,15 @@ class EntityManager {
     FieldState base_state;
   };
 
+  // What a create (in a delta or a full packet) says before its fields:
+  // the class, its serial, and the class's decoded baseline, ready.
+  struct CreateHeader {
+    int32_t class_id = -1;
+    uint32_t serial = 0;
+    ClassFields* fields = nullptr;
+    ClassState* class_state = nullptr;
+  };
+  Status ReadCreateHeader(BitReader* r, int64_t index, CreateHeader* out);
   ClassState* GetClassState(int32_t class_id);
   Status PrepareTemplate(ClassState* cs);
   Entity* NewEntity();

@@ -7,35 +7,13 @@
 
 #include "core/codec/index_format.h"
 #include "indexer/index_schema.h"
+#include "tests/fuzz/input_reader.h"
 #include "tests/fuzz/targets.h"
 
 extern "C" int sqlite3_gem_init(sqlite3* db, char** err, const sqlite3_api_routines* api);
 
 namespace gem::fuzz {
 namespace {
-
-// Reads the input front to back: numbers, then blobs of a length it says.
-class Reader {
- public:
-  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
-  int64_t Int() {
-    int64_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= int64_t{Byte()} << (8 * i);
-    return v - (int64_t{1} << 31) / 2;  // around zero, either sign
-  }
-  std::string_view Blob() {
-    const size_t n = std::min<size_t>(size_t{Byte()} * 4 + Byte() % 4, size_ - at_);
-    std::string_view b(reinterpret_cast<const char*>(data_ + at_), n);
-    at_ += n;
-    return b;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
 
 void Exec(sqlite3* db, const std::string& sql) { sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); }
 
@@ -77,7 +55,7 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
   Exec(db, index::kCreateSchemaSql);
   Exec(db, "PRAGMA application_id=" + std::to_string(kIndexApplicationId) +
                "; PRAGMA user_version=" + std::to_string(kIndexSchemaVersion));
-  Reader in(data, size);
+  InputReader in(data, size);
   const int64_t tick = in.Int();
   Insert(db, "INSERT INTO meta(key, value) VALUES('last_tick', ?1)", {in.Int()}, {}, false);
   Insert(db, "INSERT INTO classes(class_id, name) VALUES(?1, 'CFuzz')", {in.Byte() % 4}, {}, false);

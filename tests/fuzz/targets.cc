@@ -16,28 +16,10 @@
 #include "core/parser.h"
 #include "core/string_table.h"
 #include "tests/decoder_specs.h"
+#include "tests/fuzz/input_reader.h"
 
 namespace gem::fuzz {
 namespace {
-
-// Reads the input's first bytes as parameters (zeros past the end).
-class Params {
- public:
-  Params(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Byte() { return at_ < size_ ? data_[at_++] : 0; }
-  uint32_t U32() {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= uint32_t{Byte()} << (8 * i);
-    return v;
-  }
-  const uint8_t* rest() const { return data_ + at_; }
-  size_t rest_size() const { return size_ - at_; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
 
 // Every decoding rule (tests/decoder_specs.h).
 std::vector<FieldDecoder> AllDecoders() {
@@ -90,7 +72,7 @@ int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
   for (const auto& [class_id, baseline] : world.baselines) {
     entities.SetBaseline(class_id, baseline);
   }
-  Params p(data, size);
+  InputReader p(data, size);
   const uint8_t flags = p.Byte();
   PacketEntities msg;
   msg.is_delta = false;
@@ -112,7 +94,7 @@ int DemoStream(const uint8_t* data, size_t size) {
 }
 
 int StringTableEntries(const uint8_t* data, size_t size) {
-  Params p(data, size);
+  InputReader p(data, size);
   StringTableSettings s;
   const uint8_t mode = p.Byte();
   s.user_data_fixed_size = (mode & 1) != 0;
@@ -130,7 +112,7 @@ int StringTableEntries(const uint8_t* data, size_t size) {
 
 int FieldPathsAndDecoders(const uint8_t* data, size_t size) {
   static const std::vector<FieldDecoder> decoders = AllDecoders();
-  Params p(data, size);
+  InputReader p(data, size);
   const uint8_t choice = p.Byte();
   BitReader r(p.rest(), p.rest_size());
   std::vector<FieldPath> paths;

@@ -14,9 +14,12 @@
 # run prints its executions and executions a second. --junit DIR writes
 # DIR/TARGET/test.xml, one case a target, for tools/test.sh's count.
 # Corpora grow in ${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz} (one run at a time
-# in a directory: runs sharing one overwrite each other's logs); demo_stream's
-# first corpus is the first 64 KiB of each fixture ($GEM_FIXTURES), and
-# packet_entities_update reads the auto fixture's schema and baselines.
+# in a directory: runs sharing one overwrite each other's logs). Each target
+# also reads seeds cut from the fixtures ($GEM_FIXTURES) and from their
+# indexes by tests/fuzz:cut_seeds (whole frames, real entity packets,
+# string-table messages, baselines, change chunks, states; recut when the
+# cutter or the fixtures change), and packet_entities_update reads the auto
+# fixture's schema and baselines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,7 +58,7 @@ else
 fi
 command -v clang-14 >/dev/null || { echo "fuzz: clang-14 is missing (tools/setup.sh)" >&2; exit 69; }
 
-labels=()
+labels=(//tests/fuzz:cut_seeds)
 for t in "${chosen[@]}"; do labels+=("//tests/fuzz:${t}_fuzzer"); done
 bazel() { command bazel --output_base="$output_base" "$@"; }
 if ! bazel build --config=fuzz --symlink_prefix=/ "${labels[@]}"; then
@@ -63,6 +66,21 @@ if ! bazel build --config=fuzz --symlink_prefix=/ "${labels[@]}"; then
   exit 1
 fi
 bin="$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz"
+
+# Seeds, recut when the cutter or the fixtures changed.
+seeds="$work/seeds"
+if [ -d "$fixtures" ]; then
+  stamp="$(sha1sum "$bin/cut_seeds" | cut -c1-40) $(ls -l "$fixtures"/*.dem 2>/dev/null | sha1sum | cut -c1-40)"
+  if [ "$(cat "$seeds/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$seeds"
+    if "$bin/cut_seeds" "$fixtures" "$seeds" > "$work/cut_seeds.log" 2>&1; then
+      echo "$stamp" > "$seeds/.stamp"
+      echo "fuzz: seeds cut from $fixtures: $(tr '\n' ' ' < "$work/cut_seeds.log")"
+    else
+      echo "fuzz: cutting seeds from $fixtures failed (see $work/cut_seeds.log); fuzzing without" >&2
+    fi
+  fi
+fi
 
 write_junit() {  # target ok|skipped|failed message
   [ -n "$junit" ] || return 0
@@ -78,14 +96,8 @@ found=0
 for t in "${chosen[@]}"; do
   corpus="$work/$t/corpus"
   mkdir -p "$corpus" "$work/$t/findings"
-  seeds=()
-  if [ "$t" = demo_stream ] && [ -d "$fixtures" ]; then
-    mkdir -p "$work/$t/seeds"
-    for f in "$fixtures"/*.dem; do
-      [ -f "$f" ] && head -c 65536 "$f" > "$work/$t/seeds/$(basename "$f" .dem).head"
-    done
-    seeds=("$work/$t/seeds")
-  fi
+  seed_dirs=()
+  [ -d "$seeds/$t" ] && seed_dirs=("$seeds/$t")
   if [ "$t" = packet_entities_update ] &&
      [ ! -f "$fixtures/dota2_haste_auto-20240102-2233-start.dem" ]; then
     echo "fuzz: $t: SKIPPED: fixture dota2_haste_auto-20240102-2233-start.dem not found in $fixtures"
@@ -94,7 +106,7 @@ for t in "${chosen[@]}"; do
   fi
   log="$work/$t/last.log"
   "$bin/${t}_fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$work/$t/findings/" "$corpus" "${seeds[@]}" \
+    -print_final_stats=1 -artifact_prefix="$work/$t/findings/" "$corpus" "${seed_dirs[@]}" \
     > "$log" 2>&1
   status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

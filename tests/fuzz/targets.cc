@@ -64,14 +64,20 @@ const EntityWorld& World() {
 
 }  // namespace
 
-int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
+std::unique_ptr<EntityManager> NewAutoFixtureEntities() {
   const EntityWorld& world = World();
-  if (!world.ok) return 0;
-  EntityManager entities(&world.parser->schema(), nullptr);
-  entities.SetMaxClasses(world.parser->metadata().max_classes);
+  if (!world.ok) return nullptr;
+  auto entities = std::make_unique<EntityManager>(&world.parser->schema(), nullptr);
+  entities->SetMaxClasses(world.parser->metadata().max_classes);
   for (const auto& [class_id, baseline] : world.baselines) {
-    entities.SetBaseline(class_id, baseline);
+    entities->SetBaseline(class_id, baseline);
   }
+  return entities;
+}
+
+int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
+  const std::unique_ptr<EntityManager> entities = NewAutoFixtureEntities();
+  if (entities == nullptr) return 0;
   InputReader p(data, size);
   const uint8_t flags = p.Byte();
   PacketEntities msg;
@@ -81,9 +87,9 @@ int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
   msg.data = p.rest();
   msg.size = p.rest_size();
   const TickInfo tick;
-  static_cast<void>(entities.Apply(msg, tick));
+  static_cast<void>(entities->Apply(msg, tick));
   msg.is_delta = true;
-  static_cast<void>(entities.Apply(msg, tick));
+  static_cast<void>(entities->Apply(msg, tick));
   return 0;
 }
 

@@ -8,6 +8,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+
+#include "core/entities.h"
 
 namespace gem::fuzz {
 
@@ -20,6 +23,10 @@ int DemoStream(const uint8_t* data, size_t size);
 // the rest is the entity data, applied as a full update and then again as
 // a delta over what it built.
 int PacketEntitiesUpdate(const uint8_t* data, size_t size);
+// The entity state PacketEntitiesUpdate starts from: an EntityManager
+// over the auto fixture's schema, classes and baselines, no entity yet;
+// null without the fixture.
+std::unique_ptr<EntityManager> NewAutoFixtureEntities();
 // String-table updates: the first bytes choose the table's settings and
 // entry count, the rest is the bit-packed entries, applied twice (a
 // create, then an update over it).

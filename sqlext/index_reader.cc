@@ -5,30 +5,11 @@
 #include <cstring>
 
 #include "core/codec/chunk_codec.h"
-#include "core/codec/index_format.h"
 #include "core/codec/state_codec.h"
+#include "sqlext/index_columns.h"
 
 namespace gem::sqlext {
 namespace {
-
-constexpr int32_t kApplicationId = kIndexApplicationId;
-constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
-
-std::string Quoted(std::string_view name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
-}
-
-std::string_view Blob(sqlite3_stmt* st, int col) {
-  const void* p = sqlite3_column_blob(st, col);
-  int n = sqlite3_column_bytes(st, col);
-  return p == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(p), n);
-}
 
 // Copies a value's string bytes into `storage` so the value outlives the
 // statement step it came from.
@@ -46,185 +27,8 @@ IndexReader::~IndexReader() {
   }
 }
 
-std::string IndexReader::Table(const char* name) const { return Quoted(schema_) + "." + name; }
-
-bool IndexReader::Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error) {
-  if (*st != nullptr) return true;
-  if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, st, nullptr) !=
-      SQLITE_OK) {
-    *error = "gem: cannot read the index in schema '" + schema_ + "': " + sqlite3_errmsg(db_);
-    *st = nullptr;
-    return false;
-  }
-  return true;
-}
-
-bool IndexReader::StillValid() const {
-  const char* f = sqlite3_db_filename(db_, schema_.c_str());
-  return f != nullptr && filename_ == f;
-}
-
-bool IndexReader::Open(std::string* error) {
-  if (opened_) return true;
-  const char* f = sqlite3_db_filename(db_, schema_.c_str());
-  if (f == nullptr) {
-    *error = "gem: no database is attached as '" + schema_ + "'";
-    return false;
-  }
-  filename_ = f;
-  const std::string where = "'" + schema_ + "'" + (filename_.empty() ? "" : " (" + filename_ + ")");
-
-  sqlite3_stmt* st = nullptr;
-  int64_t app_id = 0, version = 0;
-  if (!Prepare(&st, "PRAGMA " + Quoted(schema_) + ".application_id", error)) return false;
-  if (sqlite3_step(st) == SQLITE_ROW) app_id = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  st = nullptr;
-  if (app_id != kApplicationId) {
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "0x%08llX", static_cast<unsigned long long>(app_id));
-    *error = "gem: " + where + " is not a gem index (application_id " + hex +
-             ", a gem index has 0x47454D31; write one with gem-index)";
-    return false;
-  }
-  if (!Prepare(&st, "PRAGMA " + Quoted(schema_) + ".user_version", error)) return false;
-  if (sqlite3_step(st) == SQLITE_ROW) version = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  st = nullptr;
-  if (version != kSchemaVersion) {
-    *error = "gem: " + where + " is a gem index of schema version " + std::to_string(version) +
-             "; this extension reads version " + std::to_string(kSchemaVersion);
-    return false;
-  }
-
-  if (!Prepare(&st,
-               "SELECT entity, ent_index, serial, class_id, created_tick, deleted_tick FROM " +
-                   Table("entities") + " ORDER BY entity",
-               error)) {
-    return false;
-  }
-  entities_.clear();
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    EntityInfo e;
-    e.entity = sqlite3_column_int64(st, 0);
-    e.ent_index = sqlite3_column_int(st, 1);
-    e.serial = sqlite3_column_int(st, 2);
-    e.class_id = sqlite3_column_int(st, 3);
-    e.created_tick = sqlite3_column_int64(st, 4);
-    if (sqlite3_column_type(st, 5) != SQLITE_NULL) e.deleted_tick = sqlite3_column_int64(st, 5);
-    entities_.push_back(e);
-  }
-  sqlite3_finalize(st);
-  st = nullptr;
-
-  // Facts of the replay: where its ticks end, how positions are counted.
-  if (!Prepare(&st,
-               "SELECT key, value FROM " + Table("meta") +
-                   " WHERE key IN ('last_tick', 'cell_width', 'world_offset')",
-               error)) {
-    return false;
-  }
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const unsigned char* key_text = sqlite3_column_text(st, 0);
-    if (key_text == nullptr) continue;
-    const std::string key = reinterpret_cast<const char*>(key_text);
-    if (sqlite3_column_type(st, 1) != SQLITE_INTEGER &&
-        sqlite3_column_type(st, 1) != SQLITE_FLOAT) {
-      continue;
-    }
-    const double v = sqlite3_column_double(st, 1);
-    if (key == "last_tick" && sqlite3_column_type(st, 1) == SQLITE_INTEGER) {
-      last_tick_ = sqlite3_column_int64(st, 1);
-    } else if (key == "cell_width" && v > 0 && v <= 65536) {
-      cell_width_ = v;
-    } else if (key == "world_offset" && std::abs(v) <= 1e9) {
-      world_offset_ = v;
-    }
-  }
-  sqlite3_finalize(st);
-  st = nullptr;
-
-  if (!Prepare(&st, "SELECT class_id, name FROM " + Table("classes"), error)) return false;
-  classes_.clear();
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    int32_t id = sqlite3_column_int(st, 0);
-    if (id < 0 || id > (1 << 20)) continue;
-    if (static_cast<size_t>(id) >= classes_.size()) classes_.resize(id + 1);
-    classes_[id].class_id = id;
-    const unsigned char* name = sqlite3_column_text(st, 1);
-    classes_[id].name = name ? reinterpret_cast<const char*>(name) : "";
-  }
-  sqlite3_finalize(st);
-
-  const std::string changes = Table("changes");
-  if (!Prepare(&last_chunk_,
-               "SELECT start_tick, data FROM " + changes +
-                   " WHERE entity = ?1 AND field_id = ?2 AND start_tick <= ?3"
-                   " ORDER BY start_tick DESC, seq DESC LIMIT 1",
-               error) ||
-      !Prepare(&chunk_range_,
-               "SELECT start_tick, data FROM " + changes +
-                   " WHERE entity = ?1 AND field_id = ?2 AND start_tick >= ?3 AND start_tick <= ?4"
-                   " ORDER BY start_tick, seq",
-               error) ||
-      !Prepare(&next_field_,
-               "SELECT field_id FROM " + changes +
-                   " WHERE entity = ?1 AND field_id > ?2 ORDER BY field_id LIMIT 1",
-               error) ||
-      !Prepare(&state_, "SELECT data, base FROM " + Table("entity_states") + " WHERE entity = ?1",
-               error) ||
-      !Prepare(&fields_,
-               "SELECT field_id, name, path, type FROM " + Table("fields") +
-                   " WHERE class_id = ?1 ORDER BY field_id",
-               error)) {
-    return false;
-  }
-  opened_ = true;
-  return true;
-}
-
-const EntityInfo* IndexReader::Entity(int64_t id) const {
-  // Ids are 1, 2, 3, ... in order; look where it should be, then search.
-  if (id >= 1 && static_cast<size_t>(id) <= entities_.size() &&
-      entities_[id - 1].entity == id) {
-    return &entities_[id - 1];
-  }
-  auto it = std::lower_bound(entities_.begin(), entities_.end(), id,
-                             [](const EntityInfo& e, int64_t v) { return e.entity < v; });
-  return it != entities_.end() && it->entity == id ? &*it : nullptr;
-}
-
-ClassInfoRow* IndexReader::Class(int32_t class_id) {
-  if (class_id < 0 || static_cast<size_t>(class_id) >= classes_.size()) return nullptr;
-  return classes_[class_id].class_id == class_id ? &classes_[class_id] : nullptr;
-}
-
-bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
-  if (c->fields_loaded) return true;
-  sqlite3_reset(fields_);
-  sqlite3_bind_int(fields_, 1, c->class_id);
-  int rc;
-  while ((rc = sqlite3_step(fields_)) == SQLITE_ROW) {
-    FieldInfo f;
-    f.field_id = static_cast<uint32_t>(sqlite3_column_int64(fields_, 0));
-    auto text = [&](int col) {
-      const unsigned char* p = sqlite3_column_text(fields_, col);
-      return std::string(p ? reinterpret_cast<const char*>(p) : "");
-    };
-    f.name = text(1);
-    f.path = text(2);
-    f.type = text(3);
-    if (f.field_id >= c->fields.size()) c->fields.resize(f.field_id + 1);
-    c->by_name[f.name] = f.field_id;
-    c->fields[f.field_id] = std::move(f);
-  }
-  sqlite3_reset(fields_);
-  if (rc != SQLITE_DONE) {
-    *error = std::string("gem: cannot read fields: ") + sqlite3_errmsg(db_);
-    return false;
-  }
-  c->fields_loaded = true;
-  return true;
+std::string IndexReader::StateKey(const EntityInfo& e) const {
+  return "table entity_states, entity " + std::to_string(e.entity);
 }
 
 bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
@@ -234,24 +38,37 @@ bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   sqlite3_bind_int64(state_, 1, e.entity);
   int rc = sqlite3_step(state_);
   if (rc == SQLITE_ROW && sqlite3_column_type(state_, 1) != SQLITE_NULL) {
-    // A difference from another entity's (whole) state: merge the two.
-    diff_blob_.assign(Blob(state_, 0));
-    const int64_t base = sqlite3_column_int64(state_, 1);
+    // A difference from another entity's whole state (one without a base
+    // of its own, so that no chain or cycle is followed): merge the two.
+    int64_t base = 0;
+    if (!IntColumn(state_, 1, 1, INT64_MAX, &base)) {
+      *error = Damaged(StateKey(e), "base " + ColumnForMessage(state_, 1) + " is not an entity");
+      sqlite3_reset(state_);
+      return false;
+    }
+    diff_blob_.assign(BlobColumn(state_, 0));
     sqlite3_reset(state_);
     sqlite3_bind_int64(state_, 1, base);
     rc = sqlite3_step(state_);
-    if (rc != SQLITE_ROW || sqlite3_column_type(state_, 1) != SQLITE_NULL ||
-        !MergeStates(Blob(state_, 0), diff_blob_, &state_blob_)) {
-      *error = "gem: an entity state is damaged";
+    const char* bad = nullptr;
+    if (rc != SQLITE_ROW) {
+      bad = "has no state";
+    } else if (sqlite3_column_type(state_, 1) != SQLITE_NULL) {
+      bad = "is itself a difference";
+    } else if (!MergeStates(BlobColumn(state_, 0), diff_blob_, &state_blob_)) {
+      bad = "and this difference do not merge";
+    }
+    if (bad != nullptr) {
+      *error = Damaged(StateKey(e), "base " + std::to_string(base) + " " + bad);
       sqlite3_reset(state_);
       return false;
     }
   } else if (rc == SQLITE_ROW) {
-    state_blob_.assign(Blob(state_, 0));
+    state_blob_.assign(BlobColumn(state_, 0));
   } else if (rc == SQLITE_DONE) {
     state_blob_.clear();
   } else {
-    *error = std::string("gem: cannot read an entity state: ") + sqlite3_errmsg(db_);
+    *error = Damaged(StateKey(e), sqlite3_errmsg(db_));
     sqlite3_reset(state_);
     return false;
   }
@@ -259,6 +76,49 @@ bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   state_entity_ = e.entity;
   ++counters_.states_read;
   return true;
+}
+
+template <typename Visit>
+bool IndexReader::EachStateValue(const EntityInfo& e, Visit&& visit, std::string* error) {
+  if (!ReadState(e, error)) return false;
+  if (state_blob_.empty()) return true;  // no creation state recorded
+  StateReader sr;
+  bool ok = sr.Open(state_blob_);
+  uint32_t f;
+  Value v;
+  int64_t previous = -1;
+  while (ok && sr.Next(&f, &v)) {
+    // Field ids ascend: readers stop early and merge by that order.
+    if (static_cast<int64_t>(f) <= previous) {
+      ok = false;
+      break;
+    }
+    previous = f;
+    if (!visit(f, v)) return true;
+  }
+  if (!ok || !sr.ok()) {
+    *error = Damaged(StateKey(e), "data does not decode");
+    return false;
+  }
+  return true;
+}
+
+bool IndexReader::OpenChunk(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id,
+                            ChunkReader* r, std::string* error) {
+  ++counters_.chunks_read;
+  int64_t start = 0;
+  if (IntColumn(st, 0, INT64_MIN, INT64_MAX, &start) && r->Open(BlobColumn(st, 1), start)) {
+    return true;
+  }
+  *error = ChunkDamaged(st, e, field_id);
+  return false;
+}
+
+std::string IndexReader::ChunkDamaged(sqlite3_stmt* st, const EntityInfo& e,
+                                      uint32_t field_id) const {
+  return Damaged("table changes, entity " + std::to_string(e.entity) + " field_id " +
+                     std::to_string(field_id) + " start_tick " + ColumnForMessage(st, 0),
+                 "data does not decode");
 }
 
 IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t field_id,
@@ -274,23 +134,25 @@ IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t fiel
   if (rc != SQLITE_ROW) {
     sqlite3_reset(last_chunk_);
     if (rc == SQLITE_DONE) return Latest::kNone;
-    *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
+    *error = Damaged("table changes", sqlite3_errmsg(db_));
     return Latest::kError;
   }
   ChunkReader r;
-  ++counters_.chunks_read;
-  bool ok = r.Open(Blob(last_chunk_, 1), sqlite3_column_int64(last_chunk_, 0));
+  if (!OpenChunk(last_chunk_, e, field_id, &r, error)) {
+    sqlite3_reset(last_chunk_);
+    return Latest::kError;
+  }
   int64_t t;
   Value v;
-  while (ok && r.Next(&t, &v)) {
+  while (r.Next(&t, &v)) {
     if (t > tick) break;
     ++counters_.values_decoded;
     out->found = true;
     out->tick = t;
     out->value = v;
   }
-  if (!ok || !r.ok()) {
-    *error = "gem: a changes row is damaged";
+  if (!r.ok()) {
+    *error = ChunkDamaged(last_chunk_, e, field_id);
     sqlite3_reset(last_chunk_);
     return Latest::kError;
   }
@@ -311,29 +173,20 @@ bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
       break;
   }
   // No change at or before the tick: the creation state has the value.
-  if (!ReadState(e, error)) return false;
-  if (state_blob_.empty()) return true;  // no creation state recorded
-  StateReader sr;
-  if (!sr.Open(state_blob_)) {
-    *error = "gem: an entity state is damaged";
-    return false;
-  }
-  uint32_t f;
-  Value v;
-  while (sr.Next(&f, &v)) {
-    if (f == field_id) {
-      ++counters_.values_decoded;
-      if (!v.is_none()) {
-        out->found = true;
-        out->tick = e.created_tick;
-        out->value = v;
-        Own(&out->value, storage);
-      }
-      return true;
-    }
-    if (f > field_id) break;
-  }
-  return true;
+  return EachStateValue(
+      e,
+      [&](uint32_t f, const Value& v) {
+        if (f < field_id) return true;
+        if (f == field_id && !v.is_none()) {
+          ++counters_.values_decoded;
+          out->found = true;
+          out->tick = e.created_tick;
+          out->value = v;
+          Own(&out->value, storage);
+        }
+        return false;
+      },
+      error);
 }
 
 bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
@@ -347,13 +200,19 @@ bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
     ++counters_.seeks;
     int rc = sqlite3_step(next_field_);
     if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) {
-      *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
+    // Each id must be an integer past the last one: anything else (a text
+    // or real id sorts past every integer) would be found again forever.
+    int64_t id = 0;
+    if (rc != SQLITE_ROW || !IntColumn(next_field_, 0, after + 1, UINT32_MAX, &id)) {
+      *error = Damaged("table changes, entity " + std::to_string(e.entity),
+                       rc != SQLITE_ROW
+                           ? sqlite3_errmsg(db_)
+                           : "field_id " + ColumnForMessage(next_field_, 0) + " is not a field id");
       sqlite3_reset(next_field_);
       return false;
     }
-    after = sqlite3_column_int64(next_field_, 0);
-    out->push_back(static_cast<uint32_t>(after));
+    after = id;
+    out->push_back(static_cast<uint32_t>(id));
   }
   sqlite3_reset(next_field_);
   return true;
@@ -362,17 +221,16 @@ bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
 bool IndexReader::FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out,
                                    std::string* error) {
   std::vector<uint32_t> changed;
-  if (!ChangedFields(e, &changed, error) || !ReadState(e, error)) return false;
+  if (!ChangedFields(e, &changed, error)) return false;
   out->clear();
-  if (!state_blob_.empty()) {
-    StateReader sr;
-    if (!sr.Open(state_blob_)) {
-      *error = "gem: an entity state is damaged";
-      return false;
-    }
-    uint32_t f;
-    Value v;
-    while (sr.Next(&f, &v)) out->push_back(f);
+  if (!EachStateValue(
+          e,
+          [&](uint32_t f, const Value&) {
+            out->push_back(f);
+            return true;
+          },
+          error)) {
+    return false;
   }
   out->insert(out->end(), changed.begin(), changed.end());
   std::sort(out->begin(), out->end());
@@ -403,23 +261,15 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
     bool owned;
   };
   std::vector<Item> items;
-  if (!ReadState(e, error)) return false;
-  if (!state_blob_.empty()) {
-    StateReader sr;
-    if (!sr.Open(state_blob_)) {
-      *error = "gem: an entity state is damaged";
-      return false;
-    }
-    uint32_t f;
-    Value v;
-    while (sr.Next(&f, &v)) {
-      ++counters_.values_decoded;
-      items.push_back({f, v, {}, false});
-    }
-    if (!sr.ok()) {
-      *error = "gem: an entity state is damaged";
-      return false;
-    }
+  if (!EachStateValue(
+          e,
+          [&](uint32_t f, const Value& v) {
+            ++counters_.values_decoded;
+            items.push_back({f, v, {}, false});
+            return true;
+          },
+          error)) {
+    return false;
   }
   std::vector<uint32_t> changed;
   if (!ChangedFields(e, &changed, error)) return false;
@@ -452,20 +302,16 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
                           std::string* error) {
   if (hi < lo) return true;
   // The creation value counts as the first change.
-  if (e.created_tick >= lo && e.created_tick <= hi) {
-    if (!ReadState(e, error)) return false;
-    StateReader sr;
-    if (!state_blob_.empty() && sr.Open(state_blob_)) {
-      uint32_t f;
-      Value v;
-      while (sr.Next(&f, &v)) {
-        if (f == field_id) {
-          if (!v.is_none()) emit(e.created_tick, v);
-          break;
-        }
-        if (f > field_id) break;
-      }
-    }
+  if (e.created_tick >= lo && e.created_tick <= hi &&
+      !EachStateValue(
+          e,
+          [&](uint32_t f, const Value& v) {
+            if (f < field_id) return true;
+            if (f == field_id && !v.is_none()) emit(e.created_tick, v);
+            return false;
+          },
+          error)) {
+    return false;
   }
   // Start at the last chunk beginning at or before `lo` (it may reach it).
   int64_t from = INT64_MIN;
@@ -486,9 +332,7 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
   int rc;
   while ((rc = sqlite3_step(chunk_range_)) == SQLITE_ROW) {
     ChunkReader r;
-    ++counters_.chunks_read;
-    if (!r.Open(Blob(chunk_range_, 1), sqlite3_column_int64(chunk_range_, 0))) {
-      *error = "gem: a changes row is damaged";
+    if (!OpenChunk(chunk_range_, e, field_id, &r, error)) {
       sqlite3_reset(chunk_range_);
       return false;
     }
@@ -499,10 +343,15 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
       ++counters_.values_decoded;
       if (t >= lo) emit(t, v);
     }
+    if (!r.ok()) {
+      *error = ChunkDamaged(chunk_range_, e, field_id);
+      sqlite3_reset(chunk_range_);
+      return false;
+    }
   }
   sqlite3_reset(chunk_range_);
   if (rc != SQLITE_DONE) {
-    *error = std::string("gem: cannot read changes: ") + sqlite3_errmsg(db_);
+    *error = Damaged("table changes", sqlite3_errmsg(db_));
     return false;
   }
   return true;

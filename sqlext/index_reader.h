@@ -6,6 +6,13 @@
 // seek per field answers an as-of question (the last chunk starting at or
 // before the tick, else the entity's creation state).
 //
+// The index is untrusted input (people share them): every id, tick and
+// blob read is checked before use (index_columns.h), and a row that is not
+// what gem-index writes gives an error naming its table and key ("gem:
+// index 'main' (FILE) is damaged: table changes, entity 7 field_id 3
+// start_tick 120: data does not decode"), never a crash, a hang or an
+// allocation beyond the rows read.
+//
 // Errors are returned as text (for sqlite3_result_error / zErrMsg); no
 // exception leaves this class.
 #ifndef GEM_SQLEXT_INDEX_READER_H_
@@ -21,6 +28,10 @@
 
 #include "core/value.h"
 #include "sqlext/sqlite_api.h"
+
+namespace gem {
+class ChunkReader;
+}
 
 namespace gem::sqlext {
 
@@ -131,15 +142,34 @@ class IndexReader {
 
  private:
   bool Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error);
-  bool ReadState(const EntityInfo& e, std::string* error);
   std::string Table(const char* name) const;
+  // "gem: index 'S' (FILE) is damaged: WHERE: WHAT".
+  std::string Damaged(const std::string& where, const std::string& what) const;
+  template <typename Row>
+  bool EachRow(sqlite3_stmt* st, const char* table, Row&& row, std::string* error);
+  // Open's steps (index_open.cc).
+  bool CheckFormat(std::string* error);
+  bool LoadEntities(std::string* error);
+  bool LoadMeta(std::string* error);
+  bool LoadClasses(std::string* error);
+
+  bool ReadState(const EntityInfo& e, std::string* error);
+  std::string StateKey(const EntityInfo& e) const;
+  // e's creation values in ascending field id: visit(field_id, value)
+  // until it returns false.
+  template <typename Visit>
+  bool EachStateValue(const EntityInfo& e, Visit&& visit, std::string* error);
+  // Opens the chunk in row `st` (start_tick, data) of e's field.
+  bool OpenChunk(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id, ChunkReader* r,
+                 std::string* error);
+  std::string ChunkDamaged(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id) const;
 
   sqlite3* db_;
   std::string schema_;
   std::string filename_;
   bool opened_ = false;
   std::vector<EntityInfo> entities_;
-  std::vector<ClassInfoRow> classes_;  // by class id
+  std::unordered_map<int32_t, ClassInfoRow> classes_;  // by class id
   int64_t last_tick_ = INT64_MAX;
   double cell_width_ = 0;
   double world_offset_ = 0;

@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# Runs sqlext_test.py with Debian's Python, which can load extensions.
-# Under --config=asan libgem.so is instrumented, python3 and sqlite3 are not:
-# the sanitizers' runtimes go first, and the interpreter's leaks are not ours.
-[ -n "${GEM_SANITIZER_PRELOAD:-}" ] && export LD_PRELOAD="$GEM_SANITIZER_PRELOAD" \
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-exec /usr/bin/python3 "$TEST_SRCDIR/$TEST_WORKSPACE/tests/sqlext_test.py" "$@"

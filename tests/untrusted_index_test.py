@@ -1,0 +1,179 @@
+"""The extension over indexes people could send: a copy of a real index
+(nekit) damaged one row at a time with plain SQL, then queried through
+gem_state, gem_changes, gem_value and gem_sample in /usr/bin/python3. Each
+damage must give an SQL error naming the table and the row's key, never a
+crash, a hang or an allocation sized by the damaged number; harmless oddities
+(a huge class id, a meta fact of the wrong type) must change nothing."""
+import itertools
+import os
+import shutil
+import sqlite3
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+from gemtest import NEKIT, TMP, connect, need  # noqa: E402
+
+TICK = 600
+_copies = itertools.count()
+
+# Virtual-machine steps a query may take before it counts as hanging (a
+# whole gem_state of nekit takes far fewer).
+STEP_BUDGET = 50_000_000
+
+
+def damaged_copy(*statements):
+    """A copy of the nekit index with `statements` run on it by plain
+    sqlite3 (no extension)."""
+    path = os.path.join(TMP, "damaged-%d.db" % next(_copies))
+    shutil.copy(need(NEKIT), path)
+    con = sqlite3.connect(path)
+    for sql in statements:
+        con.execute(sql)
+    con.commit()
+    con.close()
+    return path
+
+
+def bounded(path):
+    """The index with libgem loaded and a step budget: a query that loops
+    is interrupted instead of hanging the test."""
+    con = connect(path)
+    steps = itertools.count()
+    con.set_progress_handler(lambda: next(steps) * 1000 > STEP_BUDGET, 1000)
+    return con
+
+
+# A change chunk that answers gem_value at a tick (the last one of its field
+# starting at or before it), with the field's name; binds the tick twice.
+LAST_CHUNK_BEFORE = (
+    "SELECT c.entity, c.field_id, c.start_tick, f.name FROM changes c "
+    "JOIN entities e USING(entity) JOIN fields f ON f.class_id = e.class_id AND "
+    "f.field_id = c.field_id WHERE c.start_tick = (SELECT max(start_tick) FROM changes d "
+    "WHERE d.entity = c.entity AND d.field_id = c.field_id AND d.start_tick <= ?) "
+    "AND e.created_tick <= ?")
+
+
+def one(sql, *args):
+    return sqlite3.connect(need(NEKIT)).execute(sql, args).fetchone()
+
+
+class Damage(unittest.TestCase):
+    def assert_error(self, path, sql, args, *parts):
+        con = bounded(path)
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute(sql, args).fetchall()
+        message = str(e.exception)
+        self.assertNotIn("interrupted", message, "the query looped")
+        self.assertIn("is damaged", message)
+        for part in parts:
+            self.assertIn(part, message)
+
+    def test_a_field_id_that_is_not_an_integer(self):
+        # Text and reals sort past every integer: reading changed fields
+        # one after another would find the same row forever.
+        entity, field = one("SELECT entity, min(field_id) FROM changes "
+                            "GROUP BY entity ORDER BY count(*) DESC LIMIT 1")
+        for bad, shown in (("'x'", "'x'"), ("1.5", "'1.5'")):
+            path = damaged_copy("UPDATE changes SET field_id = %s WHERE entity = %d AND "
+                                "field_id = %d" % (bad, entity, field))
+            self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                              "table changes, entity %d" % entity,
+                              "field_id %s is not a field id" % shown)
+
+    def test_a_change_chunk_that_does_not_decode(self):
+        entity, field, start, name = one(LAST_CHUNK_BEFORE + " ORDER BY c.count DESC LIMIT 1",
+                                         TICK, TICK)
+        path = damaged_copy("UPDATE changes SET data = x'0201' WHERE entity = %d AND "
+                            "field_id = %d AND start_tick = %d" % (entity, field, start))
+        key = "table changes, entity %d field_id %d start_tick %d: data does not decode" % (
+            entity, field, start)
+        self.assert_error(path, "SELECT * FROM gem_changes WHERE entity = ? AND field = ?",
+                          (entity, name), key)
+        self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK), key)
+        self.assert_error(path, "SELECT * FROM gem_sample(?, ?, 30, ?)",
+                          (start, start + 300, entity), key)
+
+    def test_a_start_tick_that_is_not_a_tick(self):
+        # The only chunk of its field before TICK: -0.5 still sorts last.
+        entity, field, start, name = one(
+            LAST_CHUNK_BEFORE + " AND (SELECT count(*) FROM changes d WHERE "
+            "d.entity = c.entity AND d.field_id = c.field_id AND d.start_tick <= ?) = 1 "
+            "LIMIT 1", TICK, TICK, TICK)
+        path = damaged_copy("UPDATE changes SET start_tick = -0.5 WHERE entity = %d AND "
+                            "field_id = %d AND start_tick = %d" % (entity, field, start))
+        self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK),
+                          "table changes, entity %d field_id %d start_tick '-0.5'" %
+                          (entity, field))
+
+    def test_a_creation_state_that_does_not_decode(self):
+        entity, = one("SELECT entity FROM entity_states WHERE base IS NULL AND "
+                      "entity IN (SELECT entity FROM entities WHERE created_tick <= ?) "
+                      "ORDER BY length(data) DESC LIMIT 1", TICK)
+        for blob in ("x'ff'", "substr(data, 1, length(data) / 2)"):
+            path = damaged_copy("UPDATE entity_states SET data = %s WHERE entity = %d" %
+                                (blob, entity))
+            self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                              "table entity_states, entity %d: data does not decode" % entity)
+
+    def test_a_state_difference_without_its_base(self):
+        entity, = one("SELECT entity FROM entity_states WHERE base IS NOT NULL AND "
+                      "entity IN (SELECT entity FROM entities WHERE created_tick <= ?) LIMIT 1",
+                      TICK)
+        for base, says in (("999999", "base 999999 has no state"),
+                           ("'x'", "base 'x' is not an entity"),
+                           (str(entity), "base %d is itself a difference" % entity)):
+            path = damaged_copy("UPDATE entity_states SET base = %s WHERE entity = %d" %
+                                (base, entity))
+            self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                              "table entity_states, entity %d: %s" % (entity, says))
+
+    def test_a_field_id_far_past_the_class_fields(self):
+        # A class's field list is as long as its rows: a field id of four
+        # billion is refused, not allocated for.
+        entity, class_id, last, name = one(
+            "SELECT e.entity, e.class_id, max(f.field_id), min(f.name) FROM entities e "
+            "JOIN fields f USING(class_id) WHERE e.created_tick <= ? GROUP BY e.entity "
+            "LIMIT 1", TICK)
+        path = damaged_copy("UPDATE class_fields SET field_id = 4000000000 WHERE class_id = %d "
+                            "AND field_id = %d" % (class_id, last))
+        self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK),
+                          "table fields, class_id %d: field_id 4000000000 where %d was due" %
+                          (class_id, last))
+
+    def test_entity_rows_that_are_not_entities(self):
+        entity, = one("SELECT max(entity) FROM entities")
+        for column, bad, says in (("class_id", "'CFoo'", "class_id is not a class id"),
+                                  ("created_tick", "NULL", "created_tick is not a tick"),
+                                  ("deleted_tick", "'later'", "deleted_tick is neither"),
+                                  ("ent_index", "-1", "ent_index is not an entity index")):
+            path = damaged_copy("CREATE TABLE e2 AS SELECT * FROM entities",
+                                "UPDATE e2 SET %s = %s WHERE entity = %d" % (column, bad, entity),
+                                "DROP TABLE entities", "ALTER TABLE e2 RENAME TO entities")
+            self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
+                              "table entities, entity %d: %s" % (entity, says))
+
+    def test_a_class_id_that_is_not_a_class_id(self):
+        path = damaged_copy("INSERT INTO classes(class_id, name) VALUES(-3, 'CNegative')")
+        self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
+                          "table classes: class_id -3 is not a class id")
+
+
+class Harmless(unittest.TestCase):
+    def test_a_huge_class_id_and_a_mistyped_fact_change_nothing(self):
+        expected = connect(need(NEKIT)).execute(
+            "SELECT count(*), total(typeof(value) = 'integer') FROM gem_state(?)",
+            (TICK,)).fetchone()
+        path = damaged_copy("INSERT INTO classes(class_id, name) VALUES(2147483647, 'CHuge')",
+                            "UPDATE meta SET value = 'soon' WHERE key = 'cell_width'")
+        got = bounded(path).execute(
+            "SELECT count(*), total(typeof(value) = 'integer') FROM gem_state(?)",
+            (TICK,)).fetchone()
+        self.assertEqual(got, expected)
+        self.assertGreater(got[0], 1000)
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -28,12 +28,26 @@ void Drain(sqlite3* db, const std::string& sql, int64_t a, int64_t b) {
   sqlite3_finalize(st);
 }
 
-void Insert(sqlite3* db, const char* sql, std::initializer_list<int64_t> ints, std::string_view blob,
-            bool with_blob) {
+// Binds `ints` then `blob`. Bit i of `odd_types` binds the i-th number as
+// another type instead, as a damaged or hostile index may hold it: text
+// (even numbers), a real (odd ones) or NULL (multiples of 16).
+void Insert(sqlite3* db, const char* sql, std::initializer_list<int64_t> ints,
+            std::string_view blob, bool with_blob, uint8_t odd_types = 0) {
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) return;
   int i = 1;
-  for (int64_t v : ints) sqlite3_bind_int64(st, i++, v);
+  for (int64_t v : ints) {
+    if ((odd_types >> (i - 1) & 1) == 0) {
+      sqlite3_bind_int64(st, i, v);
+    } else if (v % 16 == 0) {
+      sqlite3_bind_null(st, i);
+    } else if (v % 2 == 0) {
+      sqlite3_bind_text(st, i, std::to_string(v).c_str(), -1, SQLITE_TRANSIENT);
+    } else {
+      sqlite3_bind_double(st, i, static_cast<double>(v) + 0.5);
+    }
+    ++i;
+  }
   if (with_blob) sqlite3_bind_blob(st, i, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
   sqlite3_step(st);
   sqlite3_finalize(st);
@@ -65,26 +79,40 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
          "VALUES(1, 'm_x', '0', 'int32', 'simple', 'varint')",
          {}, {}, false);
   for (int f = 0; f < fields; ++f) {
+    // Field ids are dense in a class; now and then one is not.
+    const int64_t class_id = in.Byte() % 4;
+    const uint8_t id = in.Byte();
     Insert(db, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?1, ?2, 1)",
-           {in.Byte() % 4, in.Byte() % 8}, {}, false);
+           {class_id, id < 224 ? f : id % 8}, {}, false);
   }
   const int entities = 1 + in.Byte() % 3;
   for (int e = 0; e < entities; ++e) {
     const int64_t entity = 1 + in.Byte() % 4;
+    // Read in order into the list (its elements are evaluated left to
+    // right), then the types byte.
+    const std::initializer_list<int64_t> row = {entity,        in.Byte(), in.Byte(),
+                                                in.Byte() % 4, in.Int(),  in.Int()};
+    const uint8_t odd_types = in.Byte() & in.Byte();
     Insert(db,
            "INSERT INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
            "deleted_tick) VALUES(?1, ?2, ?3, 0, ?4, ?5, ?6)",
-           {entity, in.Byte(), in.Byte(), in.Byte() % 4, in.Int(), in.Int()}, {}, false);
+           row, {}, false, odd_types);
     const std::string_view state = in.Blob();
-    Insert(db, "INSERT INTO entity_states(entity, tick, data, base) VALUES(?1, ?2, ?3, NULL)",
-           {entity, in.Int()}, state, true);
+    // A whole state mostly; now and then a difference from another's.
+    const int64_t state_tick = in.Int();
+    const uint8_t base = in.Byte();
+    Insert(db, "INSERT INTO entity_states(entity, tick, base, data) VALUES(?1, ?2, ?3, ?4)",
+           {entity, state_tick, base < 192 ? 0 : 1 + base % 4}, state, true, base < 192 ? 4 : 0);
     const int chunks = in.Byte() % 4;
     for (int c = 0; c < chunks; ++c) {
       const std::string_view chunk = in.Blob();
+      const std::initializer_list<int64_t> change = {entity,    in.Byte() % 8, in.Int(),
+                                                     in.Byte(), in.Int(),      in.Byte()};
+      const uint8_t change_types = in.Byte() & in.Byte();
       Insert(db,
              "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
              "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-             {entity, in.Byte() % 8, in.Int(), in.Byte(), in.Int(), in.Byte()}, chunk, true);
+             change, chunk, true, change_types);
     }
   }
   Drain(db, "SELECT * FROM gem_state(?1)", tick, 0);

@@ -248,8 +248,10 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
     seed.push_back(static_cast<char>(class_id));
     AppendInt(&seed, sqlite3_column_int64(st, 4));
     AppendInt(&seed, sqlite3_column_int64(st, 5));
+    AppendU16(&seed, 0);  // every number as an integer
     AppendBlob(&seed, state);
     AppendInt(&seed, sqlite3_column_int64(st, 6));
+    seed.push_back(0);  // a whole state (no base)
     std::string rows;
     int count = 0;
     sqlite3_bind_int64(chunk_st, 1, sqlite3_column_int64(st, 0));
@@ -263,6 +265,7 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
       rows.push_back(static_cast<char>(sqlite3_column_int(chunk_st, 2)));
       AppendInt(&rows, sqlite3_column_int64(chunk_st, 3));
       rows.push_back(static_cast<char>(sqlite3_column_int(chunk_st, 4)));
+      AppendU16(&rows, 0);
       ++count;
     }
     sqlite3_reset(chunk_st);

@@ -172,6 +172,7 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
     for (int i = 0; i < 5; ++i) in.Byte();
     EXPECT_EQ(in.Int(), tick) << s->name;  // created_tick
     in.Int();
+    EXPECT_EQ(in.Byte() & in.Byte(), 0) << s->name;  // no number of another type
     StateReader state;
     EXPECT_TRUE(state.Open(in.Blob())) << s->name;
   }

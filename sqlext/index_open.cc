@@ -20,6 +20,12 @@ std::string IndexReader::Damaged(const std::string& where, const std::string& wh
          " is damaged: " + where + ": " + what;
 }
 
+std::string IndexReader::ReadFailed(const std::string& where) const {
+  return "gem: cannot read index '" + schema_ + "'" +
+         (filename_.empty() ? "" : " (" + filename_ + ")") + ": " + where + ": " +
+         sqlite3_errmsg(db_);
+}
+
 bool IndexReader::Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error) {
   if (*st != nullptr) return true;
   if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, st, nullptr) !=
@@ -48,7 +54,7 @@ bool IndexReader::EachRow(sqlite3_stmt* st, const char* table, Row&& row, std::s
     }
   }
   if (rc != SQLITE_DONE) {
-    *error = Damaged(std::string("table ") + table, sqlite3_errmsg(db_));
+    *error = ReadFailed(std::string("table ") + table);
     sqlite3_reset(st);
     return false;
   }

@@ -68,7 +68,7 @@ bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   } else if (rc == SQLITE_DONE) {
     state_blob_.clear();
   } else {
-    *error = Damaged(StateKey(e), sqlite3_errmsg(db_));
+    *error = ReadFailed(StateKey(e));
     sqlite3_reset(state_);
     return false;
   }
@@ -134,7 +134,7 @@ IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t fiel
   if (rc != SQLITE_ROW) {
     sqlite3_reset(last_chunk_);
     if (rc == SQLITE_DONE) return Latest::kNone;
-    *error = Damaged("table changes", sqlite3_errmsg(db_));
+    *error = ReadFailed("table changes");
     return Latest::kError;
   }
   ChunkReader r;
@@ -204,10 +204,10 @@ bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
     // or real id sorts past every integer) would be found again forever.
     int64_t id = 0;
     if (rc != SQLITE_ROW || !IntColumn(next_field_, 0, after + 1, UINT32_MAX, &id)) {
-      *error = Damaged("table changes, entity " + std::to_string(e.entity),
-                       rc != SQLITE_ROW
-                           ? sqlite3_errmsg(db_)
-                           : "field_id " + ColumnForMessage(next_field_, 0) + " is not a field id");
+      const std::string where = "table changes, entity " + std::to_string(e.entity);
+      *error = rc != SQLITE_ROW ? ReadFailed(where)
+                                : Damaged(where, "field_id " + ColumnForMessage(next_field_, 0) +
+                                                     " is not a field id");
       sqlite3_reset(next_field_);
       return false;
     }
@@ -351,7 +351,7 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
   }
   sqlite3_reset(chunk_range_);
   if (rc != SQLITE_DONE) {
-    *error = Damaged("table changes", sqlite3_errmsg(db_));
+    *error = ReadFailed("table changes");
     return false;
   }
   return true;

@@ -145,6 +145,9 @@ class IndexReader {
   std::string Table(const char* name) const;
   // "gem: index 'S' (FILE) is damaged: WHERE: WHAT".
   std::string Damaged(const std::string& where, const std::string& what) const;
+  // SQLite could not read (I/O, interrupted, out of memory, a page it
+  // finds corrupt): "gem: cannot read index 'S' (FILE): WHERE: SQLITE'S".
+  std::string ReadFailed(const std::string& where) const;
   template <typename Row>
   bool EachRow(sqlite3_stmt* st, const char* table, Row&& row, std::string* error);
   // Open's steps (index_open.cc).

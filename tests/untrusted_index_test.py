@@ -6,6 +6,7 @@ crash, a hang or an allocation sized by the damaged number; harmless oddities
 (a huge class id, a meta fact of the wrong type) must change nothing."""
 import itertools
 import os
+import random
 import shutil
 import sqlite3
 import sys
@@ -159,6 +160,38 @@ class Damage(unittest.TestCase):
         path = damaged_copy("INSERT INTO classes(class_id, name) VALUES(-3, 'CNegative')")
         self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
                           "table classes: class_id -3 is not a class id")
+
+
+class Garbled(unittest.TestCase):
+    def test_pages_overwritten_with_noise(self):
+        # Random bytes over pages of the file (a bad disk, a cut download):
+        # each query answers or fails with an SQL error; the process lives.
+        rng = random.Random(12)
+        size = os.path.getsize(need(NEKIT))
+        page = 4096
+        queries = [("SELECT count(*) FROM gem_state(?)", (TICK,)),
+                   ("SELECT count(*) FROM gem_changes WHERE tick <= ?", (TICK,)),
+                   ("SELECT count(*) FROM gem_sample(0, ?, 100)", (TICK,)),
+                   ("SELECT gem_value(e.entity, f.name, ?) FROM entities e "
+                    "JOIN fields f USING(class_id) LIMIT 2000", (TICK,))]
+        failed = answered = 0
+        for round_ in range(12):
+            path = damaged_copy()
+            with open(path, "r+b") as f:
+                for _ in range(4):
+                    # Past the first page: the header is SQLite's own check.
+                    at = rng.randrange(1, size // page) * page + rng.randrange(0, page - 64)
+                    f.seek(at)
+                    f.write(bytes(rng.randrange(256) for _ in range(rng.choice((1, 8, 64)))))
+            for sql, args in queries:
+                try:
+                    bounded(path).execute(sql, args).fetchall()
+                    answered += 1
+                except sqlite3.DatabaseError as e:
+                    self.assertNotIn("interrupted", str(e), "round %d: %s looped" % (round_, sql))
+                    failed += 1
+        self.assertEqual(answered + failed, 12 * len(queries))
+        print("noise over pages: %d queries answered, %d refused" % (answered, failed))
 
 
 class Harmless(unittest.TestCase):

@@ -21,7 +21,7 @@ ChangePipeline::~ChangePipeline() { Drain(); }
 
 void ChangePipeline::AddChangesAcrossBatches(uint64_t entity, int64_t tick,
                                              std::span<const FieldChange> changes,
-                                             std::span<const FloatQuantizer* const> quantizers) {
+                                             std::span<const uint16_t> quantizers) {
   while (!changes.empty()) {
     if (filling_->size == kBatchRecords) Submit();
     const size_t n = std::min(changes.size(), kBatchRecords - filling_->size);

@@ -54,11 +54,11 @@ class ChangePipeline {
 
   // Records one entity's changes at one tick, applied later on the worker
   // (as ChangeStore::Add). `quantizers[field]`, where the field has one,
-  // says how its floats were quantized (see ChangeStore).
+  // says how its floats were quantized (a QuantizerRegistry id).
   // Inline: called once per entity update (millions of times, ~2 changes
   // each); a batch boundary takes the slow path.
   void AddChanges(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
-                  std::span<const FloatQuantizer* const> quantizers) {
+                  std::span<const uint16_t> quantizers) {
     Batch& b = *filling_;
     if (changes.empty() || changes.size() > kBatchRecords - b.size) {
       AddChangesAcrossBatches(entity, tick, changes, quantizers);
@@ -105,16 +105,16 @@ class ChangePipeline {
     RowBuffer rows;
   };
 
-  void AddChangesAcrossBatches(uint64_t entity, int64_t tick,
-                               std::span<const FieldChange> changes,
-                               std::span<const FloatQuantizer* const> quantizers);
+  void AddChangesAcrossBatches(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
+                               std::span<const uint16_t> quantizers);
   // Appends `changes` (which fit) to `b` as one segment.
   static void Copy(Batch* b, uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
-                   std::span<const FloatQuantizer* const> quantizers) {
+                   std::span<const uint16_t> quantizers) {
     HeldChange* out = b->changes.get() + b->size;
     bool has_strings = false;
     for (const FieldChange& c : changes) {
-      const FloatQuantizer* q = c.field_id < quantizers.size() ? quantizers[c.field_id] : nullptr;
+      const uint16_t q =
+          c.field_id < quantizers.size() ? quantizers[c.field_id] : QuantizerRegistry::kNone;
       out->Set(c.field_id, tick, c.value, q, &b->strings);
       has_strings |= c.value.kind == ValueKind::kString;
       ++out;

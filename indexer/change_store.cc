@@ -74,8 +74,8 @@ Value HeldChange::Get(std::string_view arena) const {
   return value;
 }
 
-void ChangeStore::Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
-                      std::string_view arena) {
+void ChangeStore::AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
+                          std::string_view arena) {
   if (entity >= open_.size()) open_.resize(entity + 1);
   EntityChunks& chunks = open_[entity];
   if (chunks.buffer.capacity() == 0) chunks.buffer.reserve(kBufferedPerEntity);
@@ -129,7 +129,9 @@ void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
          open->writer.bytes() >= kMaxChunkBytes)) {
       Close(entity, held.field, open);
     }
-    if (open->writer.empty()) open->writer.SetQuantizer(held.quantizer);
+    if (open->writer.empty() && quantizers_ != nullptr) {
+      open->writer.SetQuantizer(quantizers_->Get(held.quantizer));
+    }
     open->writer.Add(held.tick, value);
   }
   chunks->buffer.clear();

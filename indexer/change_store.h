@@ -32,6 +32,7 @@
 #include "core/status.h"
 #include "core/value.h"
 #include "indexer/chunk_spill.h"
+#include "indexer/quantizer_registry.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {
@@ -44,6 +45,7 @@ struct HeldChange {
   uint32_t field;
   ValueKind kind;
   uint8_t count;
+  uint16_t quantizer;  // a QuantizerRegistry id, or kNone
   union {
     uint64_t u;
     float v[4];
@@ -51,11 +53,9 @@ struct HeldChange {
       uint32_t offset, size;
     } s;
   };
-  const FloatQuantizer* quantizer;
 
   // Copies `value`; its string bytes are appended to `arena`.
-  void Set(uint32_t field_id, int64_t at_tick, const Value& value, const FloatQuantizer* q,
-           std::string* arena) {
+  void Set(uint32_t field_id, int64_t at_tick, const Value& value, uint16_t q, std::string* arena) {
     tick = at_tick;
     field = field_id;
     kind = value.kind;
@@ -72,12 +72,16 @@ struct HeldChange {
   // The value, strings pointing into `arena`.
   Value Get(std::string_view arena) const;
 };
+static_assert(sizeof(HeldChange) == 32, "a held change is copied millions of times");
 
 class ChangeStore {
  public:
   static constexpr size_t kBufferedPerEntity = 512;
 
-  explicit ChangeStore(uint32_t max_per_chunk) : max_per_chunk_(max_per_chunk) {}
+  // `quantizers` (may be null: none) names the quantizers of held changes;
+  // it must outlive the store.
+  explicit ChangeStore(uint32_t max_per_chunk, const QuantizerRegistry* quantizers = nullptr)
+      : max_per_chunk_(max_per_chunk), quantizers_(quantizers) {}
 
   // Closed chunks go to a temporary file in `directory`.
   Status OpenSpill(const std::string& directory) { return spill_.Open(directory); }
@@ -87,10 +91,21 @@ class ChangeStore {
   // Records changes of `entity`, a lifetime id (small, dense), in order;
   // string bytes are read from `arena` (`has_strings`: some change is a
   // string). Ticks of one (entity, field) must not decrease. A change's
-  // quantizer (may be null) tells how the field's floats were quantized;
-  // it must stay valid until WriteAll().
+  // quantizer (a registry id) tells how the field's floats were quantized.
+  // Inline: called once per entity update (millions of times, ~2 changes
+  // each); a string, a first change or a full buffer takes AddSlow.
   void Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
-           std::string_view arena);
+           std::string_view arena) {
+    if (!has_strings && entity < open_.size()) {
+      std::vector<HeldChange>& buffer = open_[entity].buffer;
+      if (buffer.size() + changes.size() < kBufferedPerEntity && buffer.capacity() != 0) {
+        for (const HeldChange& c : changes) buffer.push_back(c);
+        changes_ += changes.size();
+        return;
+      }
+    }
+    AddSlow(entity, changes, has_strings, arena);
+  }
   // The entity is gone: packs its buffer, closes its chunks, frees them.
   void CloseEntity(uint64_t entity);
   // Closes every chunk and writes all rows in key order with `insert`,
@@ -151,6 +166,8 @@ class ChangeStore {
     std::string bytes;              // Seal: the spilled chunks' bytes, read back
   };
 
+  void AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
+               std::string_view arena);
   void Pack(uint64_t entity, EntityChunks* chunks);
   // CloseEntity, then its chunks in key order, their bytes in memory.
   Status Seal(uint64_t entity);
@@ -160,6 +177,7 @@ class ChangeStore {
   Status ReadBack(EntityChunks* chunks);
 
   uint32_t max_per_chunk_;
+  const QuantizerRegistry* quantizers_;
   std::vector<EntityChunks> open_;  // by entity
   // Pack's scratch: each buffered change's writer, where each writer's
   // changes start in `order_`, and the buffer's indices grouped by writer.

@@ -62,7 +62,7 @@ void AppendJsonValue(const Value& v, std::string* out) { v.AppendJson(out); }
 }  // namespace
 
 IndexWriter::IndexWriter(Db* db, Progress* progress)
-    : db_(db), progress_(progress), changes_(kMaxChangesPerChunk) {}
+    : db_(db), progress_(progress), changes_(kMaxChangesPerChunk, &quantizer_ids_) {}
 
 void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
@@ -159,7 +159,7 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
 void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> changes) {
   const int64_t tick = IndexTick(t);
-  std::span<const FloatQuantizer* const> quantizers;
+  std::span<const uint16_t> quantizers;
   if (r.class_id >= 0 && static_cast<size_t>(r.class_id) < quantizers_.size()) {
     quantizers = quantizers_[r.class_id];
   }
@@ -177,10 +177,9 @@ void IndexWriter::OnFieldRegistered(const ClassFields& fields, uint32_t field_id
   if (class_id < 0) return;
   if (static_cast<size_t>(class_id) >= quantizers_.size()) quantizers_.resize(class_id + 1);
   auto& by_field = quantizers_[class_id];
-  if (field_id >= by_field.size()) by_field.resize(field_id + 1, nullptr);
+  if (field_id >= by_field.size()) by_field.resize(field_id + 1, QuantizerRegistry::kNone);
   const QuantizedFloat& q = d->quantized;
-  quantizer_store_.push_back(FloatQuantizer{q.low, q.high, q.dec_mul, q.bit_count});
-  by_field[field_id] = &quantizer_store_.back();
+  by_field[field_id] = quantizer_ids_.Intern(FloatQuantizer{q.low, q.high, q.dec_mul, q.bit_count});
 }
 
 void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {

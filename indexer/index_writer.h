@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -142,15 +141,14 @@ class IndexWriter : public Sink {
     kRowStmts
   };
   Insert row_inserts_[kRowStmts];
+  // How each quantized float field's values decode: distinct quantizers by
+  // id, and each class's fields' ids (kNone: not a quantized float).
+  QuantizerRegistry quantizer_ids_;
+  std::vector<std::vector<uint16_t>> quantizers_;
   ChangeStore changes_;
   // Feeds changes_ and runs the rows on a worker thread.
   ChangePipeline pipeline_{&changes_, row_inserts_};
   std::vector<EntityRow> entities_;  // by lifetime id
-  // How each quantized float field's values decode, by class and field id
-  // (null: not a quantized float), for the codec's unit modes. The deque
-  // keeps them in place while the change store holds pointers to them.
-  std::deque<FloatQuantizer> quantizer_store_;
-  std::vector<std::vector<const FloatQuantizer*>> quantizers_;
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;
   int64_t string_entry_seq_ = 0;

@@ -134,10 +134,12 @@ std::vector<std::string> StoreAndWrite(bool spill, uint64_t* chunks) {
         if (rng() % 3 != 0) continue;
         HeldChange h;
         if (f == 5) {
-          h.Set(f, tick, Value::String("name" + std::to_string(rng() % 50)), nullptr, &arena);
+          h.Set(f, tick, Value::String("name" + std::to_string(rng() % 50)),
+                QuantizerRegistry::kNone, &arena);
           strings = true;
         } else {
-          h.Set(f, tick, Value::Int(static_cast<int64_t>(rng() % 1000) - 500), nullptr, &arena);
+          h.Set(f, tick, Value::Int(static_cast<int64_t>(rng() % 1000) - 500),
+                QuantizerRegistry::kNone, &arena);
         }
         held.push_back(h);
       }

@@ -47,6 +47,7 @@ Status ChangePipeline::error() const {
 }
 
 void ChangePipeline::Submit() {
+  HeldChange::StreamFence();  // the batch's changes, before the worker reads them
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [this] { return queued_ + 1 < kBatches; });

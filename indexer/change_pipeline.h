@@ -115,7 +115,7 @@ class ChangePipeline {
     for (const FieldChange& c : changes) {
       const uint16_t q =
           c.field_id < quantizers.size() ? quantizers[c.field_id] : QuantizerRegistry::kNone;
-      out->Set(c.field_id, tick, c.value, q, &b->strings);
+      HeldChange::StreamTo(out, c.field_id, tick, c.value, q, &b->strings);
       has_strings |= c.value.kind == ValueKind::kString;
       ++out;
     }

@@ -20,6 +20,7 @@
 #ifndef GEM_INDEXER_CHANGE_STORE_H_
 #define GEM_INDEXER_CHANGE_STORE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -27,6 +28,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/codec/chunk_codec.h"
 #include "core/status.h"
@@ -40,7 +45,7 @@ namespace gem::index {
 // A change held until it is packed: the value's bits, and for a string its
 // place in a side arena (values' own strings live only as long as the
 // parser's callback).
-struct HeldChange {
+struct alignas(16) HeldChange {
   int64_t tick;
   uint32_t field;
   ValueKind kind;
@@ -69,10 +74,50 @@ struct HeldChange {
       std::memcpy(v, value.v, sizeof v);
     }
   }
+  // As Set, into `out`, written around the caches where the CPU can
+  // (non-temporal stores): what the parser's thread copies out for another
+  // thread to read later should not push its own working set (the entities'
+  // states) out of the cache. The stores are ordered before a hand-over by
+  // StreamFence.
+  static void StreamTo(HeldChange* out, uint32_t field_id, int64_t at_tick, const Value& value,
+                       uint16_t q, std::string* arena) {
+#if defined(__SSE2__)
+    const uint64_t head = static_cast<uint64_t>(field_id) |
+                          static_cast<uint64_t>(static_cast<uint8_t>(value.kind)) << 32 |
+                          static_cast<uint64_t>(value.count) << 40 | static_cast<uint64_t>(q) << 48;
+    uint64_t body[2];
+    if (value.kind == ValueKind::kString) {
+      body[0] = arena->size() | static_cast<uint64_t>(value.s.size()) << 32;
+      body[1] = 0;
+      arena->append(value.s);
+    } else {
+      std::memcpy(body, value.v, sizeof body);
+    }
+    auto* p = reinterpret_cast<__m128i*>(out);
+    _mm_stream_si128(p, _mm_set_epi64x(static_cast<int64_t>(head), at_tick));
+    _mm_stream_si128(p + 1,
+                     _mm_set_epi64x(static_cast<int64_t>(body[1]), static_cast<int64_t>(body[0])));
+#else
+    out->Set(field_id, at_tick, value, q, arena);
+#endif
+  }
+  // Orders the StreamTo stores before what follows (a hand-over to another
+  // thread).
+  static void StreamFence() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+  }
   // The value, strings pointing into `arena`.
   Value Get(std::string_view arena) const;
 };
 static_assert(sizeof(HeldChange) == 32, "a held change is copied millions of times");
+// StreamTo's layout: tick, then field | kind << 32 | count << 40 |
+// quantizer << 48 (little-endian), then the value's 16 bytes.
+static_assert(offsetof(HeldChange, field) == 8 && offsetof(HeldChange, kind) == 12 &&
+                  offsetof(HeldChange, count) == 13 && offsetof(HeldChange, quantizer) == 14 &&
+                  offsetof(HeldChange, u) == 16,
+              "StreamTo writes this layout");
 
 class ChangeStore {
  public:

@@ -171,5 +171,26 @@ TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
   for (size_t i = 0; i < spilled.size(); ++i) ASSERT_EQ(spilled[i], in_memory[i]) << "row " << i;
 }
 
+// The pipeline's streamed copy of a change holds what Set makes of it.
+TEST(HeldChangeTest, StreamedEqualsSet) {
+  const float v[3] = {1.5f, -2.25f, 1e30f};
+  const Value values[] = {Value::None(),        Value::Bool(true),  Value::Int(-7),
+                          Value::Uint(~0ull),   Value::Float(0.1f), Value::Vector(v, 3),
+                          Value::String("abc"), Value::String("")};
+  std::string set_arena, stream_arena;
+  for (const Value& value : values) {
+    HeldChange set, streamed;
+    set.Set(4000000000u, -3, value, 513, &set_arena);
+    HeldChange::StreamTo(&streamed, 4000000000u, -3, value, 513, &stream_arena);
+    HeldChange::StreamFence();
+    EXPECT_EQ(streamed.tick, -3);
+    EXPECT_EQ(streamed.field, 4000000000u);
+    EXPECT_EQ(streamed.quantizer, 513);
+    EXPECT_TRUE(streamed.Get(stream_arena).SameAs(set.Get(set_arena))) << ValueKindName(value.kind);
+    EXPECT_EQ(streamed.Get(stream_arena).count, set.Get(set_arena).count);
+  }
+  EXPECT_EQ(stream_arena, "abc");
+}
+
 }  // namespace
 }  // namespace gem::index

@@ -23,7 +23,7 @@ void ChangePipeline::AddChangesAcrossBatches(uint64_t entity, int64_t tick,
                                              std::span<const FieldChange> changes,
                                              std::span<const uint16_t> quantizers) {
   while (!changes.empty()) {
-    if (filling_->size == kBatchRecords) Submit();
+    if (filling_->size == kBatchRecords || filling_->strings.size() >= kBatchStringBytes) Submit();
     const size_t n = std::min(changes.size(), kBatchRecords - filling_->size);
     Copy(filling_, entity, tick, changes.first(n), quantizers);
     changes = changes.subspan(n);

@@ -43,6 +43,9 @@ class ChangePipeline {
  public:
   static constexpr size_t kBatchRecords = 1 << 15;  // changes a batch holds
   static constexpr size_t kBatchRowBytes = 1 << 20;
+  // A batch's string bytes: past this the next changes start a new batch,
+  // so that string offsets (32 bits) stay within a batch's arena.
+  static constexpr size_t kBatchStringBytes = 16u << 20;
 
   // `store` and `row_inserts` (the inserts rows name by index, prepared
   // before the first row) must outlive the pipeline; only the worker
@@ -60,7 +63,8 @@ class ChangePipeline {
   void AddChanges(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
                   std::span<const uint16_t> quantizers) {
     Batch& b = *filling_;
-    if (changes.empty() || changes.size() > kBatchRecords - b.size) {
+    if (changes.empty() || changes.size() > kBatchRecords - b.size ||
+        b.strings.size() >= kBatchStringBytes) {
       AddChangesAcrossBatches(entity, tick, changes, quantizers);
       return;
     }

@@ -87,7 +87,8 @@ struct alignas(16) HeldChange {
                           static_cast<uint64_t>(value.count) << 40 | static_cast<uint64_t>(q) << 48;
     uint64_t body[2];
     if (value.kind == ValueKind::kString) {
-      body[0] = arena->size() | static_cast<uint64_t>(value.s.size()) << 32;
+      body[0] = static_cast<uint32_t>(arena->size()) |
+                static_cast<uint64_t>(static_cast<uint32_t>(value.s.size())) << 32;
       body[1] = 0;
       arena->append(value.s);
     } else {

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "core/codec/chunk_codec.h"
 #include "core/value.h"
+#include "indexer/change_pipeline.h"
 #include "indexer/change_store.h"
 #include "indexer/sqlite_db.h"
 
@@ -190,6 +192,65 @@ TEST(HeldChangeTest, StreamedEqualsSet) {
     EXPECT_EQ(streamed.Get(stream_arena).count, set.Get(set_arena).count);
   }
   EXPECT_EQ(stream_arena, "abc");
+}
+
+// Strings past a batch's string budget start a new batch; every byte of
+// every value still arrives, in order.
+TEST(ChangePipelineTest, LongStringsCrossBatches) {
+  Db db;
+  ASSERT_TRUE(db.Open(":memory:").ok());
+  ASSERT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
+                      "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
+                  .ok());
+  ChangeStore store(4);
+  constexpr int kValues = 40;  // 40 MiB: more than two batches' string budget
+  {
+    ChangePipeline pipeline(&store, {});
+    std::string big(1 << 20, 'x');
+    for (int tick = 1; tick <= kValues; ++tick) {
+      big.front() = big.back() = static_cast<char>('a' + tick % 26);
+      FieldChange c;
+      c.field_id = 2;
+      c.value = Value::String(big);
+      pipeline.AddChanges(7, tick, std::span<const FieldChange>(&c, 1), {});
+    }
+    pipeline.Drain();
+    ASSERT_TRUE(pipeline.error().ok());
+  }
+  Insert insert;
+  ASSERT_TRUE(
+      insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
+          .ok());
+  ASSERT_TRUE(store.WriteAll(&insert).ok());
+  insert.Finalize();
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db.handle(),
+                               "SELECT start_tick, data FROM changes WHERE entity = 7 AND "
+                               "field_id = 2 ORDER BY start_tick, seq",
+                               -1, &s, nullptr),
+            SQLITE_OK);
+  int seen = 0;
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    ChunkReader r;
+    const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(s, 1)),
+                                static_cast<size_t>(sqlite3_column_bytes(s, 1)));
+    ASSERT_TRUE(r.Open(blob, sqlite3_column_int64(s, 0)));
+    int64_t tick;
+    Value v;
+    while (r.Next(&tick, &v)) {
+      ++seen;
+      ASSERT_EQ(tick, seen);
+      ASSERT_EQ(v.kind, ValueKind::kString);
+      ASSERT_EQ(v.s.size(), size_t{1} << 20);
+      const char mark = static_cast<char>('a' + seen % 26);
+      EXPECT_EQ(v.s.front(), mark);
+      EXPECT_EQ(v.s.back(), mark);
+      EXPECT_EQ(v.s[v.s.size() / 2], 'x');
+    }
+    ASSERT_TRUE(r.ok());
+  }
+  sqlite3_finalize(s);
+  EXPECT_EQ(seen, kValues);
 }
 
 }  // namespace

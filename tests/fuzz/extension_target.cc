@@ -92,7 +92,8 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
     // right), then the types byte.
     const std::initializer_list<int64_t> row = {entity,        in.Byte(), in.Byte(),
                                                 in.Byte() % 4, in.Int(),  in.Int()};
-    const uint8_t odd_types = in.Byte() & in.Byte();
+    const uint16_t odd_pair = in.U16();  // both bytes set a bit: rarer
+    const uint8_t odd_types = static_cast<uint8_t>(odd_pair & (odd_pair >> 8));
     Insert(db,
            "INSERT INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
            "deleted_tick) VALUES(?1, ?2, ?3, 0, ?4, ?5, ?6)",
@@ -108,7 +109,8 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
       const std::string_view chunk = in.Blob();
       const std::initializer_list<int64_t> change = {entity,    in.Byte() % 8, in.Int(),
                                                      in.Byte(), in.Int(),      in.Byte()};
-      const uint8_t change_types = in.Byte() & in.Byte();
+      const uint16_t change_pair = in.U16();
+      const uint8_t change_types = static_cast<uint8_t>(change_pair & (change_pair >> 8));
       Insert(db,
              "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
              "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -77,7 +77,7 @@ TEST(SeedCutter, ReplaySeedsAreWholeFramesAndRealMessages) {
     InputReader in(Bytes(s), s->bytes.size());
     PacketEntities msg;
     msg.has_pvs_bits = (in.Byte() & 1) != 0;
-    msg.updated_entries = in.Byte() | (in.Byte() << 8);
+    msg.updated_entries = in.U16();
     msg.data = in.rest();
     msg.size = in.rest_size();
     if (entities->Apply(msg, TickInfo()).ok()) {
@@ -172,7 +172,7 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
     for (int i = 0; i < 5; ++i) in.Byte();
     EXPECT_EQ(in.Int(), tick) << s->name;  // created_tick
     in.Int();
-    EXPECT_EQ(in.Byte() & in.Byte(), 0) << s->name;  // no number of another type
+    EXPECT_EQ(in.U16(), 0) << s->name;  // no number of another type
     StateReader state;
     EXPECT_TRUE(state.Open(in.Blob())) << s->name;
   }

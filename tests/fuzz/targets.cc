@@ -83,7 +83,7 @@ int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
   PacketEntities msg;
   msg.is_delta = false;
   msg.has_pvs_bits = (flags & 1) != 0;
-  msg.updated_entries = p.Byte() | (p.Byte() << 8);
+  msg.updated_entries = p.U16();
   msg.data = p.rest();
   msg.size = p.rest_size();
   const TickInfo tick;

@@ -462,7 +462,8 @@ Status IndexWriter::Analyze() {
   return stat.Text(1, changes_.key_stat()).Run();
 }
 
-Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
+Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
+                           const std::function<void()>& bulk_written) {
   auto lap = [t = std::chrono::steady_clock::now()]() mutable {
     auto now = std::chrono::steady_clock::now();
     double s = std::chrono::duration<double>(now - t).count();
@@ -509,6 +510,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source) {
       db_, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7));
   lap();
   GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
+  if (bulk_written) bulk_written();
   stats_.finish_changes_seconds = lap();
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
   stats_.field_changes = changes_.changes();

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -64,8 +65,11 @@ class IndexWriter : public Sink {
   // anyway), so that memory follows the live entities, not the match.
   Status Open(std::span<const MatchColumn> timeline, const std::string& spill_directory);
   // Writes the held-back rows and the metadata, creates the indexes and
-  // commits. `parser` gives the schema (classes, fields).
-  Status Finish(const Parser& parser, const SourceInfo& source);
+  // commits. `parser` gives the schema (classes, fields). `bulk_written`
+  // (may be empty) is called once the changes table, the bulk of the
+  // file, has gone to SQLite, while the smaller tables follow.
+  Status Finish(const Parser& parser, const SourceInfo& source,
+                const std::function<void()>& bulk_written = {});
 
   const WriterStats& stats() const { return stats_; }
 

@@ -81,7 +81,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   }
   sha.join();
   GEM_RETURN_IF_ERROR(sha_status);
-  GEM_RETURN_IF_ERROR(writer.Finish(parser, source));
+  // The bulk of the file goes to disk while the smaller tables are written.
+  GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output] { output.StartWriteback(); }));
   GEM_RETURN_IF_ERROR(db.Close());
   GEM_RETURN_IF_ERROR(output.Commit());
 

@@ -95,6 +95,15 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
   return Status::CannotCreate("cannot find a free temporary name in " + dir);
 }
 
+void OutputFile::StartWriteback() {
+#if defined(__linux__)
+  const int fd = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);  // failure: Commit flushes all
+  close(fd);
+#endif
+}
+
 Status OutputFile::Commit() {
   int fd = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {

@@ -15,15 +15,16 @@ namespace gem::sqlext {
 
 std::string IndexReader::Table(const char* name) const { return QuotedName(schema_) + "." + name; }
 
+std::string IndexReader::Named() const {
+  return "'" + schema_ + "'" + (filename_.empty() ? "" : " (" + filename_ + ")");
+}
+
 std::string IndexReader::Damaged(const std::string& where, const std::string& what) const {
-  return "gem: index '" + schema_ + "'" + (filename_.empty() ? "" : " (" + filename_ + ")") +
-         " is damaged: " + where + ": " + what;
+  return "gem: index " + Named() + " is damaged: " + where + ": " + what;
 }
 
 std::string IndexReader::ReadFailed(const std::string& where) const {
-  return "gem: cannot read index '" + schema_ + "'" +
-         (filename_.empty() ? "" : " (" + filename_ + ")") + ": " + where + ": " +
-         sqlite3_errmsg(db_);
+  return "gem: cannot read index " + Named() + ": " + where + ": " + sqlite3_errmsg(db_);
 }
 
 bool IndexReader::Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error) {
@@ -63,7 +64,7 @@ bool IndexReader::EachRow(sqlite3_stmt* st, const char* table, Row&& row, std::s
 }
 
 bool IndexReader::CheckFormat(std::string* error) {
-  const std::string where = "'" + schema_ + "'" + (filename_.empty() ? "" : " (" + filename_ + ")");
+  const std::string where = Named();
   int64_t pragma[2] = {0, 0};
   const char* names[2] = {".application_id", ".user_version"};
   for (int i = 0; i < 2; ++i) {

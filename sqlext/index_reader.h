@@ -143,6 +143,8 @@ class IndexReader {
  private:
   bool Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error);
   std::string Table(const char* name) const;
+  // The schema, and its file when it has one: "'S' (FILE)".
+  std::string Named() const;
   // "gem: index 'S' (FILE) is damaged: WHERE: WHAT".
   std::string Damaged(const std::string& where, const std::string& what) const;
   // SQLite could not read (I/O, interrupted, out of memory, a page it

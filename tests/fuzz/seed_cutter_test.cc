@@ -75,12 +75,7 @@ TEST(SeedCutter, ReplaySeedsAreWholeFramesAndRealMessages) {
     std::unique_ptr<EntityManager> entities = NewAutoFixtureEntities();
     ASSERT_NE(entities, nullptr);
     InputReader in(Bytes(s), s->bytes.size());
-    PacketEntities msg;
-    msg.has_pvs_bits = (in.Byte() & 1) != 0;
-    msg.updated_entries = in.U16();
-    msg.data = in.rest();
-    msg.size = in.rest_size();
-    if (entities->Apply(msg, TickInfo()).ok()) {
+    if (entities->Apply(ReadEntityPacket(&in), TickInfo()).ok()) {
       most_created = std::max(most_created, entities->live_count());
     }
   }
@@ -98,14 +93,7 @@ TEST(SeedCutter, ReplaySeedsAreWholeFramesAndRealMessages) {
     }
     ++creates;
     InputReader in(Bytes(s), s->bytes.size());
-    StringTableSettings settings;
-    const uint8_t mode = in.Byte();
-    settings.user_data_fixed_size = (mode & 1) != 0;
-    settings.user_data_size = in.Byte();
-    settings.user_data_size_bits = in.Byte();
-    settings.flags = (mode >> 1) & 1;
-    settings.using_varint_bitcounts = (mode & 4) != 0;
-    const int32_t entries = static_cast<int32_t>(in.U32());
+    const auto [settings, entries] = ReadTableInput(&in);  // as the target reads it
     StringTable table(0, "seed", settings);
     std::vector<int32_t> changed;
     ASSERT_TRUE(table.ApplyEntries(in.rest(), in.rest_size(), entries, &changed).ok()) << s->name;

@@ -75,17 +75,33 @@ std::unique_ptr<EntityManager> NewAutoFixtureEntities() {
   return entities;
 }
 
+PacketEntities ReadEntityPacket(InputReader* in) {
+  PacketEntities msg;
+  msg.is_delta = false;
+  msg.has_pvs_bits = (in->Byte() & 1) != 0;
+  msg.updated_entries = in->U16();
+  msg.data = in->rest();
+  msg.size = in->rest_size();
+  return msg;
+}
+
+TableInput ReadTableInput(InputReader* in) {
+  TableInput t;
+  const uint8_t mode = in->Byte();
+  t.settings.user_data_fixed_size = (mode & 1) != 0;
+  t.settings.user_data_size = in->Byte();
+  t.settings.user_data_size_bits = in->Byte() & 63;
+  t.settings.flags = (mode >> 1) & 1;
+  t.settings.using_varint_bitcounts = (mode & 4) != 0;
+  t.entries = static_cast<int32_t>(in->U32() % 4096);
+  return t;
+}
+
 int PacketEntitiesUpdate(const uint8_t* data, size_t size) {
   const std::unique_ptr<EntityManager> entities = NewAutoFixtureEntities();
   if (entities == nullptr) return 0;
   InputReader p(data, size);
-  const uint8_t flags = p.Byte();
-  PacketEntities msg;
-  msg.is_delta = false;
-  msg.has_pvs_bits = (flags & 1) != 0;
-  msg.updated_entries = p.U16();
-  msg.data = p.rest();
-  msg.size = p.rest_size();
+  PacketEntities msg = ReadEntityPacket(&p);
   const TickInfo tick;
   static_cast<void>(entities->Apply(msg, tick));
   msg.is_delta = true;
@@ -101,14 +117,7 @@ int DemoStream(const uint8_t* data, size_t size) {
 
 int StringTableEntries(const uint8_t* data, size_t size) {
   InputReader p(data, size);
-  StringTableSettings s;
-  const uint8_t mode = p.Byte();
-  s.user_data_fixed_size = (mode & 1) != 0;
-  s.user_data_size = p.Byte();
-  s.user_data_size_bits = p.Byte() & 63;
-  s.flags = (mode >> 1) & 1;
-  s.using_varint_bitcounts = (mode & 4) != 0;
-  const int32_t entries = static_cast<int32_t>(p.U32() % 4096);
+  const auto [s, entries] = ReadTableInput(&p);
   StringTable table(0, "fuzz", s);
   std::vector<int32_t> changed;
   static_cast<void>(table.ApplyEntries(p.rest(), p.rest_size(), entries, &changed));

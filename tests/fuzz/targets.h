@@ -11,6 +11,8 @@
 #include <memory>
 
 #include "core/entities.h"
+#include "core/string_table.h"
+#include "tests/fuzz/input_reader.h"
 
 namespace gem::fuzz {
 
@@ -27,10 +29,21 @@ int PacketEntitiesUpdate(const uint8_t* data, size_t size);
 // over the auto fixture's schema, classes and baselines, no entity yet;
 // null without the fixture.
 std::unique_ptr<EntityManager> NewAutoFixtureEntities();
+// How PacketEntitiesUpdate reads its input: a flags byte (bit 0: pvs
+// bits), the entry count (2 bytes), the rest as the entity data.
+PacketEntities ReadEntityPacket(InputReader* in);
 // String-table updates: the first bytes choose the table's settings and
 // entry count, the rest is the bit-packed entries, applied twice (a
 // create, then an update over it).
 int StringTableEntries(const uint8_t* data, size_t size);
+// How StringTableEntries reads its input's head: a mode byte (bit 0 fixed
+// size user data, bit 1 the flags, bit 2 varint bit counts), the user
+// data's size and bits, the entry count (4 bytes, taken mod 4096).
+struct TableInput {
+  StringTableSettings settings;
+  int32_t entries = 0;
+};
+TableInput ReadTableInput(InputReader* in);
 // Field paths, then a value for each by a decoder the input chooses among
 // every rule SelectDecoder gives.
 int FieldPathsAndDecoders(const uint8_t* data, size_t size);

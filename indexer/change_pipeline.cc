@@ -53,6 +53,7 @@ void ChangePipeline::Submit() {
   cv_.wait(lock, [this] { return queued_ + 1 < kBatches; });
   wait_seconds_ += Since(start);
   ++queued_;
+  ++submitted_;
   filling_ = &batches_[(head_ + queued_) % kBatches];
   cv_.notify_all();
 }

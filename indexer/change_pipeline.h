@@ -88,6 +88,8 @@ class ChangePipeline {
   // Seconds the parser's thread waited for the worker (a full batch and
   // every other batch still queued), Drain included.
   double wait_seconds() const { return wait_seconds_; }
+  // Batches handed to the worker so far.
+  uint64_t submitted() const { return submitted_; }
   // Seconds the worker spent inserting rows. Read after Drain().
   double row_seconds() const { return row_seconds_; }
 
@@ -147,6 +149,7 @@ class ChangePipeline {
   bool stop_ = false;
   bool drained_ = false;
   double wait_seconds_ = 0;
+  uint64_t submitted_ = 0;
   double row_seconds_ = 0;                 // the worker's
   Status row_error_;                       // guarded by mu_
   std::atomic<bool> row_failed_{false};   // row_error_ is set

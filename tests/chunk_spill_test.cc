@@ -216,6 +216,8 @@ TEST(ChangePipelineTest, LongStringsCrossBatches) {
     }
     pipeline.Drain();
     ASSERT_TRUE(pipeline.error().ok());
+    // 40 MiB over a 16 MiB budget: at least three batches.
+    EXPECT_GE(pipeline.submitted(), 3u);
   }
   Insert insert;
   ASSERT_TRUE(

@@ -1,6 +1,7 @@
-// The non-entity events a replay carries, as the parser reports them.
-// Game-agnostic except CombatLogEntry and the Dota part of ReplayMetadata,
-// which only Dota replays fill.
+// The non-entity events a replay carries, as the parser reports them, and
+// what is known of the replay as a whole. Game-agnostic: what a game's own
+// messages mean is its module's (core/<game>/), which fills the match facts
+// of ReplayMetadata and declares its own tables (core/table_spec.h).
 #ifndef GEM_CORE_EVENTS_H_
 #define GEM_CORE_EVENTS_H_
 
@@ -12,10 +13,6 @@
 #include "core/value.h"
 
 namespace gem {
-
-namespace proto {
-class CMsgDOTACombatLogEntry;
-}
 
 // CDemoFileHeader, as read.
 struct ReplayHeader {
@@ -46,54 +43,15 @@ struct GameEvent {
   std::vector<GameEventKey> keys;
 };
 
-// One Dota combat-log entry. `entry` holds every raw field (name fields
-// are indexes into the CombatLogNames table); the names are resolved as
-// the table stood when the entry arrived ("" when the index has no entry).
-struct CombatLogEntry {
-  enum class Source : uint8_t {
-    kHltv,             // DOTA_UM_CombatLogDataHLTV
-    kBulk,             // DOTA_UM_CombatLogBulkData
-    kLegacyGameEvent,  // the dota_combatlog game event
-  };
-  Source source = Source::kHltv;
-  const proto::CMsgDOTACombatLogEntry* entry = nullptr;
-  std::string_view type_name;  // "DOTA_COMBATLOG_DAMAGE", or "" if unknown
-  std::string_view target_name;
-  std::string_view target_source_name;
-  std::string_view attacker_name;
-  std::string_view damage_source_name;
-  std::string_view inflictor_name;
-  std::string_view value_name;  // purchases: the item's name
-};
-const char* CombatLogSourceName(CombatLogEntry::Source source);
-
-// A text chat line: Dota's CDOTAUserMsg_ChatMessage, or the engine's
-// SayText2 (CS2, Deadlock).
+// A text chat line: the engine's SayText2, or a game's own chat message
+// (Dota's CDOTAUserMsg_ChatMessage), which its module decodes.
 struct ChatMessage {
   std::string_view kind;  // "chat" or "saytext2"
-  int32_t sender = -1;    // player id (Dota) or entity index (SayText2)
+  int32_t sender = -1;    // a game's player id, or an entity index (SayText2)
   int32_t channel = 0;
   std::string_view text;
   std::string_view message_name;  // SayText2 localisation token
   std::string_view params[4];     // SayText2 parameters
-};
-
-// Dota's CDOTAUserMsg_ChatEvent (kills, rune pickups, ...).
-struct ChatEvent {
-  int32_t type = -1;
-  std::string_view type_name;
-  uint32_t value = 0;
-  uint32_t value2 = 0;
-  uint32_t value3 = 0;
-  int32_t player_ids[6] = {-1, -1, -1, -1, -1, -1};
-};
-
-struct PlayerInfo {
-  std::string hero_name;
-  std::string player_name;
-  bool is_fake_client = false;
-  uint64_t steam_id = 0;
-  int32_t game_team = 0;
 };
 
 // What is known about the replay as a whole, at the end of the parse.
@@ -117,23 +75,18 @@ struct ReplayMetadata {
   int32_t playback_ticks = -1;
   int32_t playback_frames = -1;
 
-  // Dota match facts: file info first, else CDOTAGamerulesProxy.
+  // Match facts, from the game's module (its part of the file info
+  // first, else its game rules entity); 0 / "" when unknown.
   uint64_t match_id = 0;
   int32_t game_mode = 0;
-  int32_t game_winner = 0;  // 2 radiant, 3 dire
+  int32_t game_winner = 0;  // a team number
   uint32_t league_id = 0;
-  uint32_t end_time = 0;
-  uint32_t radiant_team_id = 0;
-  uint32_t dire_team_id = 0;
-  std::string radiant_team_tag;
-  std::string dire_team_tag;
-  std::string match_source;  // "file_info", "gamerules" or ""
-  std::vector<PlayerInfo> players;
+  std::string match_source;  // where they came from: "file_info", "gamerules", ...
 
   // Ticks (outer frame ticks). -1 when not seen.
-  int64_t game_start_tick = -1;  // m_flGameStartTime turned non-zero
-  float game_start_time = 0;
-  int64_t game_end_tick = -1;    // combat log: game state 6 (post game)
+  int64_t game_start_tick = -1;  // the game module saw the game start
+  float game_start_time = 0;     // the game's own time of its start
+  int64_t game_end_tick = -1;    // the game module saw the game end
   int64_t first_tick = -1;       // first tick of play (first DEM_Packet)
   int64_t last_tick = -1;        // last outer tick seen
 

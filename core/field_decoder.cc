@@ -320,6 +320,10 @@ FieldDecoder SelectDecoder(const DecoderSpec& spec) {
 
   // Per-serializer overrides (CS2/Deadlock name the decoding explicitly).
   if (spec.var_serializer == "minusone") return Make(DecodeOp::kUVar32MinusOne);
+  // The game's own integer types.
+  for (const TypeRule& r : spec.game_rules) {
+    if (type == r.type) return Make(r.op);
+  }
 
   // Simulation and animation times are tick counts on the wire whatever the
   // declared type says (Valve's demo tools override their encoding).
@@ -362,7 +366,7 @@ FieldDecoder SelectDecoder(const DecoderSpec& spec) {
     return Make(spec.encoder == "fixed64" ? DecodeOp::kFixed64 : DecodeOp::kUVar64);
   }
   if (type == "bool") return Make(DecodeOp::kBool);
-  if (IsOneOf(type, {"int8", "int16", "int32", "CEntityIndex", "HeroID_t"})) {
+  if (IsOneOf(type, {"int8", "int16", "int32", "CEntityIndex"})) {
     return Make(DecodeOp::kSVar32);
   }
   if (type == "int64") return Make(DecodeOp::kSVar64);

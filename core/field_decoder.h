@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
 
 #include "core/bit_reader.h"
@@ -165,8 +166,17 @@ struct FieldDecoder {
 
 // What the decoder choice depends on: the serializer's description of a
 // field, with the declared type already split into its base name.
+// A game's own rule for an integer type that is a game's (a boxed integer
+// whose signedness differs between games: HeroID_t), declared by the game's
+// module (GameModule::type_rules) and consulted before the engine's rules.
+struct TypeRule {
+  const char* type;  // the declared base type, "HeroID_t"
+  DecodeOp op;       // kSVar32, kUVar32, ...
+};
+
 struct DecoderSpec {
   std::string_view base_type;  // "float32", "CHandle", "Vector", ...
+  std::span<const TypeRule> game_rules;  // checked first, by base_type
   std::string_view var_name;   // for per-field rules (simulation time)
   std::string_view encoder;    // "coord", "fixed64", "qangle_precise", ...
   std::string_view var_serializer;  // CS2 per-field serializer name

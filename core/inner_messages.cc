@@ -17,7 +17,6 @@ int InnerMessagePriority(uint32_t type) {
     case kSvcPacketEntities:
       return 5;
     case kGeSource1LegacyGameEvent:
-    case kDotaUmCombatLogDataHltv:
       return 10;
     default:
       return 0;
@@ -25,7 +24,8 @@ int InnerMessagePriority(uint32_t type) {
 }
 
 Status SplitPacket(const uint8_t* data, size_t size,
-                   std::vector<InnerMessage>* messages, std::string* payloads) {
+                   std::vector<InnerMessage>* messages, std::string* payloads,
+                   std::span<const int8_t> priorities) {
   messages->clear();
   payloads->clear();
   BitReader r(data, size);
@@ -40,7 +40,9 @@ Status SplitPacket(const uint8_t* data, size_t size,
     size_t offset = payloads->size();
     payloads->resize(offset + len);
     r.ReadBytes(reinterpret_cast<uint8_t*>(payloads->data()) + offset, len);
-    messages->push_back({type, InnerMessagePriority(type), offset, len});
+    const int priority =
+        type < priorities.size() ? priorities[type] : InnerMessagePriority(type);
+    messages->push_back({type, priority, offset, len});
   }
   std::stable_sort(messages->begin(), messages->end(),
                    [](const InnerMessage& a, const InnerMessage& b) {

@@ -5,14 +5,16 @@
 // contiguous buffer. Messages are then applied in priority order (lower
 // first): net ticks, server info and string-table messages (clearing ones
 // included, so a clear stays before the creates that follow it) before
-// packet entities,
-// game events and the combat log last; equal priorities keep their order
-// in the packet (a stable sort: string tables must be created in order).
+// packet entities, game events last, and a game's user messages where its
+// module says (a game's log of what happened, after the entities it
+// names); equal priorities keep their order in the packet (a stable sort:
+// string tables must be created in order).
 #ifndef GEM_CORE_INNER_MESSAGES_H_
 #define GEM_CORE_INNER_MESSAGES_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,13 +34,10 @@ enum InnerMessageType : uint32_t {
   kUmSayText2 = 118,
   kGeSource1LegacyGameEventList = 205,
   kGeSource1LegacyGameEvent = 207,
-  kDotaUmChatEvent = 466,
-  kDotaUmCombatLogBulkData = 470,
-  kDotaUmCombatLogDataHltv = 554,
-  kDotaUmChatMessage = 612,
 };
 
-// The priority an inner message is applied with (lower first).
+// The priority the engine's inner messages are applied with (lower first;
+// packet entities at 5); 0 for the rest.
 int InnerMessagePriority(uint32_t type);
 
 struct InnerMessage {
@@ -49,10 +48,12 @@ struct InnerMessage {
 };
 
 // Splits `data` into messages (payloads appended to *payloads, both outputs
-// cleared first) and sorts them by priority. Corrupt when a size runs past
-// the end.
+// cleared first) and sorts them by priority: `priorities[type]` for the
+// types the span holds (the engine's and the game's, see the parser), else
+// InnerMessagePriority(type). Corrupt when a size runs past the end.
 Status SplitPacket(const uint8_t* data, size_t size,
-                   std::vector<InnerMessage>* messages, std::string* payloads);
+                   std::vector<InnerMessage>* messages, std::string* payloads,
+                   std::span<const int8_t> priorities = {});
 
 }  // namespace gem
 

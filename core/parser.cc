@@ -4,85 +4,47 @@
 #include <charconv>
 
 #include "core/bit_reader.h"
-#include "core/dota/chat.h"
-#include "core/dota/combat_log.h"
-#include "core/dota/game_rules.h"
 #include "core/inner_messages.h"
+#include "core/match/games.h"
 #include "core/proto_wire.h"
+#include "core/say_text.h"
 #include "core/string_table_messages.h"
 #include "proto/demo.pb.h"
 #include "proto/gameevents.pb.h"
 #include "proto/netmessages.pb.h"
 
 namespace gem {
-namespace {
 
-std::string NormalizeGame(const ReplayHeader& h) {
-  auto has = [](const std::string& s, std::string_view word) {
-    return s.find(word) != std::string::npos;
-  };
-  const std::string& dir = h.game_directory;
-  if (h.game == "dota" || has(dir, "/dota")) return "dota2";
-  if (h.game == "citadel" || has(dir, "citadel")) return "deadlock";
-  if (h.game == "csgo" || h.game == "cs2" || has(dir, "csgo")) return "cs2";
-  return h.game;
-}
-
-// The build number inside a game directory such as ".../dota_v5361/...".
-bool BuildFromGameDir(const std::string& dir, int32_t* build) {
-  size_t pos = dir.find("/dota_v");
-  if (pos == std::string::npos) return false;
-  const char* begin = dir.data() + pos + 7;
-  const char* end = dir.data() + dir.size();
-  int32_t value = 0;
-  auto res = std::from_chars(begin, end, value);
-  if (res.ec != std::errc() || res.ptr == begin || res.ptr == end || *res.ptr != '/') {
-    return false;
-  }
-  *build = value;
-  return true;
-}
-
-}  // namespace
-
-// Sits between the entity manager and the user's sink, to watch the Dota
-// game rules entity on the way.
+// Sits between the entity manager and the user's sink, to show the game
+// layer every entity on the way.
 class Parser::Forwarder : public Sink {
  public:
-  Forwarder(Parser* parser, Sink* out)
-      : parser_(parser), out_(out), rules_(&parser->schema_) {}
+  Forwarder(Parser* parser, Sink* out) : parser_(parser), out_(out) {}
 
   void OnFieldRegistered(const ClassFields& c, uint32_t id) override {
     if (out_) out_->OnFieldRegistered(c, id);
   }
   void OnEntityCreated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> s) override {
-    const Entity& e = *parser_->entities_->Get(r.index);
-    rules_.OnCreated(t, e, &parser_->meta_);
     if (out_) out_->OnEntityCreated(t, r, s);
-    if (parser_->match_) parser_->match_->OnEntityCreated(t, e);
+    parser_->game_->OnEntityCreated(t, *parser_->entities_->Get(r.index));
   }
   void OnEntityUpdated(const TickInfo& t, const EntityRef& r,
                        std::span<const FieldChange> c) override {
     if (out_) out_->OnEntityUpdated(t, r, c);
-    if (parser_->match_) {
-      parser_->match_->OnEntityUpdated(t, *parser_->entities_->Get(r.index), c);
-    }
+    parser_->game_->OnEntityUpdated(t, *parser_->entities_->Get(r.index), c);
   }
   void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
     if (out_) out_->OnEntityLeft(t, r);
   }
   void OnEntityDeleted(const TickInfo& t, const EntityRef& r) override {
-    if (parser_->match_) parser_->match_->OnEntityDeleted(t, *parser_->entities_->Get(r.index));
+    parser_->game_->OnEntityDeleted(t, *parser_->entities_->Get(r.index));
     if (out_) out_->OnEntityDeleted(t, r);
   }
-
-  GameRulesWatcher& rules() { return rules_; }
 
  private:
   Parser* parser_;
   Sink* out_;
-  GameRulesWatcher rules_;
 };
 
 struct Parser::Impl {
@@ -95,10 +57,8 @@ struct Parser::Impl {
   proto::CMsgSource1LegacyGameEventList event_list;
   proto::CMsgSource1LegacyGameEvent event;
   GameEvent decoded_event;
-  CombatLogDecoder combat_log;
-  ChatDecoder chat;
+  SayTextDecoder say_text;
   ChatMessage chat_message;
-  ChatEvent chat_event;
 };
 
 Parser::Parser(Sink* sink, const ParserOptions& options)
@@ -108,17 +68,16 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
       full_packet_tables_(options.full_packet_tables) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
+  match::GameLayerOptions g;
+  g.match_layer = options.match_layer;
+  g.timeline_step = options.timeline_step;
+  game_ = std::make_unique<match::GameLayer>(&schema_, entities_.get(), &tables_, sink, g);
   // Creations' states and updates' changes are for the sink and the match
   // layer (which runs only beside a sink); a parse without one only keeps
   // the state.
   entities_->set_report_created_state(sink != nullptr);
   entities_->set_report_updates(sink != nullptr);
   if (options.full_packet) entities_->set_full_packet_observer(options.full_packet);
-  if (options.match_layer && sink != nullptr) {
-    match::MatchOptions m;
-    m.timeline_step = options.timeline_step;
-    match_ = std::make_unique<match::MatchLayer>(&schema_, entities_.get(), &tables_, sink, m);
-  }
 }
 
 Status Parser::ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header,
@@ -142,7 +101,7 @@ Status Parser::ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header
   header->map_name = h.map_name();
   header->build_num = h.build_num();
   header->network_protocol = h.patch_version();
-  *game = NormalizeGame(*header);
+  *game = match::GameOf(*header);
   return Status::Ok();
 }
 
@@ -188,7 +147,7 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
     tick_.signon = !signon_done_;
     ++counters_.frames;
     // Timeline samples due before this frame see the state before it.
-    if (match_) match_->BeforeFrame(tick_);
+    game_->BeforeFrame(tick_);
     s = ReadFrame(frame);
     if (!s.ok()) {
       Status located = s.WithContext(std::string(DemoCommandName(frame.command)) +
@@ -212,27 +171,31 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
          frame.command == kDemStop)) {
       meta_.last_tick = frame.tick;
     }
-    forwarder_->rules().OnFrameEnd(tick_, *entities_, &meta_);
-    if (match_) match_->AfterFrame(tick_);
+    game_->AfterFrame(tick_, &meta_);
     if (sink_) sink_->OnFrameEnd(tick_);
   }
   FinishMetadata();
-  if (match_) match_->Finish(meta_);
+  game_->Finish(meta_);
   if (sink_) sink_->OnMetadata(meta_);
   return Status::Ok();
 }
 
 void Parser::FinishMetadata() {
-  meta_.game = NormalizeGame(meta_.header);
-  int32_t build = 0;
-  if (BuildFromGameDir(meta_.server_game_dir, &build)) {
-    meta_.game_build = build;
-    meta_.game_build_from_header = false;
-  } else {
-    meta_.game_build = meta_.header.build_num;
-    meta_.game_build_from_header = true;
-  }
-  forwarder_->rules().Finish(*entities_, &meta_);
+  meta_.game = match::GameOf(meta_.header);
+  // The header's build, unless the game's module knows better.
+  meta_.game_build = meta_.header.build_num;
+  meta_.game_build_from_header = true;
+  game_->FinishMetadata(&meta_);
+}
+
+const ParserCounters& Parser::counters() const {
+  counters_.chat_messages = say_text_lines_ + game_->chat_lines();
+  return counters_;
+}
+
+std::vector<std::pair<std::string, uint64_t>> Parser::game_counters() const {
+  const match::GameModule* m = game_->module();
+  return m == nullptr ? std::vector<std::pair<std::string, uint64_t>>() : m->Counters();
 }
 
 Status Parser::ReadFrame(const Frame& frame) {
@@ -257,9 +220,17 @@ Status Parser::ReadFrame(const Frame& frame) {
       h.build_num = m.header.build_num();
       h.game = m.header.game();
       h.server_start_tick = m.header.server_start_tick();
-      meta_.game = NormalizeGame(h);
-      if (match_) match_->SetGame(meta_.game);
+      meta_.game = match::GameOf(h);
       if (sink_) sink_->OnHeader(h);
+      game_->SetGame(meta_.game);
+      if (const match::GameModule* g = game_->module()) schema_.SetGameTypeRules(g->type_rules());
+      // Inner messages are applied at the engine's priorities and, for the
+      // user messages the game's module reads, at the module's.
+      priorities_.clear();
+      for (uint32_t type = 0; type < std::max<size_t>(256, game_->ReadsEnd()); ++type) {
+        priorities_.push_back(static_cast<int8_t>(
+            game_->Reads(type) ? game_->PriorityOf(type) : InnerMessagePriority(type)));
+      }
       return Status::Ok();
     }
     case kDemFileInfo: {
@@ -271,25 +242,16 @@ Status Parser::ReadFrame(const Frame& frame) {
       if (m.file_info.has_playback_time()) meta_.playback_time = m.file_info.playback_time();
       if (m.file_info.has_playback_ticks()) meta_.playback_ticks = m.file_info.playback_ticks();
       if (m.file_info.has_playback_frames()) meta_.playback_frames = m.file_info.playback_frames();
-      if (m.file_info.has_game_info() && m.file_info.game_info().has_dota()) {
-        const auto& d = m.file_info.game_info().dota();
-        meta_.match_id = d.match_id();
-        meta_.game_mode = d.game_mode();
-        meta_.game_winner = d.game_winner();
-        meta_.league_id = d.leagueid();
-        meta_.end_time = d.end_time();
-        meta_.radiant_team_id = d.radiant_team_id();
-        meta_.dire_team_id = d.dire_team_id();
-        meta_.radiant_team_tag = d.radiant_team_tag();
-        meta_.dire_team_tag = d.dire_team_tag();
-        meta_.players.clear();
-        for (const auto& p : d.player_info()) {
-          meta_.players.push_back({p.hero_name(), p.player_name(),
-                                   p.is_fake_client(), p.steamid(), p.game_team()});
-        }
-        if (d.match_id() != 0 || d.game_mode() != 0 || d.game_winner() != 0) {
-          meta_.match_source = "file_info";
-        }
+      // The game's part is its module's to read.
+      const uint8_t* game_info = nullptr;
+      size_t game_info_size = 0;
+      bool has_game_info = false;
+      if (!FindBytesField(frame.data, frame.size, 4, &game_info, &game_info_size,
+                          &has_game_info)) {
+        return Status::Corrupt("file info does not parse");
+      }
+      if (has_game_info) {
+        return game_->OnGameInfo(tick_, game_info, game_info_size, &meta_);
       }
       return Status::Ok();
     }
@@ -399,7 +361,7 @@ Status Parser::ReadFrame(const Frame& frame) {
 }
 
 Status Parser::ApplyPacket(const uint8_t* data, size_t size) {
-  GEM_RETURN_IF_ERROR(SplitPacket(data, size, &inner_, &inner_data_));
+  GEM_RETURN_IF_ERROR(SplitPacket(data, size, &inner_, &inner_data_, priorities_));
   counters_.inner_messages += inner_.size();
   for (size_t i = 0; i < inner_.size(); ++i) {
     const InnerMessage& msg = inner_[i];
@@ -438,7 +400,7 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
       meta_.server_game_dir = si.game_dir();
       meta_.server_host_name = si.host_name();
       entities_->SetMaxClasses(si.max_classes());
-      if (match_) match_->SetTickInterval(si.tick_interval());
+      game_->SetTickInterval(si.tick_interval());
       return Status::Ok();
     }
     case kSvcCreateStringTable:
@@ -483,18 +445,7 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
       GEM_RETURN_IF_ERROR(game_events_.Decode(m.event, &m.decoded_event));
       ++counters_.game_events;
       if (sink_) sink_->OnGameEvent(tick_, m.decoded_event);
-      if (match_) match_->OnGameEvent(tick_, m.decoded_event);
-      m.combat_log.DecodeLegacy(
-          m.decoded_event, tables_.Find("CombatLogNames"),
-          [&](const CombatLogEntry& e) {
-            ++counters_.combat_log_entries;
-            if (e.entry->type() == kCombatLogGameState &&
-                e.entry->value() == kGameStatePostGame && meta_.game_end_tick < 0) {
-              meta_.game_end_tick = tick_.tick;
-            }
-            if (sink_) sink_->OnCombatLog(tick_, e);
-            if (match_) match_->OnCombatLog(tick_, e);
-          });
+      game_->OnGameEvent(tick_, m.decoded_event);
       return Status::Ok();
     }
     default:
@@ -504,40 +455,15 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
 
 Status Parser::ApplyUserMessage(uint32_t type, const uint8_t* data, size_t size) {
   Impl& m = *impl_;
-  auto emit = [&](const CombatLogEntry& e) {
-    ++counters_.combat_log_entries;
-    if (e.entry->type() == kCombatLogGameState &&
-        e.entry->value() == kGameStatePostGame && meta_.game_end_tick < 0) {
-      meta_.game_end_tick = tick_.tick;
-    }
-    if (sink_) sink_->OnCombatLog(tick_, e);
-    if (match_) match_->OnCombatLog(tick_, e);
-  };
-  switch (type) {
-    case kDotaUmCombatLogDataHltv:
-      return m.combat_log.DecodeHltv(data, size, tables_.Find("CombatLogNames"), emit);
-    case kDotaUmCombatLogBulkData:
-      return m.combat_log.DecodeBulk(data, size, tables_.Find("CombatLogNames"), emit);
-    case kDotaUmChatMessage:
-      GEM_RETURN_IF_ERROR(m.chat.DecodeChatMessage(data, size, &m.chat_message));
-      ++counters_.chat_messages;
-      if (sink_) sink_->OnChatMessage(tick_, m.chat_message);
-      return Status::Ok();
-    case kUmSayText2:
-      GEM_RETURN_IF_ERROR(m.chat.DecodeSayText2(data, size, &m.chat_message));
-      ++counters_.chat_messages;
-      if (sink_) sink_->OnChatMessage(tick_, m.chat_message);
-      return Status::Ok();
-    case kDotaUmChatEvent:
-      GEM_RETURN_IF_ERROR(m.chat.DecodeChatEvent(data, size, &m.chat_event));
-      ++counters_.chat_events;
-      if (sink_) sink_->OnChatEvent(tick_, m.chat_event);
-      return Status::Ok();
-    default:
-      // A message the parser does not read; a game's match module may.
-      if (match_) match_->OnUserMessage(tick_, type, data, size);
-      return Status::Ok();
+  if (type == kUmSayText2) {
+    GEM_RETURN_IF_ERROR(m.say_text.Decode(data, size, &m.chat_message));
+    ++say_text_lines_;
+    if (sink_) sink_->OnChatMessage(tick_, m.chat_message);
+    return Status::Ok();
   }
+  // A message of the game's own, if its module reads it.
+  if (game_->Reads(type)) return game_->OnUserMessage(tick_, type, data, size);
+  return Status::Ok();
 }
 
 }  // namespace gem

@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/demo_stream.h"
@@ -38,7 +39,7 @@
 #include "core/events.h"
 #include "core/game_events.h"
 #include "core/inner_messages.h"
-#include "core/match/match_layer.h"
+#include "core/match/game_layer.h"
 #include "core/schema.h"
 #include "core/sink.h"
 #include "core/status.h"
@@ -57,15 +58,14 @@ struct ParserCounters {
   uint64_t inner_messages = 0;
   uint64_t skipped_frames = 0;  // commands the parser does not read
   uint64_t game_events = 0;
-  uint64_t combat_log_entries = 0;
-  uint64_t chat_messages = 0;
-  uint64_t chat_events = 0;
+  uint64_t chat_messages = 0;  // SayText2 and the game's own chat lines
   uint64_t skipped_alternate_baselines = 0;
 };
 
 struct ParserOptions {
-  // Run the match layer (core/match): players, timeline, kills and wards
-  // reach the sink as rows. Needs a sink.
+  // Run the match layer (core/match): players, timeline, kills, wards and
+  // the game's analyst tables reach the sink as rows. Needs a sink. (The
+  // game's own messages, such as Dota's combat log, are decoded anyway.)
   bool match_layer = false;
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
@@ -106,7 +106,9 @@ class Parser {
   // For tools that build on a parsed replay (gem-synth): the class
   // registries and baselines.
   EntityManager& mutable_entities() { return *entities_; }
-  const ParserCounters& counters() const { return counters_; }
+  const ParserCounters& counters() const;
+  // What the game's module counted (core/match/game_module.h), by name.
+  std::vector<std::pair<std::string, uint64_t>> game_counters() const;
   const TickInfo& current() const { return tick_; }
 
  private:
@@ -129,7 +131,8 @@ class Parser {
   std::unique_ptr<EntityManager> entities_;
   GameEventRegistry game_events_;
   ReplayMetadata meta_;
-  ParserCounters counters_;
+  mutable ParserCounters counters_;
+  uint64_t say_text_lines_ = 0;
   TickInfo tick_;
   bool signon_done_ = false;
   bool saw_stop_ = false;
@@ -137,7 +140,8 @@ class Parser {
 
   struct Impl;  // protobuf messages and decoders, reused
   std::unique_ptr<Impl> impl_;
-  std::unique_ptr<match::MatchLayer> match_;  // null unless options ask
+  std::unique_ptr<match::GameLayer> game_;  // the game's module, and the match layer
+  std::vector<int8_t> priorities_;  // inner messages', by type (see SplitPacket)
   std::function<void(uint64_t)> consumed_;
   std::function<Status(const std::vector<SnapshotTable>&, const TickInfo&)> full_packet_tables_;
 

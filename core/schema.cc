@@ -155,6 +155,7 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
 
         DecoderSpec spec;
         spec.base_type = f.type->base;
+        spec.game_rules = game_rules_;
         spec.var_name = f.name;
         spec.encoder = f.encoder;
         spec.var_serializer = f.var_serializer;

@@ -19,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -93,6 +94,10 @@ class Schema {
   // Builds fields and serializers. `tick_interval` feeds simulation-time
   // decoding. Corrupt on dangling symbol or field indexes.
   Status Build(const FlattenedSerializerMessage& msg, float tick_interval);
+  // The replay's game's own type rules (see TypeRule), before Build.
+  void SetGameTypeRules(std::span<const TypeRule> rules) {
+    game_rules_.assign(rules.begin(), rules.end());
+  }
 
   // Maps class ids to serializers (DEM_ClassInfo). Classes whose serializer
   // is unknown are kept with a null serializer (entities of them cannot be
@@ -135,6 +140,7 @@ class Schema {
   std::unordered_map<std::string, std::unique_ptr<FieldType>> types_;
   std::vector<ClassInfo> classes_;
   std::vector<std::string> default_rule_types_;
+  std::vector<TypeRule> game_rules_;
   bool built_ = false;
 };
 

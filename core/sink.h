@@ -74,9 +74,14 @@ class Sink {
                                   int32_t /*index*/) {}
 
   virtual void OnGameEvent(const TickInfo&, const GameEvent&) {}
-  virtual void OnCombatLog(const TickInfo&, const CombatLogEntry&) {}
   virtual void OnChatMessage(const TickInfo&, const ChatMessage&) {}
-  virtual void OnChatEvent(const TickInfo&, const ChatEvent&) {}
+
+  // A row of one of the tables the replay's game declares
+  // (GameModule::schema(), core/table_spec.h): `table` is its position in
+  // the schema's list, `row` one value per column. Game modules report
+  // the game's own messages this way (Dota's combat log, its chat
+  // events) and, when the match layer runs, the game's analyst tables.
+  virtual void OnTableRow(uint32_t /*table*/, std::span<const MatchValue> /*row*/) {}
 
   // The match layer (core/match_rows.h), when the parser runs it
   // (ParserOptions::match_layer). A timeline row holds the columns

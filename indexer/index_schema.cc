@@ -1,9 +1,5 @@
 #include "indexer/index_schema.h"
 
-#include <string>
-
-#include "indexer/combat_log_columns.h"
-
 namespace gem::index {
 
 // The contract of the index. Names and columns are relied on by libgem,
@@ -118,93 +114,22 @@ CREATE TABLE game_events(
 CREATE TABLE chat(
   id INTEGER PRIMARY KEY,
   tick INTEGER NOT NULL,
-  kind TEXT NOT NULL,     -- chat (Dota) or saytext2
-  sender INTEGER,         -- player id (Dota) or entity index
+  kind TEXT NOT NULL,     -- chat (a game's own chat message) or saytext2
+  sender INTEGER,         -- the game's player id, or an entity index (saytext2)
   channel INTEGER,
   text TEXT,
   message_name TEXT,
   params TEXT             -- JSON array (SayText2)
 );
-
-CREATE TABLE chat_events(
-  id INTEGER PRIMARY KEY,
-  tick INTEGER NOT NULL,
-  type INTEGER NOT NULL,
-  type_name TEXT,
-  value INTEGER,
-  value2 INTEGER,
-  value3 INTEGER,
-  player_ids TEXT         -- JSON array
-);
-
--- The players the replay's file info lists (complete replays only; the
--- match layer's players table reads the entities).
-CREATE TABLE file_info_players(
-  slot INTEGER PRIMARY KEY,
-  hero_name TEXT,
-  player_name TEXT,
-  steam_id INTEGER,
-  game_team INTEGER,
-  is_fake_client INTEGER
-);
 )sql";
 
 const char kCreateRowIndexesSql[] = R"sql(
 CREATE INDEX string_table_entries_by_entry ON string_table_entries(table_id, idx, tick, seq);
-CREATE INDEX combat_log_by_tick ON combat_log_entries(tick);
 CREATE INDEX game_events_by_name ON game_events(name, tick);
 )sql";
 
 const char kCreateIndexesSql[] = R"sql(
 CREATE INDEX entities_by_class ON entities(class_id);
 )sql";
-
-namespace {
-
-constexpr const char* kNameFields[] = {"target_name", "target_source_name", "attacker_name",
-                                       "damage_source_name", "inflictor_name"};
-
-}  // namespace
-
-std::string CombatLogSchemaSql() {
-  std::string sql =
-      "CREATE TABLE combat_log_names(idx INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
-      "CREATE TABLE combat_log_types(type INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
-      "CREATE TABLE combat_log_entries(\n"
-      "  id INTEGER PRIMARY KEY,\n"
-      "  tick INTEGER NOT NULL,\n"
-      "  source INTEGER NOT NULL,  -- 0 hltv, 1 bulk, 2 legacy_game_event\n"
-      "  type INTEGER NOT NULL";
-  for (const char* name : kNameFields) sql += std::string(",\n  ") + name + "_idx INTEGER";
-  sql += ",\n  value_name TEXT,\n  assist_players TEXT";
-#define GEM_COLUMN(field, kind, place) \
-  if (#place[0] == 'C') sql += std::string(",\n  " #field) + (#kind[0] == 'R' ? " REAL" : " INTEGER");
-  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
-#undef GEM_COLUMN
-  sql += ",\n  extra TEXT  -- JSON object: the EXTRA fields that are set\n);\n";
-
-  sql +=
-      "CREATE VIEW combat_log AS SELECT\n"
-      "  c.id, c.tick,\n"
-      "  CASE c.source WHEN 0 THEN 'hltv' WHEN 1 THEN 'bulk' ELSE 'legacy_game_event' END\n"
-      "    AS source,\n"
-      "  c.type, t.name AS type_name";
-  for (int i = 0; i < 5; ++i) {
-    const std::string f = kNameFields[i];
-    sql += ",\n  n" + std::to_string(i) + ".name AS " + f + ", c." + f + "_idx";
-  }
-  sql += ",\n  c.value_name, c.assist_players";
-#define GEM_COLUMN(field, kind, place)                                        \
-  sql += #place[0] == 'C' ? std::string(",\n  c." #field)                   \
-                          : std::string(",\n  json_extract(c.extra, '$." #field "') AS " #field);
-  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
-#undef GEM_COLUMN
-  sql += "\nFROM combat_log_entries c\n  LEFT JOIN combat_log_types t ON t.type = c.type";
-  for (int i = 0; i < 5; ++i) {
-    const std::string n = "n" + std::to_string(i);
-    sql += "\n  LEFT JOIN combat_log_names " + n + " ON " + n + ".idx = c." + kNameFields[i] + "_idx";
-  }
-  return sql + ";\n";
-}
 
 }  // namespace gem::index

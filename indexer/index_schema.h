@@ -12,7 +12,6 @@
 #define GEM_INDEXER_INDEX_SCHEMA_H_
 
 #include <cstdint>
-#include <string>
 
 #include "core/codec/index_format.h"
 #include "core/tick_order.h"
@@ -27,7 +26,9 @@ using gem::kSignonTick;
 // many (see core/codec/chunk_codec.h).
 constexpr uint32_t kMaxChangesPerChunk = 256;
 
-// CREATE statements, run in one transaction on an empty database.
+// CREATE statements of the tables every index has, run in one transaction
+// on an empty database; the game's own tables (core/table_spec.h) and the
+// match layer's follow them.
 extern const char kCreateSchemaSql[];
 
 // CREATE INDEX statements of the tables the packing worker fills during
@@ -38,13 +39,6 @@ extern const char kCreateRowIndexesSql[];
 
 // CREATE INDEX statements, run after the bulk load.
 extern const char kCreateIndexesSql[];
-
-// The combat log: table combat_log_entries (names as CombatLogNames
-// indexes, rarely set fields in a JSON object), tables combat_log_names
-// (the final CombatLogNames: names never change) and combat_log_types
-// (DOTA_COMBATLOG_TYPES), and the view combat_log that joins them into one
-// row per entry with every field as a column.
-std::string CombatLogSchemaSql();
 
 }  // namespace gem::index
 

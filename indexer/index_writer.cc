@@ -8,54 +8,14 @@
 
 #include "core/class_fields.h"
 #include "core/codec/state_codec.h"
-#include "core/dota/combat_log.h"
 #include "core/string_table.h"
 #include "core/version.h"
-#include "indexer/combat_log_columns.h"
 #include "indexer/index_schema.h"
 #include "indexer/match_tables.h"
 #include "indexer/progress.h"
 
 namespace gem::index {
 namespace {
-
-// The combat log's insert target, "combat_log_entries(...)", and its
-// column count.
-std::pair<std::string, int> CombatLogInsertTarget() {
-  std::string cols =
-      "tick, source, type, target_name_idx, target_source_name_idx, attacker_name_idx, "
-      "damage_source_name_idx, inflictor_name_idx, value_name, assist_players";
-  int n = 10;
-#define GEM_COLUMN(name, kind, place) \
-  if (#place[0] == 'C') {             \
-    cols += ", " #name;               \
-    ++n;                              \
-  }
-  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
-#undef GEM_COLUMN
-  cols += ", extra";
-  ++n;
-  return {"combat_log_entries(" + cols + ")", n};
-}
-
-int CombatLogSourceId(CombatLogEntry::Source source) {
-  switch (source) {
-    case CombatLogEntry::Source::kHltv: return 0;
-    case CombatLogEntry::Source::kBulk: return 1;
-    case CombatLogEntry::Source::kLegacyGameEvent: return 2;
-  }
-  return 2;
-}
-
-// A number as JSON: integers as they are; a float as the shortest text of
-// its exact double value (so that json_extract gives the same REAL a
-// column would hold).
-void AppendJsonNumber(double v, std::string* out) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, r.ptr);
-}
-void AppendJsonNumber(int64_t v, std::string* out) { out->append(std::to_string(v)); }
 
 void AppendJsonValue(const Value& v, std::string* out) { v.AppendJson(out); }
 
@@ -68,8 +28,14 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
 }
 
-Status IndexWriter::Open(std::span<const MatchColumn> timeline,
+Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema& game,
                          const std::string& spill_directory) {
+  if (game.tables.size() > kMaxGameTables) {
+    return Status::InvalidArgument("the game declares " + std::to_string(game.tables.size()) +
+                           " tables; gem-index writes at most " +
+                           std::to_string(kMaxGameTables));
+  }
+  game_ = game;
   GEM_RETURN_IF_ERROR(changes_.OpenSpill(spill_directory));
   // A 2 MiB page cache: the tables are appended, so SQLite needs little
   // more than each b-tree's right edge; 8 MiB held 6 MiB more at the peak
@@ -80,21 +46,10 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline,
   GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
-  GEM_RETURN_IF_ERROR(db_->Exec(CombatLogSchemaSql()));
+  for (const TableSpec& t : game_.tables) GEM_RETURN_IF_ERROR(db_->Exec(CreateTableSql(t)));
   GEM_RETURN_IF_ERROR(db_->Exec(MatchSchemaSql(timeline)));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateRowIndexesSql));
-  {
-    Stmt type;
-    GEM_RETURN_IF_ERROR(
-        type.Prepare(db_, "INSERT INTO combat_log_types(type, name) VALUES(?,?)"));
-    for (int i = proto::DOTA_COMBATLOG_TYPES_MIN; i <= proto::DOTA_COMBATLOG_TYPES_MAX; ++i) {
-      if (!proto::DOTA_COMBATLOG_TYPES_IsValid(i)) continue;
-      type.Int(1, i).Text(2, proto::DOTA_COMBATLOG_TYPES_Name(
-                                 static_cast<proto::DOTA_COMBATLOG_TYPES>(i)));
-      GEM_RETURN_IF_ERROR(type.Run());
-    }
-  }
-  const auto [combat_target, combat_columns] = CombatLogInsertTarget();
+  GEM_RETURN_IF_ERROR(db_->Exec(game_.after_sql));
   const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
       {kFieldDefRow,
        {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder)",
@@ -107,10 +62,7 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline,
         8}},
       {kEntryRow, {"string_table_entries(table_id, idx, tick, seq, key, value)", 6}},
       {kEventRow, {"game_events(tick, event_id, name, keys)", 4}},
-      {kCombatRow, {combat_target, combat_columns}},
       {kChatRow, {"chat(tick, kind, sender, channel, text, message_name, params)", 7}},
-      {kChatEventRow,
-       {"chat_events(tick, type, type_name, value, value2, value3, player_ids)", 7}},
       {kTimelineRow, {TimelineInsertTarget(timeline), static_cast<int>(timeline.size())}},
       {kKillRow, {kKillsInsertTarget, kKillsColumns}},
       {kWardRow, {kWardsInsertTarget, kWardsColumns}},
@@ -118,6 +70,10 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline,
   static_assert(std::size(inserts) == kRowStmts, "an insert for every kind of row");
   for (const auto& [kind, target] : inserts) {
     GEM_RETURN_IF_ERROR(row_inserts_[kind].Prepare(db_, target.first, target.second));
+  }
+  for (size_t t = 0; t < game_.tables.size(); ++t) {
+    GEM_RETURN_IF_ERROR(row_inserts_[kRowStmts + t].Prepare(
+        db_, InsertTargetOf(game_.tables[t]), static_cast<int>(game_.tables[t].columns.size())));
   }
   entities_.push_back({});  // lifetime ids start at 1
   return Status::Ok();
@@ -234,62 +190,6 @@ void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
   pipeline_.Row(kEventRow).Int(IndexTick(t)).Int(e.id).Text(e.name).Text(json_scratch_);
 }
 
-void IndexWriter::OnCombatLog(const TickInfo& t, const CombatLogEntry& c) {
-  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
-  // The row copies each value as it is added, so json_scratch_ can be
-  // reused from one column to the next.
-  RowBuffer& row = pipeline_.Row(kCombatRow);
-  row.Int(IndexTick(t)).Int(CombatLogSourceId(c.source)).Int(e.type());
-  auto name = [&](bool has, uint32_t idx) {
-    if (has) row.Int(idx); else row.Null();
-  };
-  name(e.has_target_name(), e.target_name());
-  name(e.has_target_source_name(), e.target_source_name());
-  name(e.has_attacker_name(), e.attacker_name());
-  name(e.has_damage_source_name(), e.damage_source_name());
-  name(e.has_inflictor_name(), e.inflictor_name());
-  if (c.value_name.empty()) row.Null(); else row.Text(c.value_name);
-  if (e.assist_players_size() > 0) {
-    json_scratch_ = "[";
-    for (int i = 0; i < e.assist_players_size(); ++i) {
-      if (i) json_scratch_ += ',';
-      json_scratch_ += std::to_string(e.assist_players(i));
-    }
-    json_scratch_ += ']';
-    row.Text(json_scratch_);
-  } else {
-    row.Null();
-  }
-  json_scratch_.clear();
-  // Plain columns in order; the rest go to the extra JSON, bound last.
-#define GEM_COLUMN(field, kind, place)                                   \
-  if (#place[0] == 'C') {                                                \
-    if (!e.has_##field()) {                                              \
-      row.Null();                                                        \
-    } else if (#kind[0] == 'R') {                                        \
-      row.Real(e.field());                                               \
-    } else {                                                             \
-      row.Int(static_cast<int64_t>(e.field()));                          \
-    }                                                                    \
-  } else if (e.has_##field()) {                                          \
-    json_scratch_ += json_scratch_.empty() ? "{\"" #field "\":" : ",\"" #field "\":"; \
-    if (#kind[0] == 'R') {                                               \
-      AppendJsonNumber(static_cast<double>(e.field()), &json_scratch_);  \
-    } else {                                                             \
-      AppendJsonNumber(static_cast<int64_t>(e.field()), &json_scratch_); \
-    }                                                                    \
-  }
-  GEM_COMBAT_LOG_PLAIN_COLUMNS(GEM_COLUMN)
-#undef GEM_COLUMN
-  if (json_scratch_.empty()) {
-    row.Null();
-  } else {
-    json_scratch_ += '}';
-    row.Text(json_scratch_);
-  }
-  ++stats_.combat_log_rows;
-}
-
 void IndexWriter::OnChatMessage(const TickInfo& t, const ChatMessage& m) {
   RowBuffer& row = pipeline_.Row(kChatRow);
   row.Int(IndexTick(t)).Text(m.kind).Int(m.sender).Int(m.channel).Text(m.text);
@@ -307,17 +207,13 @@ void IndexWriter::OnChatMessage(const TickInfo& t, const ChatMessage& m) {
   }
 }
 
-void IndexWriter::OnChatEvent(const TickInfo& t, const ChatEvent& e) {
-  json_scratch_ = "[";
-  for (int i = 0; i < 6; ++i) {
-    if (i) json_scratch_ += ',';
-    json_scratch_ += std::to_string(e.player_ids[i]);
-  }
-  json_scratch_ += ']';
-  RowBuffer& row = pipeline_.Row(kChatEventRow);
-  row.Int(IndexTick(t)).Int(e.type);
-  if (e.type_name.empty()) row.Null(); else row.Text(e.type_name);
-  row.Int(e.value).Int(e.value2).Int(e.value3).Text(json_scratch_);
+void IndexWriter::OnTableRow(uint32_t table, std::span<const MatchValue> values) {
+  // A module's row that does not fit its table is a bug of the module:
+  // the row buffer refuses it, and the index fails, saying so.
+  if (table >= game_.tables.size()) return;
+  RowBuffer& row = pipeline_.Row(static_cast<uint8_t>(kRowStmts + table));
+  for (const MatchValue& v : values) AddValue(&row, v);
+  ++stats_.game_table_rows;
 }
 
 void IndexWriter::OnTimelineRow(std::span<const MatchValue> values) {
@@ -434,6 +330,11 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(text("match_layer", summary_.note.empty() ? "ok" : summary_.note));
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));
+  // What the game's module counted (names it could not resolve, handles
+  // to no entity, ...), each a key of its own.
+  for (const auto& [name, count] : parser.game_counters()) {
+    GEM_RETURN_IF_ERROR(s.Text(1, name).Int(2, static_cast<int64_t>(count)).Run());
+  }
   (void)schema_version;
   return Status::Ok();
 }
@@ -516,38 +417,13 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   stats_.field_changes = changes_.changes();
   stats_.chunks = changes_.chunks();
 
-  // Players from the file info.
-  Stmt player;
-  GEM_RETURN_IF_ERROR(player.Prepare(
-      db_,
-      "INSERT INTO file_info_players(slot, hero_name, player_name, steam_id, game_team, "
-      "is_fake_client) VALUES(?,?,?,?,?,?)"));
-  for (size_t i = 0; i < meta_.players.size(); ++i) {
-    const PlayerInfo& p = meta_.players[i];
-    GEM_RETURN_IF_ERROR(player.Int(1, static_cast<int64_t>(i))
-                            .Text(2, p.hero_name)
-                            .Text(3, p.player_name)
-                            .Int(4, static_cast<int64_t>(p.steam_id))
-                            .Int(5, p.game_team)
-                            .Int(6, p.is_fake_client)
-                            .Run());
-  }
-
-  GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_));
+  GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
   for (Insert& s : row_inserts_) s.Finalize();
   cls.Finalize();
   ent.Finalize();
   chunk.Finalize();
-  player.Finalize();
   lap();
-  // Names never change, so the last name of each CombatLogNames entry is
-  // its name for the whole replay.
-  GEM_RETURN_IF_ERROR(db_->Exec(
-      "INSERT OR REPLACE INTO combat_log_names(idx, name) "
-      "SELECT idx, key FROM string_table_entries WHERE table_id IN "
-      "(SELECT table_id FROM string_tables WHERE name = 'CombatLogNames') "
-      "ORDER BY tick, seq;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateIndexesSql));
   stats_.finish_indexes_seconds = lap();
   GEM_RETURN_IF_ERROR(Analyze());

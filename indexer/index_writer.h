@@ -18,6 +18,7 @@
 
 #include "core/parser.h"
 #include "core/sink.h"
+#include "core/table_spec.h"
 #include "core/tick_order.h"
 #include "indexer/change_pipeline.h"
 #include "indexer/change_store.h"
@@ -37,7 +38,7 @@ struct WriterStats {
   uint64_t chunks = 0;
   uint64_t entities = 0;
   uint64_t string_table_rows = 0;
-  uint64_t combat_log_rows = 0;
+  uint64_t game_table_rows = 0;  // rows of the game's own tables
   // Time in SQLite: the worker's row inserts during the parse (they
   // overlap it) and Finish() after the drain.
   double sqlite_seconds = 0;
@@ -59,11 +60,14 @@ class IndexWriter : public Sink {
   // destroyed before the pipeline.
   ~IndexWriter() override { pipeline_.Abandon(); }
 
-  // `timeline`: the timeline's columns, as MatchLayer::TimelineColumnsFor
-  // gives them for the replay's game. Closed chunks wait in a temporary
-  // file in `spill_directory` (the output's: the disk the index goes to
-  // anyway), so that memory follows the live entities, not the match.
-  Status Open(std::span<const MatchColumn> timeline, const std::string& spill_directory);
+  // `timeline`: the timeline's columns, as match::TimelineColumnsFor
+  // gives them for the replay's game; `game`: the tables the game's module
+  // writes (match::SchemaFor), whose rows come as OnTableRow. Closed
+  // chunks wait in a temporary file in `spill_directory` (the output's:
+  // the disk the index goes to anyway), so that memory follows the live
+  // entities, not the match.
+  Status Open(std::span<const MatchColumn> timeline, const GameSchema& game,
+              const std::string& spill_directory);
   // Writes the held-back rows and the metadata, creates the indexes and
   // commits. `parser` gives the schema (classes, fields). `bulk_written`
   // (may be empty) is called once the changes table, the bulk of the
@@ -82,9 +86,8 @@ class IndexWriter : public Sink {
   void OnStringTableCreated(const TickInfo& t, const StringTable& table) override;
   void OnStringTableEntry(const TickInfo& t, const StringTable& table, int32_t index) override;
   void OnGameEvent(const TickInfo& t, const GameEvent& e) override;
-  void OnCombatLog(const TickInfo& t, const CombatLogEntry& e) override;
   void OnChatMessage(const TickInfo& t, const ChatMessage& m) override;
-  void OnChatEvent(const TickInfo& t, const ChatEvent& e) override;
+  void OnTableRow(uint32_t table, std::span<const MatchValue> row) override;
   void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
   void OnTimelineRow(std::span<const MatchValue> row) override;
   void OnKill(const KillRow& k) override;
@@ -134,9 +137,7 @@ class IndexWriter : public Sink {
     kTableRow,
     kEntryRow,
     kEventRow,
-    kCombatRow,
     kChatRow,
-    kChatEventRow,
     kFieldDefRow,
     kClassFieldRow,
     kTimelineRow,
@@ -144,7 +145,10 @@ class IndexWriter : public Sink {
     kWardRow,
     kRowStmts
   };
-  Insert row_inserts_[kRowStmts];
+  // The game's tables' inserts follow, table t at kRowStmts + t.
+  static constexpr size_t kMaxGameTables = 64;
+  Insert row_inserts_[kRowStmts + kMaxGameTables];
+  GameSchema game_;
   // How each quantized float field's values decode: distinct quantizers by
   // id, and each class's fields' ids (kNone: not a quantized float).
   QuantizerRegistry quantizer_ids_;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/mapped_file.h"
+#include "core/match/games.h"
 #include "core/parser.h"
 #include "indexer/file_paths.h"
 #include "indexer/output_file.h"
@@ -60,8 +61,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
   Progress progress(file.size(), options.progress);
   IndexWriter writer(&db, &progress);
-  GEM_RETURN_IF_ERROR(
-      writer.Open(match::MatchLayer::TimelineColumnsFor(game), output.directory()));
+  GEM_RETURN_IF_ERROR(writer.Open(match::TimelineColumnsFor(game), match::SchemaFor(game),
+                                  output.directory()));
 
   ParserOptions parser_options;
   parser_options.match_layer = options.match_layer;

@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
     fmt::print("chunks\t{}\n", w.chunks);
     fmt::print("entities\t{}\n", w.entities);
     fmt::print("string_table_rows\t{}\n", w.string_table_rows);
-    fmt::print("combat_log_rows\t{}\n", w.combat_log_rows);
+    fmt::print("game_table_rows\t{}\n", w.game_table_rows);
     fmt::print("bytes_per_value\t{:.3f}\n", values ? double(report.db_bytes) / values : 0.0);
     fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);
   }

@@ -1,5 +1,8 @@
 #include "indexer/match_tables.h"
 
+#include <string>
+#include <vector>
+
 namespace gem::index {
 
 std::string MatchSchemaSql(std::span<const MatchColumn> timeline) {
@@ -140,7 +143,7 @@ Stmt& TextOrNull(Stmt& s, int i, const std::string& v) {
 
 }  // namespace
 
-Status WriteMatchSummary(Db* db, const MatchSummary& m) {
+Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) {
   if (!m.ran) return Status::Ok();  // no game module: meta says why
   Stmt info;
   GEM_RETURN_IF_ERROR(info.Prepare(
@@ -177,11 +180,21 @@ Status WriteMatchSummary(Db* db, const MatchSummary& m) {
   }
 
   if (m.start_tick && m.tick_rate > 0) {
-    for (const char* table : {"timeline", "kills"}) {
+    // The match tables, and the game's that have a tick and a game_time.
+    std::vector<std::string> tables = {"timeline", "kills"};
+    for (const TableSpec& t : game.tables) {
+      bool tick = false, game_time = false;
+      for (const TableColumn& c : t.columns) {
+        tick |= c.name == "tick";
+        game_time |= c.name == "game_time";
+      }
+      if (tick && game_time) tables.push_back(t.name);
+    }
+    for (const std::string& table : tables) {
       Stmt clock;
       GEM_RETURN_IF_ERROR(clock.Prepare(
-          db, std::string("UPDATE ") + table +
-                  " SET game_time = (tick - ?1) / ?2 WHERE game_time IS NULL"));
+          db, "UPDATE \"" + table +
+                  "\" SET game_time = (tick - ?1) / ?2 WHERE game_time IS NULL AND tick IS NOT NULL"));
       GEM_RETURN_IF_ERROR(clock.Int(1, *m.start_tick).Real(2, m.tick_rate).Run());
     }
   }

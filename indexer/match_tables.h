@@ -19,6 +19,7 @@
 
 #include "core/match_rows.h"
 #include "core/status.h"
+#include "core/table_spec.h"
 #include "indexer/row_buffer.h"
 #include "indexer/sqlite_db.h"
 
@@ -44,8 +45,9 @@ void AddWard(RowBuffer* row, const WardRow& w);
 
 // Writes match_info and players; then gives the clock to the rows sampled
 // before the game said where it starts (warm-up, hero selection): counted
-// back from start_tick at the tick rate.
-Status WriteMatchSummary(Db* db, const MatchSummary& s);
+// back from start_tick at the tick rate. Rows of the game's tables that
+// have a tick and a game_time column are given it the same way.
+Status WriteMatchSummary(Db* db, const MatchSummary& s, const GameSchema& game);
 
 }  // namespace gem::index
 

@@ -131,7 +131,16 @@ class EventLog : public Sink {
   void OnStringTableEntry(const TickInfo& t, const StringTable&, int32_t i) override {
     Add(t, 's', i, 0);
   }
-  void OnCombatLog(const TickInfo& t, const CombatLogEntry&) override { Add(t, 'l', 0, 0); }
+  // Rows of the game's tables (Dota's combat log, chat events, ...): filed
+  // under the frame they came in, when it ends (rows written before the
+  // first frame or after the last are not a frame's).
+  void OnTableRow(uint32_t table, std::span<const MatchValue>) override {
+    frame_rows_.push_back(table);
+  }
+  void OnFrameEnd(const TickInfo& t) override {
+    for (uint32_t table : frame_rows_) Add(t, 'l', table, 0);
+    frame_rows_.clear();
+  }
   struct Event {
     uint64_t frame_offset;
     char kind;
@@ -143,6 +152,7 @@ class EventLog : public Sink {
   std::vector<Event> events;
 
  private:
+  std::vector<uint32_t> frame_rows_;
   void Add(const TickInfo& t, char kind, int64_t a, int64_t b) {
     events.push_back({t.offset, kind, a, b});
   }

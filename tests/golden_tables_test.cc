@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/dota/combat_log.h"
+#include "core/dota/tables.h"
+#include "core/string_table.h"
+#include "proto/dota_usermessages.pb.h"
 #include "core/parser.h"
 #include "core/string_table.h"
 #include "gtest/gtest.h"
@@ -163,27 +165,43 @@ void CheckClassCounts(const std::string& stem) {
                 std::stoul(summary["entity_events"]) - p.entities().counters().created));
   EXPECT_EQ(std::to_string(p.entities().counters().field_decodes_delta),
             summary["field_decodes_delta"]);
-  EXPECT_EQ(std::to_string(p.counters().combat_log_entries),
-            summary["combatlog_modern_total"]);
+  std::map<std::string, uint64_t> game;
+  for (const auto& [name, count] : p.game_counters()) game[name] = count;
+  EXPECT_EQ(std::to_string(game["combatlog_total"]), summary["combatlog_modern_total"]);
   EXPECT_EQ(std::to_string(p.counters().chat_messages), summary["chat_messages"]);
-  EXPECT_EQ(std::to_string(p.counters().chat_events), summary["chat_events"]);
+  EXPECT_EQ(std::to_string(game["chat_events"]), summary["chat_events"]);
 }
 
 TEST(GoldenTables, NekitClassCountsAndSummary) { CheckClassCounts(kNekit); }
 TEST(GoldenTables, AutoClassCountsAndSummary) { CheckClassCounts(kAuto); }
 
+// The combat log's rows (the Dota module's combat_log_entries), each name
+// index resolved through CombatLogNames as it stands when the row comes.
 class CombatLogRecorder : public Sink {
  public:
-  void OnCombatLog(const TickInfo&, const CombatLogEntry& e) override {
-    ++by_type[std::string(e.type_name)];
-    if (e.target_name.empty() || e.inflictor_name.empty() || e.attacker_name.empty()) {
-      ++unnamed;
-    }
-    names.insert(std::string(e.inflictor_name));
+  void OnStringTableCreated(const TickInfo&, const StringTable& table) override {
+    if (table.name() == "CombatLogNames") names_ = &table;
+  }
+  void OnTableRow(uint32_t table, std::span<const MatchValue> row) override {
+    if (table != dota::kCombatLogEntries) return;
+    const int type = static_cast<int>(row[2].i);
+    ++by_type[proto::DOTA_COMBATLOG_TYPES_Name(static_cast<proto::DOTA_COMBATLOG_TYPES>(type))];
+    // target, attacker and inflictor name indexes (columns 3, 5 and 7).
+    const std::string target = Name(row[3]), attacker = Name(row[5]), inflictor = Name(row[7]);
+    if (target.empty() || inflictor.empty() || attacker.empty()) ++unnamed;
+    names.insert(inflictor);
   }
   std::map<std::string, int> by_type;
   int unnamed = 0;
   std::set<std::string> names;
+
+ private:
+  std::string Name(const MatchValue& idx) const {
+    if (idx.is_null() || names_ == nullptr) return "";
+    const StringTableEntry* e = names_->Find(idx.i);
+    return e == nullptr ? "" : e->name;
+  }
+  const StringTable* names_ = nullptr;
 };
 
 TEST(GoldenTables, AutoCombatLogHas36ModifierEntriesWithNames) {

@@ -13,8 +13,9 @@ from gemtest import f32
 COMMON = ["tick", "game_time", "slot", "entity", "alive", "x", "y", "z", "pitch", "yaw",
           "health", "max_health", "team"]
 EXTRA = {
-    "dota2": ["mana", "max_mana", "level", "xp", "gold", "net_worth", "last_hits", "denies",
-              "kills", "deaths", "assists"],
+    "dota2": ["mana", "max_mana", "level", "xp", "gold", "earned_gold", "net_worth", "last_hits",
+              "denies", "kills", "deaths", "assists", "stuns", "camps_stacked",
+              "creeps_stacked", "teamfight_participation"],
     "cs2": ["armor", "money", "active_weapon", "kills", "deaths", "assists"],
     "deadlock": ["level", "souls", "kills", "deaths", "assists"],
 }
@@ -118,15 +119,18 @@ def dota_row(f, slot, tick):
                level=f.value(hero, "m_iCurrentLevel", tick),
                kills=f.value(res, td + "m_iKills", tick),
                deaths=f.value(res, td + "m_iDeaths", tick),
-               assists=f.value(res, td + "m_iAssists", tick))
+               assists=f.value(res, td + "m_iAssists", tick),
+               teamfight_participation=f.value(res, td + "m_flTeamFightParticipation", tick))
     data = f.alive_of_class("CDOTA_DataRadiant" if team == 2 else "CDOTA_DataDire", tick)
     team_slot = f.value(res, td + "m_iTeamSlot", tick)
     d = "m_vecDataTeam.%04d." % team_slot if team_slot is not None else None
     value = (lambda n: f.value(data[0], d + n, tick)) if data and d else (lambda n: None)
     reliable, unreliable = value("m_iReliableGold"), value("m_iUnreliableGold")
     row.update(gold=None if reliable is None or unreliable is None else reliable + unreliable,
-               xp=value("m_iTotalEarnedXP"), net_worth=value("m_iNetWorth"),
-               last_hits=value("m_iLastHitCount"), denies=value("m_iDenyCount"))
+               xp=value("m_iTotalEarnedXP"), earned_gold=value("m_iTotalEarnedGold"),
+               net_worth=value("m_iNetWorth"), last_hits=value("m_iLastHitCount"),
+               denies=value("m_iDenyCount"), stuns=value("m_fStuns"),
+               camps_stacked=value("m_iCampsStacked"), creeps_stacked=value("m_iCreepsStacked"))
     return row
 
 

@@ -14,4 +14,11 @@ std::unique_ptr<ParsedReplay> ParseReplayFile(
   return r;
 }
 
+uint64_t GameCounter(const Parser& parser, std::string_view name) {
+  for (const auto& [n, count] : parser.game_counters()) {
+    if (n == name) return count;
+  }
+  return 0;
+}
+
 }  // namespace gem::testing

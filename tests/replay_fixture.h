@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/mapped_file.h"
 #include "core/parser.h"
@@ -23,6 +24,10 @@ struct ParsedReplay {
 std::unique_ptr<ParsedReplay> ParseReplayFile(
     const std::string& path, Sink* sink,
     const std::function<void(const Parser*)>& ready = {});
+
+// What the game's module counted under `name` (Parser::game_counters),
+// 0 when it counted nothing by that name.
+uint64_t GameCounter(const Parser& parser, std::string_view name);
 
 }  // namespace gem::testing
 

@@ -14,7 +14,13 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 // 3: the match layer (match_info, players, timeline, kills, wards; the
 //    file info's players move to file_info_players); precise QAngles
 //    decode from -180 degrees.
-constexpr int32_t kIndexSchemaVersion = 3;
+// 4: each game's own tables, as its module declares them (Dota: the combat
+//    log, chat events, file info players, and the analyst tables purchases,
+//    inventory, abilities, objectives, runes, buybacks, draft, teamfights,
+//    teamfight_players; views damage, healing, hero_hits); Dota's timeline
+//    gains earned_gold, stuns, camps_stacked, creeps_stacked and
+//    teamfight_participation; Deadlock's HeroID_t reads unsigned.
+constexpr int32_t kIndexSchemaVersion = 4;
 
 }  // namespace gem
 

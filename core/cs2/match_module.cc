@@ -127,7 +127,7 @@ int32_t Module::Participant(MatchContext& ctx, const GameEvent& e, const std::st
 }
 
 void Module::OnGameEvent(MatchContext& ctx, const GameEvent& e) {
-  if (e.name != "player_death") return;
+  if (e.name != "player_death" || !ctx.match_layer()) return;
   const int32_t victim = Participant(ctx, e, "userid");
   if (victim < 0) return;
   KillRow k;
@@ -186,6 +186,10 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
 }
 
 }  // namespace
+
+bool IsReplayOf(const ReplayHeader& h) {
+  return h.game == "csgo" || h.game == "cs2" || h.game_directory.find("csgo") != std::string::npos;
+}
 
 std::unique_ptr<match::GameModule> NewMatchModule() { return std::make_unique<Module>(); }
 

@@ -22,9 +22,13 @@
 
 #include <memory>
 
+#include "core/events.h"
 #include "core/match/game_module.h"
 
 namespace gem::cs2 {
+
+// Whether the header is a CS2 replay's.
+bool IsReplayOf(const ReplayHeader& header);
 
 std::unique_ptr<match::GameModule> NewMatchModule();
 

@@ -17,6 +17,11 @@ using match::IntCell;
 using match::MatchContext;
 
 constexpr uint32_t kUserMsgHeroKilled = 319;
+constexpr match::UserMessageSpec kUserMessages[] = {{kUserMsgHeroKilled, 0}};
+
+// Valve's schema: Deadlock's HeroID_t is a boxed uint32 (Dota's is
+// signed); read signed, its ids come out as -10 and -28 (odd varints).
+constexpr TypeRule kTypeRules[] = {{"HeroID_t", DecodeOp::kUVar32}};
 
 constexpr MatchColumn kExtraColumns[] = {
     {"level", "INTEGER"}, {"souls", "INTEGER"},  {"kills", "INTEGER"},
@@ -68,8 +73,12 @@ class Module : public match::GameModule {
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
   }
-  void OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
-                     size_t size) override;
+  std::span<const match::UserMessageSpec> user_messages() const override {
+    return kUserMessages;
+  }
+  std::span<const TypeRule> type_rules() const override { return kTypeRules; }
+  Status OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
+                       size_t size) override;
   std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
@@ -122,12 +131,13 @@ int32_t Module::SlotOfEntity(MatchContext& ctx, int32_t index) {
   return players_.SlotOfPawnIndex(ctx, index);
 }
 
-void Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data, size_t size) {
-  if (type != kUserMsgHeroKilled) return;
+Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
+                             size_t size) {
+  if (type != kUserMsgHeroKilled || !ctx.match_layer()) return Status::Ok();
   HeroKilled m;
-  if (!ReadHeroKilled(data, size, &m)) return;
+  if (!ReadHeroKilled(data, size, &m)) return Status::Ok();
   const int32_t victim = SlotOfEntity(ctx, m.victim);
-  if (victim < 0) return;
+  if (victim < 0) return Status::Ok();
   KillRow k;
   k.tick = ctx.tick();
   k.game_time = match::RealCell(GameTime(ctx, ctx.tick()));
@@ -147,6 +157,7 @@ void Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data
   body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,
                         &k.z);
   ctx.Kill(k);
+  return Status::Ok();
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
@@ -161,6 +172,10 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
 }
 
 }  // namespace
+
+bool IsReplayOf(const ReplayHeader& h) {
+  return h.game == "citadel" || h.game_directory.find("citadel") != std::string::npos;
+}
 
 std::unique_ptr<match::GameModule> NewMatchModule() { return std::make_unique<Module>(); }
 

@@ -20,9 +20,13 @@
 
 #include <memory>
 
+#include "core/events.h"
 #include "core/match/game_module.h"
 
 namespace gem::deadlock {
+
+// Whether the header is a Deadlock replay's.
+bool IsReplayOf(const ReplayHeader& header);
 
 std::unique_ptr<match::GameModule> NewMatchModule();
 

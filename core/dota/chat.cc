@@ -1,9 +1,20 @@
 #include "core/dota/chat.h"
 
-namespace gem {
+namespace gem::dota {
 
-Status ChatDecoder::DecodeChatMessage(const uint8_t* data, size_t size,
-                                      ChatMessage* out) {
+TableSpec ChatEventsTable() {
+  TableSpec t;
+  t.name = "chat_events";
+  t.comment = "one row per Dota chat event (CDOTAUserMsg_ChatEvent)";
+  t.auto_id = true;
+  t.columns = {{"tick", "INTEGER NOT NULL"}, {"type", "INTEGER NOT NULL"},
+               {"type_name", "TEXT"},        {"value", "INTEGER"},
+               {"value2", "INTEGER"},        {"value3", "INTEGER"},
+               {"player_ids", "TEXT"}};  // JSON array of the six player ids
+  return t;
+}
+
+Status ChatDecoder::DecodeChatMessage(const uint8_t* data, size_t size, ChatMessage* out) {
   chat_.Clear();
   if (!chat_.ParseFromArray(data, static_cast<int>(size))) {
     return Status::Corrupt("chat message does not parse");
@@ -16,28 +27,7 @@ Status ChatDecoder::DecodeChatMessage(const uint8_t* data, size_t size,
   return Status::Ok();
 }
 
-Status ChatDecoder::DecodeSayText2(const uint8_t* data, size_t size,
-                                   ChatMessage* out) {
-  say_.Clear();
-  if (!say_.ParseFromArray(data, static_cast<int>(size))) {
-    return Status::Corrupt("SayText2 message does not parse");
-  }
-  *out = ChatMessage();
-  out->kind = "saytext2";
-  out->sender = say_.entityindex();
-  out->channel = say_.chat() ? 1 : 0;
-  out->message_name = say_.messagename();
-  out->params[0] = say_.param1();
-  out->params[1] = say_.param2();
-  out->params[2] = say_.param3();
-  out->params[3] = say_.param4();
-  // The player's text is the second parameter of the chat tokens.
-  out->text = say_.param2();
-  return Status::Ok();
-}
-
-Status ChatDecoder::DecodeChatEvent(const uint8_t* data, size_t size,
-                                    ChatEvent* out) {
+Status ChatDecoder::DecodeChatEvent(const uint8_t* data, size_t size, ChatEvent* out) {
   event_.Clear();
   if (!event_.ParseFromArray(data, static_cast<int>(size))) {
     return Status::Corrupt("chat event does not parse");
@@ -45,8 +35,7 @@ Status ChatDecoder::DecodeChatEvent(const uint8_t* data, size_t size,
   *out = ChatEvent();
   out->type = event_.type();
   if (proto::DOTA_CHAT_MESSAGE_IsValid(event_.type())) {
-    type_name_ = proto::DOTA_CHAT_MESSAGE_Name(
-        static_cast<proto::DOTA_CHAT_MESSAGE>(event_.type()));
+    type_name_ = proto::DOTA_CHAT_MESSAGE_Name(static_cast<proto::DOTA_CHAT_MESSAGE>(event_.type()));
   } else {
     type_name_.clear();
   }
@@ -63,4 +52,18 @@ Status ChatDecoder::DecodeChatEvent(const uint8_t* data, size_t size,
   return Status::Ok();
 }
 
-}  // namespace gem
+std::span<const MatchValue> ChatDecoder::EventRow(int64_t tick, const ChatEvent& e) {
+  players_ = "[";
+  for (int i = 0; i < 6; ++i) {
+    if (i) players_ += ',';
+    players_ += std::to_string(e.player_ids[i]);
+  }
+  players_ += ']';
+  row_.assign({MatchValue::Int(tick), MatchValue::Int(e.type),
+               e.type_name.empty() ? MatchValue() : MatchValue::Text(e.type_name),
+               MatchValue::Int(e.value), MatchValue::Int(e.value2), MatchValue::Int(e.value3),
+               MatchValue::Text(players_)});
+  return row_;
+}
+
+}  // namespace gem::dota

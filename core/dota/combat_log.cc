@@ -2,14 +2,8 @@
 
 #include "core/string_table.h"
 
-namespace gem {
+namespace gem::dota {
 namespace {
-
-std::string_view ResolveName(const StringTable* names, uint64_t index) {
-  if (names == nullptr) return {};
-  const StringTableEntry* e = names->Find(static_cast<int64_t>(index));
-  return e == nullptr ? std::string_view() : std::string_view(e->name);
-}
 
 int64_t AsInt(const Value& v) {
   switch (v.kind) {
@@ -41,6 +35,18 @@ const char* CombatLogSourceName(CombatLogEntry::Source source) {
   return "unknown";
 }
 
+std::string_view CombatLogDecoder::Resolve(const StringTable* names, bool has,
+                                          uint64_t index) {
+  if (!has) return {};
+  const StringTableEntry* e =
+      names == nullptr ? nullptr : names->Find(static_cast<int64_t>(index));
+  if (e == nullptr) {
+    ++unresolved_;
+    return {};
+  }
+  return e->name;
+}
+
 void CombatLogDecoder::Emit(CombatLogEntry::Source source,
                             const proto::CMsgDOTACombatLogEntry& e,
                             const StringTable* names, const Callback& emit) {
@@ -54,12 +60,13 @@ void CombatLogDecoder::Emit(CombatLogEntry::Source source,
     type_name_.clear();
   }
   out.type_name = type_name_;
-  out.target_name = ResolveName(names, e.target_name());
-  out.target_source_name = ResolveName(names, e.target_source_name());
-  out.attacker_name = ResolveName(names, e.attacker_name());
-  out.damage_source_name = ResolveName(names, e.damage_source_name());
-  out.inflictor_name = ResolveName(names, e.inflictor_name());
-  if (e.type() == kCombatLogPurchase) out.value_name = ResolveName(names, e.value());
+  out.target_name = Resolve(names, e.has_target_name(), e.target_name());
+  out.target_source_name = Resolve(names, e.has_target_source_name(), e.target_source_name());
+  out.attacker_name = Resolve(names, e.has_attacker_name(), e.attacker_name());
+  out.damage_source_name = Resolve(names, e.has_damage_source_name(), e.damage_source_name());
+  out.inflictor_name = Resolve(names, e.has_inflictor_name(), e.inflictor_name());
+  if (e.type() == kCombatLogPurchase) out.value_name = Resolve(names, e.has_value(), e.value());
+  ++entries_;
   emit(out);
 }
 
@@ -119,4 +126,4 @@ bool CombatLogDecoder::DecodeLegacy(const GameEvent& event,
   return true;
 }
 
-}  // namespace gem
+}  // namespace gem::dota

@@ -1,17 +1,25 @@
 #include "core/dota/match_module.h"
 
-#include <cstdio>
+#include <charconv>
 #include <map>
-#include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "core/dota/chat.h"
 #include "core/dota/combat_log.h"
+#include "core/dota/combat_log_table.h"
+#include "core/dota/draft.h"
+#include "core/dota/file_info.h"
+#include "core/dota/game_rules.h"
+#include "core/dota/held_entities.h"
+#include "core/dota/match_events.h"
+#include "core/dota/roster.h"
+#include "core/dota/tables.h"
+#include "core/dota/teamfights.h"
 #include "core/dota/ward_tracker.h"
 #include "core/match/body.h"
+#include "core/match/field_codes.h"
 #include "core/match/game_clock.h"
-#include "proto/dota_usermessages.pb.h"
 
 namespace gem::dota {
 namespace {
@@ -22,122 +30,132 @@ using match::IntCell;
 using match::MatchContext;
 using match::RealCell;
 
-// PlayerResource arrays hold up to this many players (OpenDota reads 30;
-// the arrays of current builds have 24 entries).
-constexpr int kMaxPlayers = 24;
-constexpr int64_t kTeamRadiant = 2;
-constexpr int64_t kTeamDire = 3;
 constexpr int64_t kStatePreGame = 4;
-constexpr int32_t kCombatLogDeath = 4;
 
 constexpr MatchColumn kExtraColumns[] = {
-    {"mana", "REAL"},         {"max_mana", "REAL"},   {"level", "INTEGER"},
-    {"xp", "INTEGER"},        {"gold", "INTEGER"},    {"net_worth", "INTEGER"},
-    {"last_hits", "INTEGER"}, {"denies", "INTEGER"},  {"kills", "INTEGER"},
-    {"deaths", "INTEGER"},    {"assists", "INTEGER"},
+    {"mana", "REAL"},          {"max_mana", "REAL"},       {"level", "INTEGER"},
+    {"xp", "INTEGER"},         {"gold", "INTEGER"},        {"earned_gold", "INTEGER"},
+    {"net_worth", "INTEGER"},  {"last_hits", "INTEGER"},   {"denies", "INTEGER"},
+    {"kills", "INTEGER"},      {"deaths", "INTEGER"},      {"assists", "INTEGER"},
+    {"stuns", "REAL"},         {"camps_stacked", "INTEGER"}, {"creeps_stacked", "INTEGER"},
+    {"teamfight_participation", "REAL"},
 };
 enum ExtraColumn : size_t {
-  kMana = kTimelineCommon, kMaxMana, kLevel, kXp, kGold, kNetWorth, kLastHits,
-  kDenies, kKills, kDeaths, kAssists,
+  kMana = kTimelineCommon, kMaxMana, kLevel, kXp, kGold, kEarnedGold, kNetWorth, kLastHits,
+  kDenies, kKills, kDeaths, kAssists, kStuns, kCampsStacked, kCreepsStacked, kParticipation,
 };
 
-std::string Indexed(const char* array, int i, const char* field) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%s.%04d.%s", array, i, field);
-  return buf;
-}
-
-// The player resource's fields of one slot.
-struct PlayerFields {
-  explicit PlayerFields(int i)
-      : team(Indexed("m_vecPlayerData", i, "m_iPlayerTeam")),
-        name(Indexed("m_vecPlayerData", i, "m_iszPlayerName")),
-        steam_id(Indexed("m_vecPlayerData", i, "m_iPlayerSteamID")),
-        hero(Indexed("m_vecPlayerTeamData", i, "m_hSelectedHero")),
-        team_slot(Indexed("m_vecPlayerTeamData", i, "m_iTeamSlot")),
-        kills(Indexed("m_vecPlayerTeamData", i, "m_iKills")),
-        deaths(Indexed("m_vecPlayerTeamData", i, "m_iDeaths")),
-        assists(Indexed("m_vecPlayerTeamData", i, "m_iAssists")) {}
-  FieldReader team, name, steam_id, hero, team_slot, kills, deaths, assists;
+constexpr match::UserMessageSpec kUserMessages[] = {
+    // The combat log tells of what the packet's entities did: after them.
+    {kDotaUmCombatLogDataHltv, 10},
+    {kDotaUmCombatLogBulkData, 0},
+    {kDotaUmChatEvent, 0},
+    {kDotaUmChatMessage, 0},
 };
+
+// Valve's schema: HeroID_t is a boxed int32 (-1 for none).
+constexpr TypeRule kTypeRules[] = {{"HeroID_t", DecodeOp::kSVar32}};
+
+// The fields whose changes move an inventory or an ability list.
+enum FieldKind : uint16_t { kItemPosition = 1, kAbilityPosition, kHeldName, kCharges, kLevelField };
 
 // A team data entity's fields of one team slot.
 struct TeamDataFields {
-  explicit TeamDataFields(int slot)
-      : reliable(Indexed("m_vecDataTeam", slot, "m_iReliableGold")),
-        unreliable(Indexed("m_vecDataTeam", slot, "m_iUnreliableGold")),
-        xp(Indexed("m_vecDataTeam", slot, "m_iTotalEarnedXP")),
-        net_worth(Indexed("m_vecDataTeam", slot, "m_iNetWorth")),
-        last_hits(Indexed("m_vecDataTeam", slot, "m_iLastHitCount")),
-        denies(Indexed("m_vecDataTeam", slot, "m_iDenyCount")) {}
-  FieldReader reliable, unreliable, xp, net_worth, last_hits, denies;
+  explicit TeamDataFields(int slot);
+  FieldReader reliable, unreliable, xp, earned_gold, net_worth, last_hits, denies, stuns,
+      camps_stacked, creeps_stacked;
 };
+
+std::string Indexed(int slot, const char* field) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "m_vecDataTeam.%04d.%s", slot, field);
+  return buf;
+}
+
+TeamDataFields::TeamDataFields(int slot)
+    : reliable(Indexed(slot, "m_iReliableGold")),
+      unreliable(Indexed(slot, "m_iUnreliableGold")),
+      xp(Indexed(slot, "m_iTotalEarnedXP")),
+      earned_gold(Indexed(slot, "m_iTotalEarnedGold")),
+      net_worth(Indexed(slot, "m_iNetWorth")),
+      last_hits(Indexed(slot, "m_iLastHitCount")),
+      denies(Indexed(slot, "m_iDenyCount")),
+      stuns(Indexed(slot, "m_fStuns")),
+      camps_stacked(Indexed(slot, "m_iCampsStacked")),
+      creeps_stacked(Indexed(slot, "m_iCreepsStacked")) {}
+
+// The build number inside a game directory such as ".../dota_v5361/...".
+bool BuildFromGameDir(const std::string& dir, int32_t* build) {
+  const size_t pos = dir.find("/dota_v");
+  if (pos == std::string::npos) return false;
+  const char* begin = dir.data() + pos + 7;
+  const char* end = dir.data() + dir.size();
+  int32_t value = 0;
+  auto res = std::from_chars(begin, end, value);
+  if (res.ec != std::errc() || res.ptr == begin || res.ptr == end || *res.ptr != '/') return false;
+  *build = value;
+  return true;
+}
 
 class Module : public GameModule {
  public:
+  const GameSchema& schema() const override { return DotaSchema(); }
+  std::span<const match::UserMessageSpec> user_messages() const override { return kUserMessages; }
+  std::span<const TypeRule> type_rules() const override { return kTypeRules; }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
   float cell_width() const override { return 128.0f; }
 
+  void Start(MatchContext& ctx) override;
+  Status OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
+                       size_t size) override;
+  Status OnGameInfo(MatchContext& ctx, const uint8_t* data, size_t size,
+                    ReplayMetadata* meta) override;
+  void OnGameEvent(MatchContext& ctx, const GameEvent& e) override {
+    combat_log_.DecodeLegacy(e, ctx.tables().Find("CombatLogNames"),
+                             [&](const CombatLogEntry& c) { OnCombatLog(ctx, c); });
+  }
+  void OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) override;
+  void FinishMetadata(MatchContext& ctx, ReplayMetadata* meta) override;
+  std::vector<std::pair<std::string, uint64_t>> Counters() const override;
+
   bool Watches(std::string_view name) const override {
-    return name == "CDOTA_NPC_Observer_Ward" || name == "CDOTA_NPC_Observer_Ward_TrueSight";
+    return name == "CDOTA_NPC_Observer_Ward" || name == "CDOTA_NPC_Observer_Ward_TrueSight" ||
+           name == "CDOTA_PlayerResource" || name == "CDOTAPlayerController";
   }
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override;
   void OnEntityUpdated(MatchContext& ctx, const Entity& e,
-                       std::span<const FieldChange> changes) override {
-    wards_.OnUpdated(ctx, e, changes);
-  }
+                       std::span<const FieldChange> changes) override;
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override;
-  void OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) override;
   std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
  private:
-  enum Kind : int8_t { kOther, kResource, kRadiantData, kDireData, kRules, kController };
-  Kind KindOf(MatchContext& ctx, int32_t class_id);
-  const Entity* Singleton(MatchContext& ctx, int32_t index, Kind kind) {
-    const Entity* e = index >= 0 ? ctx.Get(index) : nullptr;
-    return e != nullptr && KindOf(ctx, e->class_id) == kind ? e : nullptr;
-  }
-  const Entity* resource(MatchContext& ctx) { return Singleton(ctx, resource_, kResource); }
-  PlayerFields& player(int i) {
-    if (!players_[i]) players_[i] = std::make_unique<PlayerFields>(i);
-    return *players_[i];
-  }
+  void OnCombatLog(MatchContext& ctx, const CombatLogEntry& c);
+  void Kill(MatchContext& ctx, const CombatLogEntry& c);
+  MatchValue Clock(MatchContext& ctx) { return RealCell(GameTime(ctx, ctx.tick())); }
   TeamDataFields* team_data(int64_t slot) {
     if (slot < 0 || slot >= kMaxPlayers) return nullptr;
     if (!team_data_[slot]) team_data_[slot] = std::make_unique<TeamDataFields>(int(slot));
     return team_data_[slot].get();
   }
-  // The team (2 or 3) of slot i now, or 0 when it is not a player's.
-  int64_t TeamOf(const Entity* res, int i) {
-    const int64_t team = match::ReadInt(player(i).team, res).value_or(0);
-    return team == kTeamRadiant || team == kTeamDire ? team : 0;
-  }
-  // Each slot's player controller now (null where none).
-  using Controllers = const Entity* [kMaxPlayers];
-  void MapControllers(MatchContext& ctx, const Entity* res, Controllers& out);
-  const Entity* HeroOf(MatchContext& ctx, const Entity* res, int i, const Entity* controller);
-  // The slot of the player whose hero is `hero` / whose hero is named
-  // `name`; -1 when none.
-  int SlotOfHero(MatchContext& ctx, const Entity* hero);
-  int SlotOfHeroName(MatchContext& ctx, std::string_view name);
-  int SlotOfOwner(MatchContext& ctx, std::optional<int64_t> owner_handle);
-  void Record(MatchContext& ctx, const Entity* res, int i, const Entity* controller,
-              const Entity* hero);
+  // Marks the inventories and ability lists of slots whose hero changed.
+  void FollowHeroes(MatchContext& ctx);
+  void Record(MatchContext& ctx, const Entity* res, int i, const Roster::Slot& slot);
 
-  std::vector<int8_t> kinds_;  // by class id; -1 not looked at yet
-  int32_t resource_ = -1, radiant_ = -1, dire_ = -1, rules_ = -1;
-  std::set<int32_t> controllers_;  // entity indexes
-  std::unique_ptr<PlayerFields> players_[kMaxPlayers];
+  CombatLogDecoder combat_log_;
+  CombatLogRow combat_row_;
+  ChatDecoder chat_;
+  ChatMessage chat_message_;
+  ChatEvent chat_event_;
+  uint64_t chat_events_ = 0;
+  GameRules rules_;
+  Roster roster_;
   std::unique_ptr<TeamDataFields> team_data_[kMaxPlayers];
   std::map<int32_t, PlayerRow> book_;  // every player seen, by slot
   match::BodyColumns body_{128.0f, "CBodyComponent.m_angRotation"};
   FieldReader max_health_{"m_iMaxHealth"};
   FieldReader mana_{"m_flMana"}, max_mana_{"m_flMaxMana"}, level_{"m_iCurrentLevel"};
-  FieldReader team_num_{"m_iTeamNum"};
-  FieldReader controller_id_{"m_nPlayerID", "m_iPlayerID"};
-  FieldReader assigned_hero_{"m_hAssignedHero"};
   FieldReader controller_name_{"m_iszPlayerName"}, controller_steam_{"m_steamID"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_state_{"m_pGameRules.m_nGameState"};
@@ -145,118 +163,224 @@ class Module : public GameModule {
   FieldReader game_time_field_{"m_pGameRules.m_fGameTime"};
   match::PauseClock pause_clock_;
   WardTracker wards_{&body_.position()};
+  MatchEvents events_{&roster_, &body_.position()};
+  Teamfights teamfights_{&roster_};
+  Draft draft_{&roster_};
+  HeldEntities items_{{"m_hItems", "m_Inventory.m_hItems"}, {"m_iCurrentCharges"}, kInventory,
+                      "inventory"};
+  HeldEntities abilities_{{"m_hAbilities", "m_vecAbilities"}, {"m_iLevel"}, kAbilities,
+                          "abilities"};
+  match::FieldCodes held_codes_{{{"m_hItems.#", kItemPosition},
+                                 {"m_Inventory.m_hItems.#", kItemPosition},
+                                 {"m_hAbilities.#", kAbilityPosition},
+                                 {"m_vecAbilities.#", kAbilityPosition},
+                                 {"m_pEntity.m_nameStringableIndex", kHeldName},
+                                 {"m_pEntity.m_nameStringTableIndex", kHeldName},
+                                 {"m_iCurrentCharges", kCharges},
+                                 {"m_iLevel", kLevelField}}};
+  // The hero each slot had when last looked at (its lifetime; 0 none).
+  uint64_t followed_[kMaxPlayers] = {};
+  uint64_t followed_generation_ = ~uint64_t{0};
   std::optional<double> end_game_time_;
+  int64_t game_end_tick_ = -1;
+  std::optional<double> last_game_time_;
+  int64_t last_tick_ = -1;
 };
 
-Module::Kind Module::KindOf(MatchContext& ctx, int32_t class_id) {
-  if (class_id < 0) return kOther;
-  const size_t c = static_cast<size_t>(class_id);
-  if (c >= kinds_.size()) kinds_.resize(c + 1, -1);
-  if (kinds_[c] < 0) {
-    const std::string_view n = ctx.ClassName(class_id);
-    kinds_[c] = n == "CDOTA_PlayerResource"    ? kResource
-                : n == "CDOTA_DataRadiant"     ? kRadiantData
-                : n == "CDOTA_DataDire"        ? kDireData
-                : n == "CDOTAGamerulesProxy"   ? kRules
-                : n == "CDOTAPlayerController" ? kController
-                                               : kOther;
+void Module::Start(MatchContext& ctx) {
+  for (int i = proto::DOTA_COMBATLOG_TYPES_MIN; i <= proto::DOTA_COMBATLOG_TYPES_MAX; ++i) {
+    if (!proto::DOTA_COMBATLOG_TYPES_IsValid(i)) continue;
+    const std::string& name =
+        proto::DOTA_COMBATLOG_TYPES_Name(static_cast<proto::DOTA_COMBATLOG_TYPES>(i));
+    const MatchValue row[] = {MatchValue::Int(i), MatchValue::Text(name)};
+    ctx.Row(kCombatLogTypes, row);
   }
-  return static_cast<Kind>(kinds_[c]);
 }
 
-void Module::OnEntityCreated(MatchContext& ctx, const Entity& e) {
-  switch (KindOf(ctx, e.class_id)) {
-    case kResource: resource_ = e.index; break;
-    case kRadiantData: radiant_ = e.index; break;
-    case kDireData: dire_ = e.index; break;
-    case kRules: rules_ = e.index; break;
-    case kController: controllers_.insert(e.index); break;
-    case kOther:
-      if (wards_.IsWard(ctx, e.class_id)) {
-        wards_.OnCreated(ctx, e, SlotOfOwner(ctx, wards_.OwnerHandle(e)));
-      }
+Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
+                             size_t size) {
+  const StringTable* names = ctx.tables().Find("CombatLogNames");
+  auto emit = [&](const CombatLogEntry& c) { OnCombatLog(ctx, c); };
+  switch (type) {
+    case kDotaUmCombatLogDataHltv:
+      return combat_log_.DecodeHltv(data, size, names, emit);
+    case kDotaUmCombatLogBulkData:
+      return combat_log_.DecodeBulk(data, size, names, emit);
+    case kDotaUmChatMessage:
+      GEM_RETURN_IF_ERROR(chat_.DecodeChatMessage(data, size, &chat_message_));
+      ctx.Chat(chat_message_);
+      return Status::Ok();
+    case kDotaUmChatEvent:
+      GEM_RETURN_IF_ERROR(chat_.DecodeChatEvent(data, size, &chat_event_));
+      ++chat_events_;
+      ctx.Row(kChatEvents, chat_.EventRow(ctx.tick(), chat_event_));
+      if (ctx.match_layer()) events_.OnChatEvent(ctx, chat_event_, Clock(ctx));
+      return Status::Ok();
+    default:
+      return Status::Ok();
+  }
+}
+
+Status Module::OnGameInfo(MatchContext& ctx, const uint8_t* data, size_t size,
+                          ReplayMetadata* meta) {
+  std::vector<FileInfoPick> picks;
+  GEM_RETURN_IF_ERROR(ReadGameInfo(ctx, data, size, meta, &picks));
+  draft_.SetFileInfo(std::move(picks));
+  return Status::Ok();
+}
+
+void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
+  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  if (e.type() == kCombatLogGameState && e.value() == kGameStatePostGame) {
+    if (game_end_tick_ < 0) game_end_tick_ = ctx.frame().tick;
+    if (!end_game_time_) end_game_time_ = GameTime(ctx, ctx.tick());
+  }
+  ctx.Row(kCombatLogEntries, combat_row_.Build(ctx.tick(), c));
+  if (!ctx.match_layer()) return;
+  switch (e.type()) {
+    case kCombatLogPurchase:
+    case kCombatLogBuyback:
+      events_.OnCombatLog(ctx, c, Clock(ctx));
+      break;
+    case kCombatLogDeath:
+      events_.OnCombatLog(ctx, c, Clock(ctx));
+      Kill(ctx, c);
+      break;
+    default:
+      teamfights_.OnCombatLog(ctx, c);
       break;
   }
 }
 
+void Module::Kill(MatchContext& ctx, const CombatLogEntry& c) {
+  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  if (!e.is_target_hero() || e.is_target_illusion()) return;
+  const int victim = roster_.SlotOfHeroName(ctx, c.target_name);
+  if (victim < 0) return;  // a hero no player has (a clone, a neutral)
+  KillRow k;
+  k.tick = ctx.tick();
+  k.game_time = Clock(ctx);
+  k.victim = victim;
+  int killer = roster_.SlotOfHeroName(ctx, c.attacker_name);
+  if (killer < 0) killer = roster_.SlotOfHeroName(ctx, c.damage_source_name);
+  if (killer >= 0) k.killer = killer;
+  for (int32_t id : e.assist_players()) k.assisters.push_back(id);
+  k.weapon.assign(c.inflictor_name);
+  body_.position().Read(roster_.heroes(ctx)[victim].hero, &k.x, &k.y, &k.z);
+  ctx.Kill(k);
+  teamfights_.OnDeath(k);
+}
+
+void Module::OnEntityCreated(MatchContext& ctx, const Entity& e) {
+  rules_.OnCreated(ctx, e);
+  roster_.OnCreated(ctx, e);
+  if (!ctx.match_layer()) return;
+  if (wards_.IsWard(ctx, e.class_id)) {
+    wards_.OnCreated(ctx, e, roster_.SlotOfOwner(ctx, wards_.OwnerHandle(e)));
+  }
+  events_.OnCreated(ctx, e);
+  items_.OnCreated(e);
+  abilities_.OnCreated(e);
+}
+
+void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
+                             std::span<const FieldChange> changes) {
+  wards_.OnUpdated(ctx, e, changes);
+  if (roster_.Follows(ctx, e)) {
+    roster_.OnUpdated(ctx, e, changes);
+    return;
+  }
+  int slot = -2;  // the slot whose hero `e` is, looked up once
+  for (const FieldChange& c : changes) {
+    const uint32_t code = held_codes_.Code(e, c.field_id);
+    if (code == 0) continue;
+    const uint16_t index = match::FieldCodes::IndexOf(code);
+    switch (match::FieldCodes::KindOf(code)) {
+      case kItemPosition:
+      case kAbilityPosition:
+        if (slot == -2) slot = roster_.SlotOfHero(ctx, &e);
+        if (match::FieldCodes::KindOf(code) == kItemPosition) {
+          items_.MarkPosition(slot, index);
+        } else {
+          abilities_.MarkPosition(slot, index);
+        }
+        break;
+      case kHeldName:
+        items_.MarkHeld(e.index);
+        abilities_.MarkHeld(e.index);
+        break;
+      case kCharges:
+        items_.MarkHeld(e.index);
+        break;
+      case kLevelField:
+        abilities_.MarkHeld(e.index);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
 void Module::OnEntityDeleted(MatchContext& ctx, const Entity& e) {
-  if (KindOf(ctx, e.class_id) == kController) controllers_.erase(e.index);
+  roster_.OnDeleted(ctx, e);
+  if (!ctx.match_layer()) return;
   wards_.OnDeleted(ctx, e);
+  items_.OnDeleted(e);
+  abilities_.OnDeleted(e);
 }
 
-const Entity* Module::HeroOf(MatchContext& ctx, const Entity* res, int i,
-                             const Entity* controller) {
-  if (const Entity* hero = ctx.ByHandle(match::ReadInt(player(i).hero, res))) return hero;
-  return controller == nullptr ? nullptr
-                               : ctx.ByHandle(match::ReadInt(assigned_hero_, controller));
-}
-
-void Module::MapControllers(MatchContext& ctx, const Entity* res, Controllers& out) {
-  // Controllers name their player by m_nPlayerID, doubled since 7.31. The
-  // numbering that puts more controllers on their player's team wins.
-  const Entity* plain_map[kMaxPlayers] = {};
-  const Entity* doubled_map[kMaxPlayers] = {};
-  int plain = 0, doubled = 0;
-  for (int32_t index : controllers_) {
-    const Entity* c = ctx.Get(index);
-    if (c == nullptr) continue;
-    const std::optional<int64_t> id = match::ReadInt(controller_id_, c);
-    const int64_t team = match::ReadInt(team_num_, c).value_or(0);
-    if (!id || *id < 0 || team == 0) continue;
-    if (*id < kMaxPlayers) {
-      plain_map[*id] = c;
-      if (TeamOf(res, int(*id)) == team) ++plain;
-    }
-    if (*id % 2 == 0 && *id / 2 < kMaxPlayers) {
-      doubled_map[*id / 2] = c;
-      if (TeamOf(res, int(*id / 2)) == team) ++doubled;
-    }
+void Module::FollowHeroes(MatchContext& ctx) {
+  if (!roster_.stale() && roster_.generation() == followed_generation_) return;
+  std::span<Roster::Slot> slots = roster_.heroes(ctx);
+  followed_generation_ = roster_.generation();
+  for (int s = 0; s < kMaxPlayers; ++s) {
+    const uint64_t hero = slots[s].hero != nullptr ? slots[s].hero->lifetime : 0;
+    if (hero == followed_[s]) continue;
+    followed_[s] = hero;
+    items_.MarkSlot(s);
+    abilities_.MarkSlot(s);
+    // Its changes of items and abilities matter now.
+    if (slots[s].hero != nullptr) ctx.Watch(slots[s].hero->class_id);
   }
-  const Entity* const* chosen = doubled >= plain ? doubled_map : plain_map;
-  for (int i = 0; i < kMaxPlayers; ++i) out[i] = chosen[i];
 }
 
-int Module::SlotOfHero(MatchContext& ctx, const Entity* hero) {
-  const Entity* res = resource(ctx);
-  if (hero == nullptr || res == nullptr) return -1;
-  Controllers controllers;
-  MapControllers(ctx, res, controllers);
-  for (int i = 0; i < kMaxPlayers; ++i) {
-    if (TeamOf(res, i) != 0 && HeroOf(ctx, res, i, controllers[i]) == hero) return i;
+void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
+  rules_.OnFrameEnd(ctx, meta);
+  if (!ctx.match_layer()) return;
+  FollowHeroes(ctx);
+  if (!draft_.ended() || items_.pending() || abilities_.pending()) {
+    const MatchValue clock = Clock(ctx);
+    draft_.OnFrameEnd(ctx, rules_.Get(ctx), clock);
+    items_.Resolve(ctx, roster_, clock);
+    abilities_.Resolve(ctx, roster_, clock);
   }
-  return -1;
 }
 
-int Module::SlotOfHeroName(MatchContext& ctx, std::string_view name) {
-  const Entity* res = resource(ctx);
-  if (name.empty() || res == nullptr) return -1;
-  Controllers controllers;
-  MapControllers(ctx, res, controllers);
-  for (int i = 0; i < kMaxPlayers; ++i) {
-    if (TeamOf(res, i) == 0) continue;
-    const Entity* hero = HeroOf(ctx, res, i, controllers[i]);
-    if (hero != nullptr && ctx.EntityName(*hero) == name) return i;
+void Module::FinishMetadata(MatchContext& ctx, ReplayMetadata* meta) {
+  rules_.Finish(ctx, meta);
+  if (game_end_tick_ >= 0) meta->game_end_tick = game_end_tick_;
+  int32_t build = 0;
+  if (BuildFromGameDir(meta->server_game_dir, &build)) {
+    meta->game_build = build;
+    meta->game_build_from_header = false;
   }
-  return -1;
 }
 
-int Module::SlotOfOwner(MatchContext& ctx, std::optional<int64_t> owner_handle) {
-  const Entity* owner = ctx.ByHandle(owner_handle);
-  const Entity* res = resource(ctx);
-  if (owner == nullptr || res == nullptr) return -1;
-  if (KindOf(ctx, owner->class_id) == kController) {
-    Controllers controllers;
-    MapControllers(ctx, res, controllers);
-    for (int i = 0; i < kMaxPlayers; ++i) {
-      if (controllers[i] == owner) return i;
-    }
-    return -1;
+std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
+  std::vector<std::pair<std::string, uint64_t>> c = {
+      {"combatlog_total", combat_log_.entries()},
+      {"combat_log_unresolved_names", combat_log_.unresolved_names()},
+      {"chat_events", chat_events_},
+  };
+  for (const auto& part : {events_.Counters(), items_.Counters(), abilities_.Counters(),
+                           draft_.Counters()}) {
+    c.insert(c.end(), part.begin(), part.end());
   }
-  return SlotOfHero(ctx, owner);
+  return c;
 }
 
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
-  const Entity* rules = Singleton(ctx, rules_, kRules);
+  const Entity* rules = rules_.Get(ctx);
   if (rules == nullptr) return std::nullopt;
   double origin;
   const std::optional<double> start = match::ReadReal(game_start_, rules);
@@ -273,13 +397,13 @@ std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   return pause_clock_.GameSeconds(rules, ctx.ServerTickAt(tick), ctx.tick_interval()) - origin;
 }
 
-void Module::Record(MatchContext& ctx, const Entity* res, int i, const Entity* controller,
-                    const Entity* hero) {
+void Module::Record(MatchContext& ctx, const Entity* res, int i, const Roster::Slot& slot) {
   PlayerRow& p = book_[i];
-  PlayerFields& f = player(i);
+  PlayerFields& f = roster_.player(i);
+  const Entity* controller = slot.controller;
   p.slot = i;
   p.player_id = MatchValue::Int(i);
-  p.team = MatchValue::Int(TeamOf(res, i));
+  p.team = MatchValue::Int(roster_.TeamOf(res, i));
   // Controllers carry the names of bots too; the player resource only of
   // people.
   Value name = controller ? controller_name_.Read(*controller) : Value();
@@ -289,32 +413,33 @@ void Module::Record(MatchContext& ctx, const Entity* res, int i, const Entity* c
   if (!steam || *steam == 0) steam = match::ReadInt(f.steam_id, res);
   if (steam && *steam != 0) p.steam_id = static_cast<uint64_t>(*steam);
   if (controller != nullptr) p.controller = static_cast<int64_t>(controller->lifetime);
-  if (hero != nullptr) {
-    p.pawn = static_cast<int64_t>(hero->lifetime);
-    const std::string_view hero_name = ctx.EntityName(*hero);
+  if (slot.hero != nullptr) {
+    p.pawn = static_cast<int64_t>(slot.hero->lifetime);
+    const std::string_view hero_name = ctx.EntityName(*slot.hero);
     if (!hero_name.empty()) p.hero.assign(hero_name);
   }
 }
 
 void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
-  const Entity* res = resource(ctx);
+  const Entity* res = roster_.resource(ctx);
   if (res == nullptr) return;
-  Controllers controllers;
-  MapControllers(ctx, res, controllers);
+  std::span<Roster::Slot> slots = roster_.heroes(ctx);
+  last_tick_ = row[kTlTick].i;
+  last_game_time_ = row[kTlGameTime].is_null() ? std::nullopt
+                                                : std::optional<double>(row[kTlGameTime].r);
   for (int i = 0; i < kMaxPlayers; ++i) {
-    const int64_t team = TeamOf(res, i);
+    const int64_t team = roster_.TeamOf(res, i);
     if (team == 0) continue;
-    PlayerFields& f = player(i);
-    const Entity* hero = HeroOf(ctx, res, i, controllers[i]);
-    Record(ctx, res, i, controllers[i], hero);
+    PlayerFields& f = roster_.player(i);
+    const Entity* hero = slots[i].hero;
+    Record(ctx, res, i, slots[i]);
     row[kTlSlot] = MatchValue::Int(i);
     body_.Fill(hero, row);
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, hero));
     row[kMana] = RealCell(match::ReadReal(mana_, hero));
     row[kMaxMana] = RealCell(match::ReadReal(max_mana_, hero));
     row[kLevel] = IntCell(match::ReadInt(level_, hero));
-    const Entity* data = Singleton(ctx, team == kTeamRadiant ? radiant_ : dire_,
-                                   team == kTeamRadiant ? kRadiantData : kDireData);
+    const Entity* data = roster_.team_data(ctx, team);
     TeamDataFields* d = team_data(match::ReadInt(f.team_slot, res).value_or(-1));
     if (d != nullptr && data != nullptr) {
       const std::optional<int64_t> reliable = match::ReadInt(d->reliable, data);
@@ -322,54 +447,49 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
       row[kGold] = reliable && unreliable ? MatchValue::Int(*reliable + *unreliable)
                                           : MatchValue();
       row[kXp] = IntCell(match::ReadInt(d->xp, data));
+      row[kEarnedGold] = IntCell(match::ReadInt(d->earned_gold, data));
       row[kNetWorth] = IntCell(match::ReadInt(d->net_worth, data));
       row[kLastHits] = IntCell(match::ReadInt(d->last_hits, data));
       row[kDenies] = IntCell(match::ReadInt(d->denies, data));
+      row[kStuns] = RealCell(match::ReadReal(d->stuns, data));
+      row[kCampsStacked] = IntCell(match::ReadInt(d->camps_stacked, data));
+      row[kCreepsStacked] = IntCell(match::ReadInt(d->creeps_stacked, data));
     } else {
-      row[kGold] = row[kXp] = row[kNetWorth] = row[kLastHits] = row[kDenies] = MatchValue();
+      for (size_t c : {kGold, kXp, kEarnedGold, kNetWorth, kLastHits, kDenies, kStuns,
+                       kCampsStacked, kCreepsStacked}) {
+        row[c] = MatchValue();
+      }
     }
     row[kKills] = IntCell(match::ReadInt(f.kills, res));
     row[kDeaths] = IntCell(match::ReadInt(f.deaths, res));
     row[kAssists] = IntCell(match::ReadInt(f.assists, res));
+    row[kParticipation] = RealCell(match::ReadReal(f.teamfight_participation, res));
     emit.Emit(row);
   }
 }
 
-void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
-  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
-  if (e.type() == kCombatLogGameState && e.value() == kGameStatePostGame &&
-      !end_game_time_) {
-    end_game_time_ = GameTime(ctx, ctx.tick());
-  }
-  if (e.type() != kCombatLogDeath || !e.is_target_hero() || e.is_target_illusion()) return;
-  const int victim = SlotOfHeroName(ctx, c.target_name);
-  if (victim < 0) return;  // a hero no player has (a clone, a neutral)
-  KillRow k;
-  k.tick = ctx.tick();
-  k.game_time = RealCell(GameTime(ctx, ctx.tick()));
-  k.victim = victim;
-  int killer = SlotOfHeroName(ctx, c.attacker_name);
-  if (killer < 0) killer = SlotOfHeroName(ctx, c.damage_source_name);
-  if (killer >= 0) k.killer = killer;
-  for (int32_t id : e.assist_players()) k.assisters.push_back(id);
-  k.weapon.assign(c.inflictor_name);
-  const Entity* res = resource(ctx);
-  Controllers controllers;
-  if (res != nullptr) MapControllers(ctx, res, controllers);
-  body_.position().Read(res ? HeroOf(ctx, res, victim, controllers[victim]) : nullptr, &k.x,
-                        &k.y, &k.z);
-  ctx.Kill(k);
-}
-
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
-  if (const Entity* res = resource(ctx)) {
-    Controllers controllers;
-    MapControllers(ctx, res, controllers);
+  // Names never change: the table's last state names every entry.
+  if (const StringTable* names = ctx.tables().Find("CombatLogNames")) {
+    for (size_t i = 0; i < names->size(); ++i) {
+      const std::string& name = names->entry(i).name;
+      if (name.empty()) continue;
+      const MatchValue row[] = {MatchValue::Int(static_cast<int64_t>(i)), MatchValue::Text(name)};
+      ctx.Row(kCombatLogNames, row);
+    }
+  }
+  if (!ctx.match_layer()) return;
+  items_.Resolve(ctx, roster_, Clock(ctx));
+  abilities_.Resolve(ctx, roster_, Clock(ctx));
+  if (const Entity* res = roster_.resource(ctx)) {
+    std::span<Roster::Slot> slots = roster_.heroes(ctx);
     for (int i = 0; i < kMaxPlayers; ++i) {
-      if (TeamOf(res, i) != 0) Record(ctx, res, i, controllers[i], HeroOf(ctx, res, i, controllers[i]));
+      if (roster_.TeamOf(res, i) != 0) Record(ctx, res, i, slots[i]);
     }
   }
   wards_.Finish(ctx);
+  draft_.Finish(ctx);
+  teamfights_.Finish(ctx, meta.last_tick, last_game_time_);
   out->match_id = meta.match_id;
   if (meta.game_mode != 0) out->game_mode = MatchValue::Int(meta.game_mode);
   if (meta.game_winner == kTeamRadiant || meta.game_winner == kTeamDire) {
@@ -379,12 +499,17 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   if (end_game_time_ && out->start_tick) out->duration_s = MatchValue::Real(*end_game_time_);
   for (auto& [slot, row] : book_) out->players.push_back(row);
   if (out->players.empty()) {
-    out->note = resource_ < 0 ? "no players: the replay has no CDOTA_PlayerResource"
-                              : "no players: no player resource slot is on Radiant or Dire";
+    out->note = roster_.resource(ctx) == nullptr
+                    ? "no players: the replay has no CDOTA_PlayerResource"
+                    : "no players: no player resource slot is on Radiant or Dire";
   }
 }
 
 }  // namespace
+
+bool IsReplayOf(const ReplayHeader& h) {
+  return h.game == "dota" || h.game_directory.find("/dota") != std::string::npos;
+}
 
 std::unique_ptr<match::GameModule> NewMatchModule() { return std::make_unique<Module>(); }
 

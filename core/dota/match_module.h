@@ -1,18 +1,22 @@
-// Dota 2's match layer: players, hero timelines, kills and wards.
+// Dota 2's module (core/match/game_module.h).
 //
-// - Players are the CDOTA_PlayerResource slots (m_vecPlayerData.NNNN) on
-//   Radiant (2) or Dire (3); slot and player_id are that index (0-9 in a
-//   normal match). A player's hero is m_vecPlayerTeamData.NNNN
-//   .m_hSelectedHero (else the controller's m_hAssignedHero); its name is
-//   the hero's EntityNames entry, the name the combat log writes
-//   ("npc_dota_hero_axe"). Controllers report m_nPlayerID doubled since
-//   7.31; which numbering a replay uses is read off the players' teams.
-// - Timeline: the hero's position (128-unit cells), facing
-//   (CBodyComponent.m_angRotation), health, mana, level and team; the
-//   player resource's kills, deaths and assists; the team data entity's
+// Decoding, every parse: the combat log (DOTA_UM_CombatLogDataHLTV, _Bulk
+// and the legacy dota_combatlog game event) into combat_log_entries; chat
+// messages (chat lines) and chat events (chat_events); the file info's
+// Dota part (match facts, file_info_players, the server's draft); the game
+// rules' match facts and start (game_rules.h); the game's end
+// (DOTA_COMBATLOG_GAME_STATE 6); the game build from the server's game
+// directory (".../dota_v5361/..."). HeroID_t is a signed 32-bit varint.
+//
+// The match layer:
+// - Players and heroes: roster.h. Timeline: the hero's position (128-unit
+//   cells), facing (CBodyComponent.m_angRotation), health, mana, level and
+//   team; the player resource's kills, deaths, assists and teamfight
+//   participation (m_flTeamFightParticipation); the team data entity's
 //   (CDOTA_DataRadiant / CDOTA_DataDire, m_vecDataTeam at the player's
-//   m_iTeamSlot) gold (reliable + unreliable), total earned XP, net worth,
-//   last hits and denies.
+//   m_iTeamSlot) gold (reliable + unreliable), total earned gold
+//   (m_iTotalEarnedGold, OpenDota's gold_t), total earned XP, net worth,
+//   last hits, denies, stuns (m_fStuns), camps and creeps stacked.
 // - Clock: game seconds less m_flGameStartTime (the horn); before the
 //   horn, in the pre-game, less m_flStateTransitionTime (when the horn is
 //   due). Game seconds are m_pGameRules.m_fGameTime where the replay has it,
@@ -21,17 +25,21 @@
 //   illusions; the killer is the player whose hero is the attacker, else
 //   the damage source (a summon's owner); assisters are assist_players
 //   (player ids); weapon is the inflictor.
-// - Wards: CDOTA_NPC_Observer_Ward (observer) and ..._TrueSight (sentry):
-//   placed when created, removed when m_lifeState leaves 0 or the entity
-//   goes; owner from m_hOwnerEntity (a hero or a player controller).
+// - Wards: ward_tracker.h. Purchases, buybacks, objectives, runes:
+//   match_events.h. Inventory and abilities: held_entities.h. Draft:
+//   draft.h. Teamfights: teamfights.h.
 #ifndef GEM_CORE_DOTA_MATCH_MODULE_H_
 #define GEM_CORE_DOTA_MATCH_MODULE_H_
 
 #include <memory>
 
+#include "core/events.h"
 #include "core/match/game_module.h"
 
 namespace gem::dota {
+
+// Whether the header is a Dota 2 replay's.
+bool IsReplayOf(const ReplayHeader& header);
 
 std::unique_ptr<match::GameModule> NewMatchModule();
 

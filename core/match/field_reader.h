@@ -29,6 +29,7 @@ class FieldReader {
  public:
   FieldReader(std::initializer_list<std::string> names) : names_(names) {}
   explicit FieldReader(std::string name) : names_{std::move(name)} {}
+  explicit FieldReader(std::vector<std::string> names) : names_(std::move(names)) {}
 
   // The value of the field in `e`; kNone when the class has no such field,
   // never sent it, or the value was dropped. Strings point into the entity.

@@ -1,47 +1,105 @@
-// GameModule: what one game's classes and fields mean, for the match layer.
+// GameModule: everything gem knows of one game, behind one interface.
 //
-// A module (core/dota, core/cs2, core/deadlock) watches the parse through
-// the MatchLayer and answers in the terms analysts use: which entities are
-// players and heroes or pawns, where they are, the game clock, kills and
-// wards. The match layer owns the sampling schedule and the rows' common
-// shape; the module fills them. Everything a module reports is the state
-// of the replay at the moment it is asked (the state at the current index
-// tick), so every timeline value is the as-of value of the fields behind
-// it.
+// A module (core/dota, core/cs2, core/deadlock; registered in games.cc)
+// watches the parse through the GameLayer and does two jobs:
+//
+// - Decoding the game's own messages, in every parse: the user messages
+//   it lists (user_messages(), with the priority they are applied at in a
+//   packet), its part of the file info, the game events it reads, and the
+//   match facts of the replay's metadata (match id, mode, winner, start and
+//   end). What it decodes it reports as rows of the tables it declares
+//   (schema()), and text chat as chat lines.
+// - The match layer, when asked for (ParserOptions::match_layer): which
+//   entities are players and heroes or pawns, where they are, the game
+//   clock, kills, wards and the game's analyst tables. The layer owns the
+//   sampling schedule and the timeline's common shape; the module fills
+//   them. Everything it reports is the state of the replay at the moment
+//   it is asked (the state at the current index tick), so every value is
+//   the as-of value of the fields behind it.
+//
+// Entity callbacks come only when the parse has a sink (a parse without
+// one keeps the state but reports no changes); OnFrameEnd always comes.
 #ifndef GEM_CORE_MATCH_GAME_MODULE_H_
 #define GEM_CORE_MATCH_GAME_MODULE_H_
 
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/entities.h"
 #include "core/events.h"
+#include "core/field_decoder.h"
 #include "core/match/match_context.h"
 #include "core/match_rows.h"
+#include "core/status.h"
+#include "core/table_spec.h"
 
 namespace gem::match {
+
+// A user message a module reads, and where it is applied among a packet's
+// messages (lower first; see core/inner_messages.h: entities are at 5).
+struct UserMessageSpec {
+  uint32_t type;
+  int priority;
+};
 
 class GameModule {
  public:
   virtual ~GameModule() = default;
 
+  // --- What the game is (the same for every replay of it).
+
+  // The tables the module writes (none by default).
+  virtual const GameSchema& schema() const;
+  // The user messages it decodes.
+  virtual std::span<const UserMessageSpec> user_messages() const { return {}; }
   // The game's timeline columns, which follow kTimelineCommonColumns.
   virtual std::span<const MatchColumn> extra_columns() const = 0;
   // World units per position cell (see body.h).
   virtual float cell_width() const = 0;
+  // How the game's own integer types decode (HeroID_t's signedness).
+  virtual std::span<const TypeRule> type_rules() const { return {}; }
+
+  // --- Decoding (every parse).
+
+  // Once, before the first frame is read (the sink is open): rows that do
+  // not depend on the replay (names of enumerations).
+  virtual void Start(MatchContext&) {}
+  // A user message of a type user_messages() lists. A message that does
+  // not parse is an error that stops the parse (the replay is damaged).
+  virtual Status OnUserMessage(MatchContext&, uint32_t /*type*/, const uint8_t*, size_t) {
+    return Status::Ok();
+  }
+  // CDemoFileInfo.game_info (a CGameInfo, serialized): the game's part of
+  // the file info. Fills what it tells of the match into `meta`.
+  virtual Status OnGameInfo(MatchContext&, const uint8_t*, size_t, ReplayMetadata*) {
+    return Status::Ok();
+  }
+  // Every game event (after the sink has it).
+  virtual void OnGameEvent(MatchContext&, const GameEvent&) {}
+  // After every outer frame: the state is the frame's.
+  virtual void OnFrameEnd(MatchContext&, ReplayMetadata*) {}
+  // At the end of the parse (after a failed one too): the match facts the
+  // game's entities still tell, where the file info gave none.
+  virtual void FinishMetadata(MatchContext&, ReplayMetadata*) {}
+  // What the module counted, as (name, count) pairs (gem-dump summary).
+  virtual std::vector<std::pair<std::string, uint64_t>> Counters() const { return {}; }
+
+  // --- Entities (with a sink).
 
   // Whether updates of entities of this class matter to the module
-  // (asked once per class; creations and deletions are always reported).
+  // (asked once per class; creations and deletions are always reported;
+  // MatchContext::Watch adds classes later).
   virtual bool Watches(std::string_view class_name) const = 0;
   virtual void OnEntityCreated(MatchContext&, const Entity&) {}
   virtual void OnEntityUpdated(MatchContext&, const Entity&,
                                std::span<const FieldChange> /*changes*/) {}
   virtual void OnEntityDeleted(MatchContext&, const Entity&) {}
-  virtual void OnGameEvent(MatchContext&, const GameEvent&) {}
-  virtual void OnCombatLog(MatchContext&, const CombatLogEntry&) {}
-  virtual void OnUserMessage(MatchContext&, uint32_t /*type*/, const uint8_t*, size_t) {}
+
+  // --- The match layer (only when it runs).
 
   // The game clock at index tick `tick` (no later than the state), in
   // seconds, negative before the game starts; nullopt when the replay does
@@ -59,7 +117,8 @@ class GameModule {
   virtual void Sample(MatchContext&, std::span<MatchValue> row, RowSink& emit) = 0;
 
   // The end: players, match facts the module knows (match id, mode,
-  // winner), or a note saying why there are none.
+  // winner), or a note saying why there are none; the last rows of its
+  // tables.
   virtual void Finish(MatchContext&, const ReplayMetadata& meta, MatchSummary* out) = 0;
 };
 

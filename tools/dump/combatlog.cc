@@ -1,13 +1,18 @@
-// gem-dump combatlog: one JSON object per combat-log entry, with the tick,
-// the source, the type, resolved names and the raw fields gem records.
+// gem-dump combatlog: one JSON object per combat-log entry: its
+// combat_log_entries row (the columns that are set), the source and type
+// by name, and each name index resolved through CombatLogNames as it
+// stands when the entry arrives.
 #include <fmt/core.h>
 
 #include <cstdio>
 #include <string>
 
-#include "core/dota/combat_log.h"
+#include "core/dota/combat_log_table.h"
+#include "core/dota/tables.h"
 #include "core/exit_codes.h"
+#include "core/string_table.h"
 #include "core/value.h"
+#include "proto/dota_usermessages.pb.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {
@@ -15,53 +20,55 @@ namespace {
 
 class CombatLogSink : public Sink {
  public:
-  void OnCombatLog(const TickInfo& t, const CombatLogEntry& c) override {
-    const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  void OnStringTableCreated(const TickInfo&, const StringTable& table) override {
+    if (table.name() == "CombatLogNames") names_ = &table;
+  }
+  void OnTableRow(uint32_t table, std::span<const MatchValue> row) override {
+    if (table != dota::kCombatLogEntries) return;
+    const TableSpec& spec = dota::DotaSchema().tables[table];
     out_.clear();
-    out_ += "{\"tick\":" + std::to_string(t.tick);
-    out_ += ",\"source\":\"";
-    out_ += CombatLogSourceName(c.source);
-    out_ += "\",\"type\":" + std::to_string(e.type());
-    out_ += ",\"type_name\":";
-    AppendJsonString(c.type_name, &out_);
-    Name("target_name", e.target_name(), c.target_name);
-    Name("target_source_name", e.target_source_name(), c.target_source_name);
-    Name("attacker_name", e.attacker_name(), c.attacker_name);
-    Name("damage_source_name", e.damage_source_name(), c.damage_source_name);
-    Name("inflictor_name", e.inflictor_name(), c.inflictor_name);
-    out_ += ",\"value\":" + std::to_string(e.value());
-    if (!c.value_name.empty()) {
-      out_ += ",\"value_name\":";
-      AppendJsonString(c.value_name, &out_);
+    out_.push_back('{');
+    for (size_t i = 0; i < row.size() && i < spec.columns.size(); ++i) {
+      const MatchValue& v = row[i];
+      if (v.is_null()) continue;
+      const std::string_view column = spec.columns[i].name;
+      Key(column);
+      Put(v);
+      if (column == "source") {
+        Key("source_name");
+        AppendJsonString(v.i == 0 ? "hltv" : v.i == 1 ? "bulk" : "legacy_game_event", &out_);
+      } else if (column == "type") {
+        Key("type_name");
+        AppendJsonString(proto::DOTA_COMBATLOG_TYPES_IsValid(static_cast<int>(v.i))
+                             ? proto::DOTA_COMBATLOG_TYPES_Name(
+                                   static_cast<proto::DOTA_COMBATLOG_TYPES>(v.i))
+                             : std::string(),
+                         &out_);
+      } else if (column.size() > 4 && column.substr(column.size() - 4) == "_idx") {
+        const StringTableEntry* e = names_ == nullptr ? nullptr : names_->Find(v.i);
+        Key(column.substr(0, column.size() - 4));
+        AppendJsonString(e == nullptr ? std::string() : e->name, &out_);
+      }
     }
-    out_ += ",\"health\":" + std::to_string(e.health());
-    out_ += ",\"timestamp\":";
-    AppendFloat32(e.timestamp(), &out_);
-    out_ += ",\"is_attacker_hero\":";
-    out_ += e.is_attacker_hero() ? "true" : "false";
-    out_ += ",\"is_target_hero\":";
-    out_ += e.is_target_hero() ? "true" : "false";
-    out_ += ",\"is_attacker_illusion\":";
-    out_ += e.is_attacker_illusion() ? "true" : "false";
-    out_ += ",\"is_target_illusion\":";
-    out_ += e.is_target_illusion() ? "true" : "false";
-    out_ += ",\"stack_count\":" + std::to_string(e.stack_count());
-    out_ += ",\"modifier_duration\":";
-    AppendFloat32(e.modifier_duration(), &out_);
     out_ += "}\n";
     std::fwrite(out_.data(), 1, out_.size(), stdout);
   }
 
  private:
-  void Name(const char* key, uint32_t index, std::string_view name) {
-    out_ += ",\"";
-    out_ += key;
-    out_ += "\":";
-    AppendJsonString(name, &out_);
-    out_ += ",\"";
-    out_ += key;
-    out_ += "_index\":" + std::to_string(index);
+  void Key(std::string_view key) {
+    if (out_.size() > 1) out_ += ',';
+    AppendJsonString(key, &out_);
+    out_ += ':';
   }
+  void Put(const MatchValue& v) {
+    switch (v.kind) {
+      case MatchValue::Kind::kInt: out_ += std::to_string(v.i); break;
+      case MatchValue::Kind::kReal: AppendFloat32(static_cast<float>(v.r), &out_); break;
+      case MatchValue::Kind::kText: AppendJsonString(v.s, &out_); break;
+      case MatchValue::Kind::kNull: out_ += "null"; break;
+    }
+  }
+  const StringTable* names_ = nullptr;
   std::string out_;
 };
 

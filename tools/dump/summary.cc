@@ -72,9 +72,10 @@ int RunSummary(const Args& args) {
     PutU("pvs_skips", e.pvs_skips);
     PutU("string_tables", p.string_tables().size());
     PutU("game_events", c.game_events);
-    PutU("combatlog_total", c.combat_log_entries);
     PutU("chat_messages", c.chat_messages);
-    PutU("chat_events", c.chat_events);
+    // What the game's module counted (Dota: combatlog_total, chat_events,
+    // names it could not resolve, ...).
+    for (const auto& [name, count] : p.game_counters()) PutU(name.c_str(), count);
     std::string types;
     for (const std::string& t : p.schema().default_rule_types()) {
       if (!types.empty()) types += ',';

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/codec/varint.h"
+#include "core/dota/combat_log.h"
 #include "core/inner_messages.h"
 #include "core/value.h"
 #include "proto/dota_usermessages.pb.h"
@@ -418,7 +419,7 @@ void Match::CombatLog(uint32_t tick) {
       line += "}\n";
       std::fputs(line.c_str(), combat_truth_);
     }
-    world_->AddMessage(kDotaUmCombatLogDataHltv, entry.SerializeAsString());
+    world_->AddMessage(dota::kDotaUmCombatLogDataHltv, entry.SerializeAsString());
     ++counters_.combat_log;
   }
 }

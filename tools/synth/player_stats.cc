@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/dota/combat_log.h"
 #include "core/inner_messages.h"
 #include "proto/dota_usermessages.pb.h"
 
@@ -163,7 +164,7 @@ void PlayerStats::Kill(uint32_t tick) {
   entry.set_is_target_illusion(false);
   entry.set_timestamp(static_cast<float>(tick * interval_));
   for (const Player* a : friends) entry.add_assist_players(a->slot);
-  world_->AddMessage(kDotaUmCombatLogDataHltv, entry.SerializeAsString());
+  world_->AddMessage(dota::kDotaUmCombatLogDataHltv, entry.SerializeAsString());
   ++kills_;
   if (combat_truth_ != nullptr) {
     std::string c = "{\"tick\":" + std::to_string(tick) + ",\"type\":4" +

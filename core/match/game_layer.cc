@@ -1,32 +1,20 @@
-#include "core/match/match_layer.h"
+#include "core/match/game_layer.h"
 
+#include <algorithm>
 #include <cmath>
 
-#include "core/cs2/match_module.h"
 #include "core/demo_stream.h"
-#include "core/deadlock/match_module.h"
 #include "core/match/body.h"
-#include "core/dota/match_module.h"
+#include "core/match/games.h"
 
 namespace gem::match {
 
-std::unique_ptr<GameModule> CreateGameModule(std::string_view game) {
-  if (game == "dota2") return dota::NewMatchModule();
-  if (game == "cs2") return cs2::NewMatchModule();
-  if (game == "deadlock") return deadlock::NewMatchModule();
-  return nullptr;
+const GameSchema& GameModule::schema() const {
+  static const GameSchema* const kNone = new GameSchema();
+  return *kNone;
 }
 
-std::vector<MatchColumn> MatchLayer::TimelineColumnsFor(std::string_view game) {
-  std::vector<MatchColumn> columns(std::begin(kTimelineCommonColumns),
-                                   std::end(kTimelineCommonColumns));
-  if (std::unique_ptr<GameModule> m = CreateGameModule(game)) {
-    for (const MatchColumn& c : m->extra_columns()) columns.push_back(c);
-  }
-  return columns;
-}
-
-class MatchLayer::Emitter : public GameModule::RowSink {
+class GameLayer::Emitter : public GameModule::RowSink {
  public:
   explicit Emitter(Sink* sink) : sink_(sink) {}
   void Emit(std::span<const MatchValue> row) override {
@@ -37,36 +25,50 @@ class MatchLayer::Emitter : public GameModule::RowSink {
   Sink* sink_;
 };
 
-MatchLayer::MatchLayer(const Schema* schema, const EntityManager* entities,
-                       const StringTables* tables, Sink* sink, const MatchOptions& options)
+GameLayer::GameLayer(const Schema* schema, const EntityManager* entities,
+                     const StringTables* tables, Sink* sink, const GameLayerOptions& options)
     : ctx_(schema, entities, tables, sink),
       sink_(sink),
       options_(options),
-      emitter_(std::make_unique<Emitter>(sink)) {}
+      emitter_(std::make_unique<Emitter>(sink)) {
+  // The match layer needs someone to take its rows.
+  options_.match_layer = options_.match_layer && sink != nullptr;
+  ctx_.SetMatchLayer(options_.match_layer);
+  // Classes are watched for the match layer only; a module may add more.
+  if (options_.match_layer) ctx_.SetWatched(&watched_);
+}
 
-MatchLayer::~MatchLayer() = default;
+GameLayer::~GameLayer() = default;
 
-void MatchLayer::SetGame(std::string_view game) {
+void GameLayer::SetGame(std::string_view game) {
   if (!game_.empty()) return;
   game_ = game;
   module_ = CreateGameModule(game);
   row_.assign(kTimelineCommon + (module_ ? module_->extra_columns().size() : 0),
               MatchValue());
+  if (module_ == nullptr) return;
+  for (const UserMessageSpec& m : module_->user_messages()) {
+    // Types are message ids (a few thousand at most); a module's list is
+    // code, not data.
+    if (m.type >= reads_.size()) reads_.resize(m.type + 1, kNotRead);
+    reads_[m.type] = static_cast<int8_t>(std::clamp(m.priority, -100, 100));
+  }
+  module_->Start(ctx_);
 }
 
-void MatchLayer::SetTickInterval(double interval) {
+void GameLayer::SetTickInterval(double interval) {
   if (interval > 0 && std::isfinite(interval)) ctx_.SetTickInterval(interval);
 }
 
-bool MatchLayer::Watched(int32_t class_id) {
-  if (module_ == nullptr || class_id < 0) return false;
+bool GameLayer::Watched(int32_t class_id) {
+  if (module_ == nullptr || class_id < 0 || !options_.match_layer) return false;
   const size_t c = static_cast<size_t>(class_id);
   if (c >= watched_.size()) watched_.resize(c + 1, -1);
   if (watched_[c] < 0) watched_[c] = module_->Watches(ctx_.ClassName(class_id)) ? 1 : 0;
   return watched_[c] == 1;
 }
 
-void MatchLayer::BeforeFrame(const TickInfo& next) {
+void GameLayer::BeforeFrame(const TickInfo& next) {
   // Only frames that carry state move the clock of samples: others (spawn
   // groups, file info, user commands) may carry any tick, even past the
   // replay's last (gem-synth copies a fixture's spawn groups frame).
@@ -75,7 +77,7 @@ void MatchLayer::BeforeFrame(const TickInfo& next) {
     return;
   }
   const int64_t tick = ticks_.Peek(next);
-  if (tick != kSignonTick && module_ != nullptr) {
+  if (tick != kSignonTick && module_ != nullptr && options_.match_layer) {
     if (!started_) {
       // The first frame of play: sampling starts at the first multiple of
       // the step from here.
@@ -97,7 +99,12 @@ void MatchLayer::BeforeFrame(const TickInfo& next) {
   ticks_.Next(next);
 }
 
-void MatchLayer::Sample(int64_t tick) {
+void GameLayer::AfterFrame(const TickInfo& t, ReplayMetadata* meta) {
+  At(t);
+  if (module_ != nullptr) module_->OnFrameEnd(ctx_, meta);
+}
+
+void GameLayer::Sample(int64_t tick) {
   last_sampled_ = tick;
   const std::optional<double> game_time = module_->GameTime(ctx_, tick);
   last_game_time_ = game_time;
@@ -110,45 +117,50 @@ void MatchLayer::Sample(int64_t tick) {
   module_->Sample(ctx_, row_, *emitter_);
 }
 
-void MatchLayer::OnEntityCreated(const TickInfo& t, const Entity& e) {
+void GameLayer::OnEntityCreated(const TickInfo& t, const Entity& e) {
   if (module_ == nullptr) return;
   At(t);
   module_->OnEntityCreated(ctx_, e);
 }
 
-void MatchLayer::UpdateWatched(const TickInfo& t, const Entity& e,
-                               std::span<const FieldChange> c) {
+void GameLayer::UpdateWatched(const TickInfo& t, const Entity& e,
+                              std::span<const FieldChange> c) {
   if (!Watched(e.class_id)) return;
   At(t);
   module_->OnEntityUpdated(ctx_, e, c);
 }
 
-void MatchLayer::OnEntityDeleted(const TickInfo& t, const Entity& e) {
+void GameLayer::OnEntityDeleted(const TickInfo& t, const Entity& e) {
   if (module_ == nullptr) return;
   At(t);
   module_->OnEntityDeleted(ctx_, e);
 }
 
-void MatchLayer::OnGameEvent(const TickInfo& t, const GameEvent& e) {
+void GameLayer::OnGameEvent(const TickInfo& t, const GameEvent& e) {
   if (module_ == nullptr) return;
   At(t);
   module_->OnGameEvent(ctx_, e);
 }
 
-void MatchLayer::OnCombatLog(const TickInfo& t, const CombatLogEntry& e) {
-  if (module_ == nullptr) return;
+Status GameLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data,
+                                size_t size) {
+  if (module_ == nullptr) return Status::Ok();
   At(t);
-  module_->OnCombatLog(ctx_, e);
+  return module_->OnUserMessage(ctx_, type, data, size);
 }
 
-void MatchLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data,
-                               size_t size) {
-  if (module_ == nullptr) return;
+Status GameLayer::OnGameInfo(const TickInfo& t, const uint8_t* data, size_t size,
+                             ReplayMetadata* meta) {
+  if (module_ == nullptr) return Status::Ok();
   At(t);
-  module_->OnUserMessage(ctx_, type, data, size);
+  return module_->OnGameInfo(ctx_, data, size, meta);
 }
 
-void MatchLayer::Finish(const ReplayMetadata& meta) {
+void GameLayer::FinishMetadata(ReplayMetadata* meta) {
+  if (module_ != nullptr) module_->FinishMetadata(ctx_, meta);
+}
+
+void GameLayer::Finish(const ReplayMetadata& meta) {
   MatchSummary s;
   s.game = meta.game;
   s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
@@ -161,10 +173,15 @@ void MatchLayer::Finish(const ReplayMetadata& meta) {
   if (std::abs(s.tick_rate - std::round(s.tick_rate)) < 1e-4) s.tick_rate = std::round(s.tick_rate);
   s.world_offset = kWorldOffset;
   if (module_ == nullptr) {
-    s.note = "no players: the match layer reads Dota 2, CS2 and Deadlock; this replay's "
-             "game is " + (meta.game.empty() ? std::string("not named in its header")
-                                            : "'" + meta.game + "'");
-    if (sink_ != nullptr) sink_->OnMatchSummary(s);
+    s.note = "no players: the match layer reads " + KnownGames() + "; this replay's game is " +
+             (meta.game.empty() ? std::string("not named in its header")
+                                : "'" + meta.game + "'");
+    if (sink_ != nullptr && options_.match_layer) sink_->OnMatchSummary(s);
+    return;
+  }
+  if (!options_.match_layer) {
+    // The module's own tables still get their last rows.
+    module_->Finish(ctx_, meta, &s);
     return;
   }
   s.ran = true;

@@ -1,9 +1,11 @@
-// MatchLayer: runs a game's module beside the parse and hands its rows to
-// the sink (players, timeline, kills, wards, the match summary).
+// GameLayer: runs the replay's game module beside the parse (see
+// game_module.h): the game's own messages in every parse, and the match
+// layer (players, timeline, kills, wards, the game's analyst tables, the
+// match summary) when the options ask for it.
 //
-// The parser owns one when ParserOptions::match_layer is set, and calls it
-// before and after every outer frame, for every entity, game event,
-// combat-log entry and unread user message, and once at the end.
+// The parser owns one, and calls it before and after every outer frame,
+// for every entity, game event and user message the module reads, for the
+// file info's game part, and once at the end.
 //
 // Timeline samples are the index ticks that are multiples of the step (one
 // game second by default: the tick rate) from the first tick of play, and
@@ -12,8 +14,8 @@
 // whose index tick is past T, so its values are the state after every
 // packet with tick <= T: the rule gem_state answers by. The game clock is
 // the module's; the first sample at which it reads >= 0 fixes start_tick.
-#ifndef GEM_CORE_MATCH_MATCH_LAYER_H_
-#define GEM_CORE_MATCH_MATCH_LAYER_H_
+#ifndef GEM_CORE_MATCH_GAME_LAYER_H_
+#define GEM_CORE_MATCH_GAME_LAYER_H_
 
 #include <cstdint>
 #include <memory>
@@ -33,33 +35,40 @@
 
 namespace gem::match {
 
-struct MatchOptions {
+struct GameLayerOptions {
+  // Run the match layer (timeline, players, kills, wards, analyst tables).
+  bool match_layer = false;
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
 };
 
-// The module of `game` ("dota2", "cs2", "deadlock"); null for a game gem
-// does not know.
-std::unique_ptr<GameModule> CreateGameModule(std::string_view game);
-
-class MatchLayer {
+class GameLayer {
  public:
-  // Every timeline column of `game`'s index, common ones first.
-  static std::vector<MatchColumn> TimelineColumnsFor(std::string_view game);
+  GameLayer(const Schema* schema, const EntityManager* entities,
+            const StringTables* tables, Sink* sink, const GameLayerOptions& options);
+  ~GameLayer();
 
-  MatchLayer(const Schema* schema, const EntityManager* entities,
-             const StringTables* tables, Sink* sink, const MatchOptions& options);
-  ~MatchLayer();
-
-  // The header named the game (a module is chosen once).
+  // The header named the game (a module is chosen once; none for a game
+  // gem does not know). The module's Start runs here.
   void SetGame(std::string_view game);
   // svc_ServerInfo's tick interval (seconds a tick).
   void SetTickInterval(double interval);
+  // The module, or null.
+  const GameModule* module() const { return module_.get(); }
+
+  // Whether the module reads user messages of this type, and the priority
+  // it applies them at (see UserMessageSpec).
+  bool Reads(uint32_t type) const {
+    return type < reads_.size() && reads_[type] != kNotRead;
+  }
+  int PriorityOf(uint32_t type) const { return reads_[type]; }
+  // One past the largest type the module reads.
+  size_t ReadsEnd() const { return reads_.size(); }
 
   void BeforeFrame(const TickInfo& next);
   // The frame has been applied: its tick and the server tick it ended on
   // are where the state is.
-  void AfterFrame(const TickInfo& t) { At(t); }
+  void AfterFrame(const TickInfo& t, ReplayMetadata* meta);
   void OnEntityCreated(const TickInfo& t, const Entity& e);
   // Called for every update of every entity: classes the module does not
   // watch cost one table lookup.
@@ -70,24 +79,34 @@ class MatchLayer {
   }
   void OnEntityDeleted(const TickInfo& t, const Entity& e);
   void OnGameEvent(const TickInfo& t, const GameEvent& e);
-  void OnCombatLog(const TickInfo& t, const CombatLogEntry& e);
-  void OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data, size_t size);
-  // The last samples and the summary (after a truncated replay too).
+  // A message Reads() says the module reads.
+  Status OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data, size_t size);
+  Status OnGameInfo(const TickInfo& t, const uint8_t* data, size_t size, ReplayMetadata* meta);
+  // The match facts the module fills in at the end (after a failed parse
+  // too).
+  void FinishMetadata(ReplayMetadata* meta);
+  // The last samples, the module's last rows and the summary (after a
+  // truncated replay too).
   void Finish(const ReplayMetadata& meta);
+
+  // Chat lines the module reported.
+  uint64_t chat_lines() const { return ctx_.chat_lines(); }
 
  private:
   class Emitter;
-  void At(const TickInfo& t) { ctx_.SetPosition(ticks_.Peek(t), t.net_tick); }
+  static constexpr int8_t kNotRead = INT8_MIN;
+  void At(const TickInfo& t) { ctx_.SetPosition(t, ticks_.Peek(t)); }
   bool Watched(int32_t class_id);
   void UpdateWatched(const TickInfo& t, const Entity& e, std::span<const FieldChange> c);
   void Sample(int64_t tick);
 
   MatchContext ctx_;
   Sink* sink_;
-  MatchOptions options_;
+  GameLayerOptions options_;
   std::string game_;
   std::unique_ptr<GameModule> module_;
   std::unique_ptr<Emitter> emitter_;
+  std::vector<int8_t> reads_;    // by user message type: priority, or kNotRead
   std::vector<int8_t> watched_;  // by class id: -1 unknown, 0 no, 1 yes
   std::vector<MatchValue> row_;
   TickOrder ticks_;
@@ -101,4 +120,4 @@ class MatchLayer {
 
 }  // namespace gem::match
 
-#endif  // GEM_CORE_MATCH_MATCH_LAYER_H_
+#endif  // GEM_CORE_MATCH_GAME_LAYER_H_

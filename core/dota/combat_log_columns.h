@@ -1,9 +1,9 @@
 // The columns of the combat_log table that copy a CMsgDOTACombatLogEntry
 // field one to one (proto/dota_usermessages.proto): X(field, kind, EXTRA) with kind
 // INT, BOOL or REAL. The type and the five name fields have columns of their
-// own (a number and a name each), written by hand in combat_log_rows.cc.
-#ifndef GEM_INDEXER_COMBAT_LOG_COLUMNS_H_
-#define GEM_INDEXER_COMBAT_LOG_COLUMNS_H_
+// own (a number and a name each), written by hand in combat_log_table.cc.
+#ifndef GEM_CORE_DOTA_COMBAT_LOG_COLUMNS_H_
+#define GEM_CORE_DOTA_COMBAT_LOG_COLUMNS_H_
 
 #define GEM_COMBAT_LOG_PLAIN_COLUMNS(X) \
   X(is_attacker_illusion, BOOL, COLUMN) \
@@ -82,4 +82,4 @@
   X(modifier_purged_duration, REAL, EXTRA) \
   X(heal_from_regen, BOOL, EXTRA)
 
-#endif  // GEM_INDEXER_COMBAT_LOG_COLUMNS_H_
+#endif  // GEM_CORE_DOTA_COMBAT_LOG_COLUMNS_H_

@@ -1,0 +1,177 @@
+#include "core/dota/draft.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/dota/hero_names.h"
+#include "core/dota/tables.h"
+
+namespace gem::dota {
+namespace {
+
+// The rules arrays' length in current builds; the variable one is read
+// up to its length.
+constexpr int kRulesSlots = 24;
+constexpr int kMaxNewBans = 64;
+constexpr int64_t kStatePreGame = 4, kStateDisconnect = 7;
+
+int64_t TeamCell(std::optional<int64_t> v) {
+  return v && (*v == kTeamRadiant || *v == kTeamDire) ? *v : 0;
+}
+
+}  // namespace
+
+TableSpec DraftTable() {
+  TableSpec t;
+  t.name = "draft";
+  t.comment = "pick or ban of hero selection, in order";
+  t.columns = {{"ord", "INTEGER PRIMARY KEY"}, {"tick", "INTEGER"},
+               {"game_time", "REAL"},          {"team", "INTEGER"},
+               {"is_pick", "INTEGER NOT NULL"}, {"hero_id", "INTEGER NOT NULL"},
+               {"hero", "TEXT"},                {"slot", "INTEGER"},
+               {"source", "TEXT NOT NULL"}};  // game_rules or file_info
+  return t;
+}
+
+match::FieldReader& Draft::Indexed(std::vector<std::unique_ptr<match::FieldReader>>& readers,
+                                   const char* format, int i) {
+  if (static_cast<size_t>(i) >= readers.size()) readers.resize(i + 1);
+  if (!readers[i]) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, format, i);
+    readers[i] = std::make_unique<match::FieldReader>(std::string(buf));
+  }
+  return *readers[i];
+}
+
+void Draft::OnFrameEnd(match::MatchContext& ctx, const Entity* rules,
+                       const MatchValue& game_time) {
+  if (ended_ || rules == nullptr) return;
+  Poll(ctx, rules, game_time);
+}
+
+void Draft::Poll(match::MatchContext& ctx, const Entity* rules, const MatchValue& game_time) {
+  const int64_t tick = ctx.tick();
+  auto add = [&](Source source, int64_t hero, int64_t team, int slot) {
+    if (hero <= 0) return;
+    if (source != kPlayerPicks && !known_.insert({source, hero}).second) return;
+    seen_.push_back({tick, game_time, source, hero, team, slot});
+  };
+  for (int i = 0; i < kRulesSlots; ++i) {
+    add(kRulesBans,
+        match::ReadInt(Indexed(banned_, "m_pGameRules.m_BannedHeroes.%04d", i), rules).value_or(0),
+        active_before_, -1);
+  }
+  const int64_t bans = std::clamp<int64_t>(
+      match::ReadInt(new_banned_count_, rules).value_or(0), 0, kMaxNewBans);
+  for (int i = 0; i < bans; ++i) {
+    add(kNewBans,
+        match::ReadInt(Indexed(new_banned_, "m_pGameRules.m_vecNewBannedHeroes.%04d", i), rules)
+            .value_or(0),
+        active_before_, -1);
+  }
+  for (int i = 0; i < kRulesSlots; ++i) {
+    add(kRulesPicks,
+        match::ReadInt(Indexed(selected_, "m_pGameRules.m_SelectedHeroes.%04d", i), rules)
+            .value_or(0),
+        active_before_, -1);
+  }
+  if (const Entity* res = roster_->resource(ctx)) {
+    for (int s = 0; s < kMaxPlayers; ++s) {
+      const int64_t team = roster_->TeamOf(res, s);
+      if (team == 0) continue;
+      const int64_t hero = match::ReadInt(roster_->player(s).selected_hero_id, res).value_or(0);
+      if (hero > 0 && hero != player_hero_[s]) add(kPlayerPicks, hero, team, s);
+      player_hero_[s] = hero;
+    }
+  }
+  active_before_ = TeamCell(match::ReadInt(active_, rules));
+  const int64_t state = match::ReadInt(state_, rules).value_or(0);
+  if (state >= kStatePreGame && state <= kStateDisconnect) {
+    ended_ = true;
+    ResolveSlots(ctx);
+  }
+}
+
+void Draft::ResolveSlots(match::MatchContext& ctx) {
+  resolved_ = true;
+  pick_slots_.assign(seen_.size(), -1);
+  const Entity* res = roster_->resource(ctx);
+  if (res == nullptr) return;
+  for (size_t i = 0; i < seen_.size(); ++i) {
+    if (seen_[i].slot >= 0) {
+      pick_slots_[i] = seen_[i].slot;
+      continue;
+    }
+    for (int s = 0; s < kMaxPlayers; ++s) {
+      if (roster_->TeamOf(res, s) != 0 &&
+          match::ReadInt(roster_->player(s).selected_hero_id, res) == seen_[i].hero_id) {
+        pick_slots_[i] = s;
+      }
+    }
+  }
+}
+
+void Draft::Finish(match::MatchContext& ctx) {
+  if (!resolved_) ResolveSlots(ctx);
+  bool has[4] = {};
+  for (const Seen& s : seen_) has[s.source] = true;
+  const Source bans = has[kNewBans] ? kNewBans : kRulesBans;
+  const Source picks = has[kRulesPicks] ? kRulesPicks : kPlayerPicks;
+  const Entity* res = roster_->resource(ctx);
+  std::vector<MatchValue> row;
+  int64_t ord = 0;
+  std::vector<std::pair<bool, int64_t>> ours;
+  std::string hero;
+  for (size_t i = 0; i < seen_.size(); ++i) {
+    const Seen& s = seen_[i];
+    if (s.source != bans && s.source != picks) continue;
+    const bool is_pick = s.source == picks;
+    const int slot = is_pick ? pick_slots_[i] : -1;
+    int64_t team = s.team;
+    if (is_pick && team == 0 && slot >= 0 && res != nullptr) team = roster_->TeamOf(res, slot);
+    hero = HeroName(s.hero_id);
+    ours.push_back({is_pick, s.hero_id});
+    row.assign({MatchValue::Int(++ord), MatchValue::Int(s.tick), s.game_time,
+                team ? MatchValue::Int(team) : MatchValue(), MatchValue::Int(is_pick),
+                MatchValue::Int(s.hero_id), hero.empty() ? MatchValue() : MatchValue::Text(hero),
+                slot >= 0 ? MatchValue::Int(slot) : MatchValue(), MatchValue::Text("game_rules")});
+    ctx.Row(kDraft, row);
+  }
+  if (file_info_.empty()) return;
+  const size_t n = std::max(ours.size(), file_info_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (i >= ours.size() || i >= file_info_.size() || ours[i].first != file_info_[i].is_pick ||
+        ours[i].second != file_info_[i].hero_id) {
+      ++mismatches_;
+    }
+  }
+  if (!ours.empty()) return;
+  // The rules showed no draft (a replay that starts later): the server's.
+  for (const FileInfoPick& p : file_info_) {
+    int slot = -1;
+    if (p.is_pick && res != nullptr) {
+      for (int s = 0; s < kMaxPlayers; ++s) {
+        if (roster_->TeamOf(res, s) != 0 &&
+            match::ReadInt(roster_->player(s).selected_hero_id, res) == p.hero_id) {
+          slot = s;
+        }
+      }
+    }
+    hero = HeroName(p.hero_id);
+    row.assign({MatchValue::Int(++ord), MatchValue(), MatchValue(),
+                p.team == kTeamRadiant || p.team == kTeamDire ? MatchValue::Int(p.team)
+                                                              : MatchValue(),
+                MatchValue::Int(p.is_pick), MatchValue::Int(p.hero_id),
+                hero.empty() ? MatchValue() : MatchValue::Text(hero),
+                slot >= 0 ? MatchValue::Int(slot) : MatchValue(), MatchValue::Text("file_info")});
+    ctx.Row(kDraft, row);
+  }
+}
+
+std::vector<std::pair<std::string, uint64_t>> Draft::Counters() const {
+  return {{"draft_file_info_entries", file_info_.size()},
+          {"draft_file_info_mismatches", mismatches_}};
+}
+
+}  // namespace gem::dota

@@ -1,0 +1,133 @@
+#include "core/dota/held_entities.h"
+
+#include <bit>
+#include <cstdio>
+
+namespace gem::dota {
+namespace {
+
+// A handle whose index bits are all set names no entity: an empty slot.
+constexpr int64_t kIndexMask = match::kHandleIndexMask;
+
+}  // namespace
+
+HeldEntities::HeldEntities(std::vector<std::string> arrays, std::vector<std::string> value,
+                           uint32_t table, std::string what)
+    : arrays_(std::move(arrays)), value_(std::move(value)), table_(table), what_(std::move(what)) {}
+
+match::FieldReader& HeldEntities::Position(uint32_t position) {
+  std::unique_ptr<match::FieldReader>& r = positions_[position];
+  if (!r) {
+    std::vector<std::string> names;
+    for (const std::string& a : arrays_) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, ".%04u", position);
+      names.push_back(a + buf);
+    }
+    r = std::make_unique<match::FieldReader>(std::move(names));
+  }
+  return *r;
+}
+
+void HeldEntities::MarkPosition(int slot, uint32_t position) {
+  if (slot < 0 || slot >= kMaxPlayers || position >= kMaxPositions) return;
+  players_[slot].dirty |= uint64_t{1} << position;
+  any_dirty_ = true;
+}
+
+void HeldEntities::MarkSlot(int slot) {
+  if (slot < 0 || slot >= kMaxPlayers) return;
+  players_[slot].dirty = ~uint64_t{0};
+  any_dirty_ = true;
+}
+
+void HeldEntities::MarkHeld(int32_t index) {
+  if (index < 0 || static_cast<size_t>(index) >= held_by_.size()) return;
+  const uint16_t at = held_by_[index];
+  if (at == 0) return;
+  if (at != kMany) {
+    MarkPosition((at - 1) / kMaxPositions, (at - 1) % kMaxPositions);
+    return;
+  }
+  for (int s = 0; s < kMaxPlayers; ++s) {
+    for (uint32_t k = 0; k < kMaxPositions; ++k) {
+      if (players_[s].held[k].index == index) MarkPosition(s, k);
+    }
+  }
+}
+
+void HeldEntities::OnCreated(const Entity& e) { MarkHeld(e.index); }
+void HeldEntities::OnDeleted(const Entity& e) { MarkHeld(e.index); }
+
+void HeldEntities::Ref(int32_t index, int slot, uint32_t position, bool add) {
+  if (index < 0 || index > kIndexMask) return;
+  if (static_cast<size_t>(index) >= held_by_.size()) held_by_.resize(kIndexMask + 1, 0);
+  uint16_t& at = held_by_[index];
+  const uint16_t me = static_cast<uint16_t>(slot * kMaxPositions + position + 1);
+  if (add) {
+    at = at == 0 || at == me ? me : kMany;
+  } else if (at == me) {
+    at = 0;
+  }
+  // A kMany entry stays: marking looks through every position then, and
+  // finds the ones still holding the index.
+}
+
+void HeldEntities::Resolve(match::MatchContext& ctx, Roster& roster,
+                           const MatchValue& game_time) {
+  if (!any_dirty_) return;
+  any_dirty_ = false;
+  std::span<Roster::Slot> slots = roster.heroes(ctx);
+  for (int s = 0; s < kMaxPlayers; ++s) {
+    Player& p = players_[s];
+    if (p.dirty == 0) continue;
+    const Entity* hero = slots[s].hero;
+    uint64_t dirty = p.dirty;
+    p.dirty = 0;
+    while (dirty != 0) {
+      const uint32_t k = static_cast<uint32_t>(std::countr_zero(dirty));
+      dirty &= dirty - 1;
+      Content now;
+      const std::optional<int64_t> handle =
+          hero == nullptr ? std::nullopt : match::ReadInt(Position(k), hero);
+      if (handle && *handle >= 0 && (*handle & kIndexMask) != kIndexMask) {
+        now.handle = static_cast<uint32_t>(*handle);
+        now.index = static_cast<int32_t>(*handle & kIndexMask);
+        if (const Entity* held = ctx.ByHandle(handle)) {
+          now.entity = held->lifetime;
+          now.name.assign(ctx.EntityName(*held));
+          now.value = match::ReadInt(value_, held);
+          if (now.name.empty()) ++unnamed_;
+          // Its changes of name and value matter now.
+          ctx.Watch(held->class_id);
+        } else {
+          ++missing_;
+        }
+      }
+      Content& last = p.held[k];
+      if (last.index != now.index) {
+        Ref(last.index, s, k, false);
+        Ref(now.index, s, k, true);
+      }
+      if (now == last) {
+        last.handle = now.handle;
+        last.index = now.index;
+        continue;
+      }
+      row_.assign({MatchValue::Int(ctx.tick()), game_time, MatchValue::Int(s),
+                   MatchValue::Int(k),
+                   now.name.empty() ? MatchValue() : MatchValue::Text(now.name),
+                   now.value ? MatchValue::Int(*now.value) : MatchValue(),
+                   now.entity ? MatchValue::Int(static_cast<int64_t>(now.entity))
+                              : MatchValue()});
+      ctx.Row(table_, row_);
+      last = std::move(now);
+    }
+  }
+}
+
+std::vector<std::pair<std::string, uint64_t>> HeldEntities::Counters() const {
+  return {{what_ + "_missing_entities", missing_}, {what_ + "_unnamed_entities", unnamed_}};
+}
+
+}  // namespace gem::dota

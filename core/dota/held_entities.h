@@ -1,0 +1,99 @@
+// HeldEntities: what each player's hero holds in one of its handle arrays
+// (its items, m_hItems; its abilities, m_hAbilities / m_vecAbilities), as
+// rows of a table: one row whenever a position's content changes.
+//
+// A position's content is the entity its handle names (the held entity's
+// lifetime id), that entity's name (its EntityNames entry: "item_blink",
+// "antimage_blink") and one value of it (an item's m_iCurrentCharges, an
+// ability's m_iLevel), all as of the row's tick: the frame at whose end the
+// change is seen, so each row is what gem_state gives for those fields at
+// that tick. An empty position (the handle's index bits all set, or no
+// value) has NULL entity, name and value; so has a handle that names no
+// live entity, and a held entity without a name has a NULL name: both are
+// counted (counters()), never dropped.
+//
+// Nothing is read per field change but a code lookup (field_codes.h): the
+// hero's array positions, the held entity's name and value are followed
+// by their changes, entity creations and deletions and the roster's
+// changes of hero, and read again only at the end of a frame that moved
+// them.
+#ifndef GEM_CORE_DOTA_HELD_ENTITIES_H_
+#define GEM_CORE_DOTA_HELD_ENTITIES_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dota/roster.h"
+#include "core/match/field_reader.h"
+#include "core/match/match_context.h"
+
+namespace gem::dota {
+
+class HeldEntities {
+ public:
+  static constexpr int kMaxPositions = 64;
+
+  // `arrays`: the hero's handle array names, first found wins (builds
+  // rename them); `value`: the held entity's value field names; `table`
+  // the table the rows go to; `what` names the counters ("inventory").
+  HeldEntities(std::vector<std::string> arrays, std::vector<std::string> value, uint32_t table,
+               std::string what);
+
+  // Position `position` of slot `slot`'s hero changed (a handle change).
+  void MarkPosition(int slot, uint32_t position);
+  // Every position of the slot (its hero changed).
+  void MarkSlot(int slot);
+  // The held entity at `index` changed its name or value.
+  void MarkHeld(int32_t index);
+  void OnCreated(const Entity& e);
+  void OnDeleted(const Entity& e);
+
+  // Whether something is marked.
+  bool pending() const { return any_dirty_; }
+  // Reads what was marked and writes a row for each position whose
+  // content differs from its last row. `game_time` is the clock now.
+  void Resolve(match::MatchContext& ctx, Roster& roster, const MatchValue& game_time);
+
+  // (name, count): handles to no entity, held entities without a name.
+  std::vector<std::pair<std::string, uint64_t>> Counters() const;
+
+ private:
+  struct Content {
+    uint64_t entity = 0;  // lifetime id; 0: none
+    int32_t index = -1;
+    uint32_t handle = 0;
+    std::string name;     // "" with entity: no name
+    std::optional<int64_t> value;
+    bool operator==(const Content& o) const {
+      return entity == o.entity && name == o.name && value == o.value;
+    }
+  };
+  struct Player {
+    uint64_t dirty = 0;  // bit per position
+    Content held[kMaxPositions];
+  };
+  match::FieldReader& Position(uint32_t position);
+  void Ref(int32_t index, int slot, uint32_t position, bool add);
+
+  std::vector<std::string> arrays_;
+  std::unique_ptr<match::FieldReader> positions_[kMaxPositions];
+  match::FieldReader value_;
+  uint32_t table_;
+  std::string what_;
+  Player players_[kMaxPlayers];
+  bool any_dirty_ = false;
+  // Held entity index -> slot * kMaxPositions + position + 1; 0 none,
+  // kMany: held in more than one place (then all are looked through).
+  static constexpr uint16_t kMany = 0xFFFF;
+  std::vector<uint16_t> held_by_;
+  uint64_t missing_ = 0, unnamed_ = 0;
+  std::vector<MatchValue> row_;
+};
+
+}  // namespace gem::dota
+
+#endif  // GEM_CORE_DOTA_HELD_ENTITIES_H_

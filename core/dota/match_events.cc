@@ -1,0 +1,209 @@
+#include "core/dota/match_events.h"
+
+#include "core/dota/tables.h"
+
+namespace gem::dota {
+namespace {
+
+constexpr const char* kRuneNames[] = {
+    "double_damage", "haste", "illusion", "invisibility", "regeneration",
+    "bounty",        "arcane", "water",   "wisdom",       "shield",
+};
+
+bool Contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+// The kind of building the combat log names, or null.
+const char* BuildingKind(std::string_view name) {
+  if (name.rfind("npc_dota_goodguys_", 0) != 0 && name.rfind("npc_dota_badguys_", 0) != 0) {
+    return nullptr;
+  }
+  if (Contains(name, "_tower")) return "tower";
+  if (Contains(name, "_rax_")) return "barracks";
+  if (Contains(name, "_fort")) return "ancient";
+  if (Contains(name, "_healers")) return "shrine";
+  return nullptr;
+}
+
+MatchValue PlayerCell(int32_t id) {
+  return id >= 0 && id < kMaxPlayers ? MatchValue::Int(id) : MatchValue();
+}
+
+TableSpec EventTable(const char* name, const char* comment,
+                     std::vector<TableColumn> columns) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.auto_id = true;
+  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}};
+  for (TableColumn& c : columns) t.columns.push_back(std::move(c));
+  return t;
+}
+
+}  // namespace
+
+TableSpec PurchasesTable() {
+  return EventTable("purchases", "item bought (DOTA_COMBATLOG_PURCHASE), recipes included",
+                    {{"slot", "INTEGER"}, {"item", "TEXT"}});
+}
+
+TableSpec BuybacksTable() {
+  return EventTable("buybacks", "buyback (DOTA_COMBATLOG_BUYBACK)", {{"slot", "INTEGER"}});
+}
+
+TableSpec ObjectivesTable() {
+  return EventTable("objectives",
+                    "objective: a building's death, Roshan, the aegis, a Tormentor, first "
+                    "blood, a courier lost",
+                    {{"kind", "TEXT NOT NULL"},
+                     {"team", "INTEGER"},     // whose it was
+                     {"by_team", "INTEGER"},  // the team that took it
+                     {"slot", "INTEGER"},     // the player credited
+                     {"target", "TEXT"},
+                     {"value", "INTEGER"},    // the chat event's value
+                     {"x", "REAL"},
+                     {"y", "REAL"},
+                     {"z", "REAL"}});
+}
+
+TableSpec RunesTable() {
+  return EventTable("runes", "rune taken or bottled (CHAT_MESSAGE_RUNE_PICKUP, _RUNE_BOTTLE)",
+                    {{"slot", "INTEGER"},
+                     {"rune", "TEXT"},
+                     {"rune_type", "INTEGER"},
+                     {"bottled", "INTEGER NOT NULL"}});
+}
+
+std::string_view RuneName(int64_t type) {
+  return type >= 0 && type < static_cast<int64_t>(std::size(kRuneNames)) ? kRuneNames[type] : "";
+}
+
+MatchValue MatchEvents::TeamOfSlot(match::MatchContext& ctx, int64_t slot) {
+  if (slot < 0 || slot >= kMaxPlayers) return MatchValue();
+  const int64_t team = roster_->heroes(ctx)[slot].team;
+  return team != 0 ? MatchValue::Int(team) : MatchValue();
+}
+
+void MatchEvents::HeroPosition(match::MatchContext& ctx, int64_t slot, Objective* o) {
+  if (slot < 0 || slot >= kMaxPlayers) return;
+  position_->Read(roster_->heroes(ctx)[slot].hero, &o->x, &o->y, &o->z);
+}
+
+void MatchEvents::Write(match::MatchContext& ctx, const Objective& o,
+                        const MatchValue& game_time) {
+  row_.assign({MatchValue::Int(ctx.tick()), game_time, MatchValue::Text(o.kind), o.team,
+               o.by_team, o.slot, o.target, o.value, o.x, o.y, o.z});
+  ctx.Row(kObjectives, row_);
+}
+
+void MatchEvents::OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c,
+                              const MatchValue& game_time) {
+  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  const MatchValue tick = MatchValue::Int(ctx.tick());
+  switch (e.type()) {
+    case kCombatLogPurchase: {
+      const int slot = roster_->SlotOfHeroName(ctx, c.target_name);
+      if (slot < 0) ++purchases_without_buyer_;
+      if (c.value_name.empty()) ++purchases_without_item_;
+      row_.assign({tick, game_time, slot >= 0 ? MatchValue::Int(slot) : MatchValue(),
+                   c.value_name.empty() ? MatchValue() : MatchValue::Text(c.value_name)});
+      ctx.Row(kPurchases, row_);
+      return;
+    }
+    case kCombatLogBuyback: {
+      row_.assign({tick, game_time, PlayerCell(static_cast<int32_t>(e.value()))});
+      ctx.Row(kBuybacks, row_);
+      return;
+    }
+    case kCombatLogDeath: {
+      const char* kind = BuildingKind(c.target_name);
+      if (kind == nullptr) return;
+      Objective o;
+      o.kind = kind;
+      o.team = MatchValue::Int(c.target_name.rfind("npc_dota_goodguys_", 0) == 0 ? kTeamRadiant
+                                                                                  : kTeamDire);
+      int killer = roster_->SlotOfHeroName(ctx, c.damage_source_name);
+      if (killer < 0) killer = roster_->SlotOfHeroName(ctx, c.attacker_name);
+      if (killer >= 0) o.slot = MatchValue::Int(killer);
+      o.by_team = e.has_attacker_team() && (e.attacker_team() == kTeamRadiant ||
+                                            e.attacker_team() == kTeamDire)
+                      ? MatchValue::Int(e.attacker_team())
+                      : TeamOfSlot(ctx, killer);
+      o.target = MatchValue::Text(c.target_name);
+      units_.Find(ctx, c.target_name, &o.x, &o.y, &o.z);
+      Write(ctx, o, game_time);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void MatchEvents::OnChatEvent(match::MatchContext& ctx, const ChatEvent& e,
+                              const MatchValue& game_time) {
+  const int32_t p1 = e.player_ids[0], p2 = e.player_ids[1];
+  Objective o;
+  o.value = MatchValue::Int(e.value);
+  switch (e.type) {
+    case kChatRunePickup:
+    case kChatRuneBottle: {
+      const std::string_view rune = RuneName(e.value);
+      row_.assign({MatchValue::Int(ctx.tick()), game_time, PlayerCell(p1),
+                   rune.empty() ? MatchValue() : MatchValue::Text(rune), MatchValue::Int(e.value),
+                   MatchValue::Int(e.type == kChatRuneBottle ? 1 : 0)});
+      ctx.Row(kRunes, row_);
+      return;
+    }
+    case kChatRoshanKill:
+      o.kind = "roshan";
+      if (p1 == kTeamRadiant || p1 == kTeamDire) o.by_team = MatchValue::Int(p1);
+      o.target = MatchValue::Text("npc_dota_roshan");
+      units_.Find(ctx, "npc_dota_roshan", &o.x, &o.y, &o.z);
+      break;
+    case kChatMinibossKill:
+      o.kind = "tormentor";
+      o.slot = PlayerCell(p1);
+      if (e.value == kTeamRadiant || e.value == kTeamDire) o.by_team = MatchValue::Int(e.value);
+      o.target = MatchValue::Text("npc_dota_miniboss");
+      units_.Find(ctx, "npc_dota_miniboss", &o.x, &o.y, &o.z);
+      break;
+    case kChatAegis:
+    case kChatAegisStolen:
+    case kChatDeniedAegis:
+      o.kind = e.type == kChatAegis ? "aegis" : e.type == kChatAegisStolen ? "aegis_stolen"
+                                                                          : "aegis_denied";
+      o.slot = PlayerCell(p1);
+      o.by_team = TeamOfSlot(ctx, p1);
+      HeroPosition(ctx, p1, &o);
+      break;
+    case kChatFirstBlood: {
+      o.kind = "first_blood";
+      o.slot = PlayerCell(p1);
+      o.by_team = TeamOfSlot(ctx, p1);
+      o.team = TeamOfSlot(ctx, p2);
+      if (p2 >= 0 && p2 < kMaxPlayers) {
+        const std::string& victim = roster_->heroes(ctx)[p2].hero_name;
+        if (!victim.empty()) o.target = MatchValue::Text(victim);
+      }
+      HeroPosition(ctx, p2, &o);
+      break;
+    }
+    case kChatCourierLost:
+      o.kind = "courier";
+      if (p2 == kTeamRadiant || p2 == kTeamDire) o.team = MatchValue::Int(p2);
+      o.slot = PlayerCell(p1);
+      o.by_team = TeamOfSlot(ctx, p1);
+      break;
+    default:
+      return;
+  }
+  Write(ctx, o, game_time);
+}
+
+std::vector<std::pair<std::string, uint64_t>> MatchEvents::Counters() const {
+  return {{"purchases_without_buyer", purchases_without_buyer_},
+          {"purchases_without_item", purchases_without_item_}};
+}
+
+}  // namespace gem::dota

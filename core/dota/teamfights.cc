@@ -1,0 +1,155 @@
+#include "core/dota/teamfights.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/dota/tables.h"
+
+namespace gem::dota {
+namespace {
+
+constexpr double kCooldownSeconds = 15;
+constexpr int kMinDeaths = 3;
+
+}  // namespace
+
+TableSpec TeamfightsTable() {
+  TableSpec t;
+  t.name = "teamfights";
+  t.comment = "fight: 15 s around hero deaths, at least 3 (OpenDota's rule)";
+  t.columns = {{"id", "INTEGER PRIMARY KEY"}, {"start_tick", "INTEGER NOT NULL"},
+               {"end_tick", "INTEGER NOT NULL"}, {"start_time", "REAL"},
+               {"end_time", "REAL"},             {"deaths", "INTEGER NOT NULL"},
+               {"x", "REAL"},                    {"y", "REAL"}};
+  return t;
+}
+
+TableSpec TeamfightPlayersTable() {
+  TableSpec t;
+  t.name = "teamfight_players";
+  t.comment = "a player's part in a fight";
+  t.columns = {{"id", "INTEGER NOT NULL"},     {"slot", "INTEGER NOT NULL"},
+               {"deaths", "INTEGER NOT NULL"}, {"damage", "INTEGER NOT NULL"},
+               {"healing", "INTEGER NOT NULL"}, {"gold_delta", "INTEGER NOT NULL"},
+               {"xp_delta", "INTEGER NOT NULL"}};
+  t.constraints = "PRIMARY KEY(id, slot)";
+  t.without_rowid = true;
+  return t;
+}
+
+int Teamfights::SlotOfName(match::MatchContext& ctx, bool has, uint32_t index,
+                           std::string_view name) {
+  if (!has || name.empty()) return -1;
+  if (roster_->generation() != cached_generation_) {
+    slot_by_name_.clear();
+    cached_generation_ = roster_->generation();
+  }
+  // Names index a string table (a few thousand entries at most).
+  if (index >= (1u << 20)) return roster_->SlotOfHeroName(ctx, name);
+  if (index >= slot_by_name_.size()) slot_by_name_.resize(index + 1, -2);
+  int8_t& slot = slot_by_name_[index];
+  if (slot == -2) {
+    slot = static_cast<int8_t>(roster_->SlotOfHeroName(ctx, name));
+    // Looking up may have rebuilt the roster: the cache is of this one.
+    if (roster_->generation() != cached_generation_) {
+      const int8_t s = slot;
+      slot_by_name_.assign(index + 1, -2);
+      slot_by_name_[index] = s;
+      cached_generation_ = roster_->generation();
+    }
+  }
+  return slot_by_name_[index];
+}
+
+void Teamfights::OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c) {
+  const proto::CMsgDOTACombatLogEntry& e = *c.entry;
+  int slot = -1;
+  Kind kind;
+  switch (e.type()) {
+    case kCombatLogDamage:
+    case kCombatLogHeal:
+      if (!e.is_target_hero() || e.is_target_illusion()) return;
+      kind = e.type() == kCombatLogDamage ? kDamage : kHealing;
+      slot = SlotOfName(ctx, e.has_damage_source_name(), e.damage_source_name(),
+                        c.damage_source_name);
+      break;
+    case kCombatLogGold:
+    case kCombatLogXp:
+      kind = e.type() == kCombatLogGold ? kGold : kXp;
+      slot = SlotOfName(ctx, e.has_target_name(), e.target_name(), c.target_name);
+      break;
+    default:
+      return;
+  }
+  if (slot < 0) return;
+  // Gold is signed on the wire's 32 bits (a death's loss is negative).
+  entries_.push_back({ctx.tick(), static_cast<int32_t>(e.value()), static_cast<int8_t>(kind),
+                      static_cast<int8_t>(slot)});
+}
+
+void Teamfights::OnDeath(const KillRow& k) {
+  deaths_.push_back({k.tick, k.victim, k.game_time, k.x, k.y});
+}
+
+void Teamfights::Finish(match::MatchContext& ctx, int64_t last_tick,
+                        std::optional<double> last_game_time) {
+  const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
+  const int64_t cooldown = std::llround(kCooldownSeconds * rate);
+  std::span<Roster::Slot> slots = roster_->heroes(ctx);
+  size_t i = 0;
+  int64_t id = 0;
+  size_t scan = 0;  // entries before this are before every later fight
+  std::vector<MatchValue> row;
+  while (i < deaths_.size()) {
+    // One fight: deaths each within the cooldown of the one before.
+    size_t j = i + 1;
+    while (j < deaths_.size() && deaths_[j].tick - deaths_[j - 1].tick <= cooldown) ++j;
+    const Death& first = deaths_[i];
+    const Death& last = deaths_[j - 1];
+    const int64_t start = first.tick - cooldown;
+    const int64_t end = std::min(last.tick + cooldown, std::max(last.tick, last_tick));
+    if (static_cast<int>(j - i) >= kMinDeaths) {
+      ++id;
+      int64_t deaths[kMaxPlayers] = {}, sums[kMaxPlayers][4] = {};
+      double sx = 0, sy = 0;
+      int placed = 0;
+      for (size_t d = i; d < j; ++d) {
+        if (deaths_[d].slot >= 0 && deaths_[d].slot < kMaxPlayers) ++deaths[deaths_[d].slot];
+        if (deaths_[d].x.kind == MatchValue::Kind::kReal &&
+            deaths_[d].y.kind == MatchValue::Kind::kReal) {
+          sx += deaths_[d].x.r;
+          sy += deaths_[d].y.r;
+          ++placed;
+        }
+      }
+      while (scan < entries_.size() && entries_[scan].tick < start) ++scan;
+      for (size_t k = scan; k < entries_.size() && entries_[k].tick <= end; ++k) {
+        sums[entries_[k].slot][entries_[k].kind] += entries_[k].value;
+      }
+      auto time = [](const MatchValue& t, double delta) {
+        return t.kind == MatchValue::Kind::kReal ? MatchValue::Real(t.r + delta) : MatchValue();
+      };
+      MatchValue end_time = time(last.game_time, kCooldownSeconds);
+      if (end_time.kind == MatchValue::Kind::kReal && last_game_time &&
+          *last_game_time < end_time.r) {
+        end_time = MatchValue::Real(std::max(*last_game_time, last.game_time.r));
+      }
+      row.assign({MatchValue::Int(id), MatchValue::Int(start), MatchValue::Int(end),
+                  time(first.game_time, -kCooldownSeconds), end_time,
+                  MatchValue::Int(static_cast<int64_t>(j - i)),
+                  placed ? MatchValue::Real(sx / placed) : MatchValue(),
+                  placed ? MatchValue::Real(sy / placed) : MatchValue()});
+      ctx.Row(kTeamfights, row);
+      for (int s = 0; s < kMaxPlayers; ++s) {
+        if (slots[s].team == 0 && deaths[s] == 0) continue;
+        row.assign({MatchValue::Int(id), MatchValue::Int(s), MatchValue::Int(deaths[s]),
+                    MatchValue::Int(sums[s][kDamage]), MatchValue::Int(sums[s][kHealing]),
+                    MatchValue::Int(sums[s][kGold]), MatchValue::Int(sums[s][kXp])});
+        ctx.Row(kTeamfightPlayers, row);
+      }
+    }
+    i = j;
+  }
+}
+
+}  // namespace gem::dota

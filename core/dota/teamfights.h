@@ -1,0 +1,69 @@
+// Teamfights, by OpenDota's rule: a fight opens 15 s before a hero death
+// and closes once 15 s pass without another; it counts when it has at
+// least 3 deaths. Deaths are the kills table's (a player's hero that is
+// not an illusion). A fight the replay's end cuts short closes at the last
+// tick (OpenDota drops it; a truncated replay's last fight is still one).
+//
+// Per fight and player in the game (teamfight_players): deaths, and the
+// combat-log sums over the fight's ticks (inclusive) as OpenDota makes
+// them: damage and healing to heroes that are not illusions, credited to
+// the damage source's player (an illusion's or summon's owner); gold and
+// XP (DOTA_COMBATLOG_GOLD, _XP; gold signed, losses negative) credited to
+// the target's player. A fight's x, y is the centroid of its deaths; its
+// start_time and end_time are its first and last death's game clock less
+// and plus 15 s (the last capped at the clock at the replay's end).
+#ifndef GEM_CORE_DOTA_TEAMFIGHTS_H_
+#define GEM_CORE_DOTA_TEAMFIGHTS_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/dota/combat_log.h"
+#include "core/dota/roster.h"
+#include "core/match/match_context.h"
+#include "core/match_rows.h"
+#include "core/table_spec.h"
+
+namespace gem::dota {
+
+TableSpec TeamfightsTable();
+TableSpec TeamfightPlayersTable();
+
+class Teamfights {
+ public:
+  explicit Teamfights(Roster* roster) : roster_(roster) {}
+
+  // Every combat-log entry (damage, healing, gold, XP are kept).
+  void OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c);
+  // Every row of the kills table.
+  void OnDeath(const KillRow& k);
+  // Writes the fights. `last_tick`, `last_game_time`: where the replay ends.
+  void Finish(match::MatchContext& ctx, int64_t last_tick, std::optional<double> last_game_time);
+
+ private:
+  enum Kind : int8_t { kDamage, kHealing, kGold, kXp };
+  struct Entry {
+    int64_t tick;
+    int32_t value;
+    int8_t kind;
+    int8_t slot;
+  };
+  struct Death {
+    int64_t tick;
+    int32_t slot;
+    MatchValue game_time, x, y;
+  };
+  // The slot of the hero a CombatLogNames index names, cached per roster.
+  int SlotOfName(match::MatchContext& ctx, bool has, uint32_t index, std::string_view name);
+
+  Roster* roster_;
+  std::vector<Entry> entries_;
+  std::vector<Death> deaths_;
+  std::vector<int8_t> slot_by_name_;  // -2 not looked up, -1 none
+  uint64_t cached_generation_ = 0;
+};
+
+}  // namespace gem::dota
+
+#endif  // GEM_CORE_DOTA_TEAMFIGHTS_H_

@@ -1,0 +1,50 @@
+// TableSpec: a table a game module writes, declared to whoever stores its
+// rows (gem-index), so that a new table of a game needs no change outside
+// that game's directory.
+//
+// A game declares its tables once (GameModule::schema(), the same for
+// every replay of the game); its rows then reach the sink as
+// Sink::OnTableRow(table, values): `table` the table's position in
+// GameSchema::tables, `values` one per column in declared order (the
+// automatic `id` column, when asked for, is not among them: rows are
+// numbered in the order they arrive).
+#ifndef GEM_CORE_TABLE_SPEC_H_
+#define GEM_CORE_TABLE_SPEC_H_
+
+#include <string>
+#include <vector>
+
+namespace gem {
+
+struct TableColumn {
+  std::string name;
+  std::string type;  // SQL type and column constraints: "INTEGER NOT NULL"
+};
+
+struct TableSpec {
+  std::string name;
+  // `id INTEGER PRIMARY KEY` first, numbering rows in arrival order.
+  bool auto_id = false;
+  std::vector<TableColumn> columns;
+  // Table constraints after the columns ("PRIMARY KEY(slot, tick)"), or "".
+  std::string constraints;
+  bool without_rowid = false;
+  // What the table holds, one line: the README's and the schema's words.
+  std::string comment;
+};
+
+struct GameSchema {
+  std::vector<TableSpec> tables;
+  // Run once every table exists (of gem's and the game's): indexes and
+  // views. Views read only plain tables: no extension is needed.
+  std::string after_sql;
+};
+
+// CREATE TABLE statement of `t` (with its comment as an SQL comment).
+std::string CreateTableSql(const TableSpec& t);
+// "name(col, col, ...)": the insert target of `t`'s rows (no id column).
+std::string InsertTargetOf(const TableSpec& t);
+
+}  // namespace gem
+
+#endif  // GEM_CORE_TABLE_SPEC_H_

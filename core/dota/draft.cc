@@ -13,7 +13,7 @@ namespace {
 // up to its length.
 constexpr int kRulesSlots = 24;
 constexpr int kMaxNewBans = 64;
-constexpr int64_t kStatePreGame = 4, kStateDisconnect = 7;
+constexpr int64_t kStateHeroSelection = 2, kStatePreGame = 4, kStateDisconnect = 7;
 
 int64_t TeamCell(std::optional<int64_t> v) {
   return v && (*v == kTeamRadiant || *v == kTeamDire) ? *v : 0;
@@ -44,10 +44,24 @@ match::FieldReader& Draft::Indexed(std::vector<std::unique_ptr<match::FieldReade
   return *readers[i];
 }
 
+bool Draft::Polls(const Entity* rules) {
+  if (rules == nullptr) return false;
+  if (!ended_) return true;
+  // A game that goes back to hero selection (a lobby restarted) drafts
+  // again: the draft is its last one.
+  if (match::ReadInt(state_, rules).value_or(0) != kStateHeroSelection) return false;
+  ended_ = resolved_ = false;
+  seen_.clear();
+  known_.clear();
+  pick_slots_.clear();
+  std::fill(std::begin(player_hero_), std::end(player_hero_), 0);
+  active_before_ = 0;
+  return true;
+}
+
 void Draft::OnFrameEnd(match::MatchContext& ctx, const Entity* rules,
                        const MatchValue& game_time) {
-  if (ended_ || rules == nullptr) return;
-  Poll(ctx, rules, game_time);
+  if (rules != nullptr && !ended_) Poll(ctx, rules, game_time);
 }
 
 void Draft::Poll(match::MatchContext& ctx, const Entity* rules, const MatchValue& game_time) {

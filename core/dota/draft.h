@@ -1,7 +1,9 @@
 // Draft: the picks and bans of hero selection, in order, from the game
 // rules entity (m_pGameRules) and the player resource, polled at the end
 // of every frame until the game leaves hero selection (the pre-game, the
-// game or its end: m_nGameState 4-7), then once more.
+// game or its end: m_nGameState 4-7), then once more. A game that goes
+// back to hero selection (m_nGameState 2) drafts again: its draft is the
+// last one.
 //
 // - Bans: the entries of m_vecNewBannedHeroes as they appear: the heroes
 //   the game has banned (in All Pick the players' nominations that the
@@ -47,15 +49,15 @@ class Draft {
  public:
   explicit Draft(Roster* roster) : roster_(roster) {}
 
-  // After every frame: `rules` the game rules entity (may be null),
-  // `game_time` the clock now.
+  // Whether this frame's end polls the rules (`rules` the game rules
+  // entity, may be null); a cheap look once the draft has ended.
+  bool Polls(const Entity* rules);
+  // After every frame Polls() says so: `game_time` the clock now.
   void OnFrameEnd(match::MatchContext& ctx, const Entity* rules, const MatchValue& game_time);
   // The file info's draft (read at the replay's end).
   void SetFileInfo(std::vector<FileInfoPick> picks) { file_info_ = std::move(picks); }
   // Writes the rows.
   void Finish(match::MatchContext& ctx);
-  // Hero selection is over (nothing more is polled).
-  bool ended() const { return ended_; }
 
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 

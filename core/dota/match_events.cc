@@ -140,8 +140,13 @@ void MatchEvents::OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c,
   }
 }
 
-void MatchEvents::OnChatEvent(match::MatchContext& ctx, const ChatEvent& e,
-                              const MatchValue& game_time) {
+void MatchEvents::OnFrameEnd(match::MatchContext& ctx, const MatchValue& game_time) {
+  for (const ChatEvent& e : pending_) WriteChatEvent(ctx, e, game_time);
+  pending_.clear();
+}
+
+void MatchEvents::WriteChatEvent(match::MatchContext& ctx, const ChatEvent& e,
+                                 const MatchValue& game_time) {
   const int32_t p1 = e.player_ids[0], p2 = e.player_ids[1];
   Objective o;
   o.value = MatchValue::Int(e.value);

@@ -22,6 +22,9 @@
 //     courier's, the second player id; slot the killer when one).
 //   x, y, z: where the unit stood (objective_units.h), or the hero of the
 //   player the event is about (aegis: the taker; first blood: the victim).
+//   Chat events come before a packet's entities (their priority), so their
+//   rows are written at the end of the frame: every value is then as of
+//   the row's tick, as for the combat log's.
 // - runes: CHAT_MESSAGE_RUNE_PICKUP and _RUNE_BOTTLE (bottled = 1): slot
 //   the player, rune its name by the type number (DOTA_RUNES: 0
 //   double_damage ... 9 shield), rune_type the number. A bottled rune is a
@@ -60,7 +63,14 @@ class MatchEvents {
 
   void OnCreated(match::MatchContext& ctx, const Entity& e) { units_.OnCreated(ctx, e); }
   void OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c, const MatchValue& game_time);
-  void OnChatEvent(match::MatchContext& ctx, const ChatEvent& e, const MatchValue& game_time);
+  // Kept for the frame's end (see above).
+  void OnChatEvent(const ChatEvent& e) {
+    pending_.push_back(e);
+    pending_.back().type_name = {};  // views the decoder: not kept
+  }
+  // Writes the chat events' rows of the frame.
+  void OnFrameEnd(match::MatchContext& ctx, const MatchValue& game_time);
+  bool pending() const { return !pending_.empty(); }
 
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 
@@ -71,6 +81,7 @@ class MatchEvents {
     MatchValue x, y, z;
   };
   void Write(match::MatchContext& ctx, const Objective& o, const MatchValue& game_time);
+  void WriteChatEvent(match::MatchContext& ctx, const ChatEvent& e, const MatchValue& game_time);
   // The slot's team now, NULL when not a player.
   MatchValue TeamOfSlot(match::MatchContext& ctx, int64_t slot);
   // Where slot's hero is now.
@@ -80,6 +91,7 @@ class MatchEvents {
   match::PositionReader* position_;
   ObjectiveUnits units_;
   uint64_t purchases_without_buyer_ = 0, purchases_without_item_ = 0;
+  std::vector<ChatEvent> pending_;
   std::vector<MatchValue> row_;
 };
 

@@ -214,7 +214,7 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
       GEM_RETURN_IF_ERROR(chat_.DecodeChatEvent(data, size, &chat_event_));
       ++chat_events_;
       ctx.Row(kChatEvents, chat_.EventRow(ctx.tick(), chat_event_));
-      if (ctx.match_layer()) events_.OnChatEvent(ctx, chat_event_, Clock(ctx));
+      if (ctx.match_layer()) events_.OnChatEvent(chat_event_);
       return Status::Ok();
     default:
       return Status::Ok();
@@ -348,9 +348,12 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
   rules_.OnFrameEnd(ctx, meta);
   if (!ctx.match_layer()) return;
   FollowHeroes(ctx);
-  if (!draft_.ended() || items_.pending() || abilities_.pending()) {
+  const Entity* rules = rules_.Get(ctx);
+  const bool draft = draft_.Polls(rules);
+  if (draft || items_.pending() || abilities_.pending() || events_.pending()) {
     const MatchValue clock = Clock(ctx);
-    draft_.OnFrameEnd(ctx, rules_.Get(ctx), clock);
+    events_.OnFrameEnd(ctx, clock);
+    if (draft) draft_.OnFrameEnd(ctx, rules, clock);
     items_.Resolve(ctx, roster_, clock);
     abilities_.Resolve(ctx, roster_, clock);
   }
@@ -479,6 +482,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     }
   }
   if (!ctx.match_layer()) return;
+  events_.OnFrameEnd(ctx, Clock(ctx));
   items_.Resolve(ctx, roster_, Clock(ctx));
   abilities_.Resolve(ctx, roster_, Clock(ctx));
   if (const Entity* res = roster_.resource(ctx)) {

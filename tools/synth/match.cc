@@ -87,7 +87,7 @@ void Match::Start() {
       u.parity = static_cast<int32_t>(num("CBodyComponent.m_nNewSequenceParity", 0));
       u.wearables_base = static_cast<size_t>(num("m_hMyWearables", 0));
       units_.push_back(u);
-    } else if (!PlayerStats::Manages(e->class_name())) {
+    } else if (!PlayerStats::Manages(e->class_name()) && !items_.Owns(index)) {
       others_.push_back(index);
     }
   }
@@ -446,6 +446,9 @@ void Match::Tick(uint32_t tick) {
   Modifiers(tick);
   CombatLog(tick);
   stats_.Tick(tick);
+  draft_.Tick(tick);
+  items_.Tick(tick);
+  objectives_.Tick(tick);
 }
 
 void Match::Truth(uint32_t tick, FILE* out) {
@@ -467,12 +470,19 @@ void Match::Truth(uint32_t tick, FILE* out) {
 
 Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* match_truth) {
   combat_truth_ = combat_truth;
+  combat_.set_truth(combat_truth);
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
-  Start();
   const uint32_t start = world_->start_tick();
-  stats_.Start(start, options_.horn_after);
+  const uint32_t pregame = start + std::min<uint32_t>(600, options_.horn_after);
+  const uint32_t horn = start + options_.horn_after;
+  stats_.Start(start, pregame, options_.horn_after);
   stats_.set_kill_truth(match_truth);
-  stats_.set_combat_truth(combat_truth);
+  stats_.set_kill_listener(
+      [this](uint32_t tick, int killer, int victim) { objectives_.OnKill(tick, killer, victim); });
+  items_.Start(start, pregame, horn, match_truth);
+  draft_.Start(start, pregame, stats_, match_truth);
+  objectives_.Start(pregame, horn, match_truth);
+  Start();
   const uint32_t ticks = static_cast<uint32_t>(options_.minutes * 60 * 30);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {
@@ -491,7 +501,11 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   counters_.last_tick = last;
   counters_.kills = stats_.kills();
   counters_.wards = stats_.wards();
-  counters_.combat_log += counters_.kills;
+  counters_.purchases = items_.purchases();
+  counters_.level_ups = items_.level_ups();
+  counters_.objectives = objectives_.objectives();
+  counters_.draft_actions = draft_.actions();
+  counters_.combat_log += combat_.written();
   return world_->WriteEnd(last, out);
 }
 

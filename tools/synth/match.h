@@ -8,8 +8,10 @@
 // arrays grow and shrink; modifiers are added to and removed from
 // ActiveModifiers; ~33 combat-log entries a second; a few other entities'
 // fields of every type (strings too) change each packet; the players'
-// economy, kills and the game clock change as player_stats.h says. Packets every 2 ticks (30
-// ticks/s), a full packet every `full_packet_interval` ticks.
+// economy, kills and the game clock change as player_stats.h says, the
+// draft as draft.h says, their items and abilities as hero_items.h, the
+// objectives, runes and buybacks as objectives.h. Packets every 2 ticks
+// (30 ticks/s), a full packet every `full_packet_interval` ticks.
 //
 // Every random choice comes from one 64-bit Mersenne Twister seeded with
 // `seed` (its output is fixed by the C++ standard), so a seed gives the
@@ -23,6 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "tools/synth/combat_writer.h"
+#include "tools/synth/draft.h"
+#include "tools/synth/hero_items.h"
+#include "tools/synth/objectives.h"
 #include "tools/synth/player_stats.h"
 #include "tools/synth/world.h"
 
@@ -44,6 +50,10 @@ struct MatchCounters {
   uint64_t truth_entities = 0;
   uint64_t kills = 0;
   uint64_t wards = 0;
+  uint64_t purchases = 0;
+  uint64_t level_ups = 0;
+  uint64_t objectives = 0;
+  uint64_t draft_actions = 0;
   uint32_t last_tick = 0;
 };
 
@@ -114,7 +124,11 @@ class Match {
   FILE* combat_truth_ = nullptr;
   std::string combat_line_;
   MatchCounters counters_;
-  PlayerStats stats_{world_, &rng_};
+  CombatWriter combat_{world_};
+  PlayerStats stats_{world_, &rng_, &combat_};
+  Draft draft_{world_, &rng_};
+  HeroItems items_{world_, &rng_, &combat_, &stats_};
+  Objectives objectives_{world_, &rng_, &combat_, &stats_};
 };
 
 }  // namespace gem::synth

@@ -1,5 +1,6 @@
 #include "tools/synth/player_stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -13,7 +14,7 @@ namespace {
 constexpr int kMaxPlayers = 24;
 constexpr int kRadiant = 2, kDire = 3;
 constexpr int kStatePreGame = 4, kStateGame = 5;
-constexpr int32_t kCombatLogDeath = 4;
+constexpr int32_t kCombatLogDeath = 4, kCombatLogGold = 8, kCombatLogXp = 10;
 constexpr uint32_t kPauseTicks = 300;
 
 int64_t AsInt(const Value& v, int64_t fallback) {
@@ -39,7 +40,7 @@ SimEntity* PlayerStats::Find(const std::string& class_name) const {
   return nullptr;
 }
 
-void PlayerStats::Start(uint32_t start, uint32_t horn_after) {
+void PlayerStats::Start(uint32_t start, uint32_t pregame_tick, uint32_t horn_after) {
   resource_ = Find("CDOTA_PlayerResource");
   data_[0] = Find("CDOTA_DataRadiant");
   data_[1] = Find("CDOTA_DataDire");
@@ -73,6 +74,13 @@ void PlayerStats::Start(uint32_t start, uint32_t horn_after) {
     p.xp = team_data("m_iTotalEarnedXP");
     p.last_hits = team_data("m_iLastHitCount");
     p.denies = team_data("m_iDenyCount");
+    p.earned_gold = team_data("m_iTotalEarnedGold");
+    p.camps_stacked = team_data("m_iCampsStacked");
+    p.creeps_stacked = team_data("m_iCreepsStacked");
+    if (data != nullptr) {
+      const Value stuns = world_->Get(*data, Slot("m_vecDataTeam", p.team_slot, "m_fStuns"));
+      if (stuns.kind == ValueKind::kFloat) p.stuns = stuns.f;
+    }
     p.kills = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iKills"));
     p.deaths = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iDeaths"));
     p.assists = get(resource_, Slot("m_vecPlayerTeamData", i, "m_iAssists"));
@@ -82,44 +90,80 @@ void PlayerStats::Start(uint32_t start, uint32_t horn_after) {
   ward_class_[1] = world_->ClassId("CDOTA_NPC_Observer_Ward_TrueSight");
   // The horn is due `horn_after` ticks in: the pre-game says so.
   horn_tick_ = start + horn_after;
+  pregame_tick_ = std::min(pregame_tick, horn_tick_);
   pause_tick_ = horn_tick_ + 1800;
-  if (rules_ != nullptr) {
-    world_->Set(rules_, "m_pGameRules.m_flStateTransitionTime",
-                Value::Float(static_cast<float>(horn_tick_ * interval_)));
-    world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStatePreGame));
+  next_burst_ = horn_tick_ + 900;
+  Participation();
+}
+
+void PlayerStats::Participation() {
+  // (kills + assists) / the team's kills, as Valve's field holds it.
+  int64_t team_kills[2] = {0, 0};
+  for (const Player& p : players_) team_kills[p.team == kRadiant ? 0 : 1] += p.kills;
+  for (Player& p : players_) {
+    const int64_t all = team_kills[p.team == kRadiant ? 0 : 1];
+    const float f = all == 0 ? 0.0f : static_cast<float>(p.kills + p.assists) / all;
+    if (f == p.participation && f != 0) continue;
+    p.participation = f;
+    world_->Set(resource_, Slot("m_vecPlayerTeamData", p.slot, "m_flTeamFightParticipation"),
+                Value::Float(f));
   }
 }
 
-void PlayerStats::Economy(Player* p) {
+std::vector<PlayerStats::View> PlayerStats::players() const {
+  std::vector<View> out;
+  for (const Player& p : players_) out.push_back({p.slot, p.team, p.hero});
+  return out;
+}
+
+std::string PlayerStats::HeroName(const SimEntity* hero) const {
+  const SimTable* entity_names = world_->FindTable("EntityNames");
+  if (hero == nullptr || entity_names == nullptr) return "";
+  const int64_t i = AsInt(world_->Get(*hero, "m_pEntity.m_nameStringableIndex"), -1);
+  return i >= 0 && static_cast<size_t>(i) < entity_names->entries.size()
+             ? entity_names->entries[i].name
+             : "";
+}
+
+void PlayerStats::Economy(Player* p, uint32_t tick) {
   SimEntity* data = data_[p->team == kRadiant ? 0 : 1];
   if (data == nullptr) return;
   const int64_t gold = 1 + static_cast<int64_t>(Below(40));
   if (Uniform() < 0.3) p->reliable += gold; else p->unreliable += gold;
   if (Uniform() < 0.1 && p->unreliable > 100) p->unreliable -= 100;  // a purchase
   p->net_worth += gold;
-  p->xp += static_cast<int64_t>(Below(60));
+  p->earned_gold += gold;
+  const int64_t xp = static_cast<int64_t>(Below(60));
+  p->xp += xp;
   if (Uniform() < 0.2) ++p->last_hits;
   if (Uniform() < 0.05) ++p->denies;
+  if (Uniform() < 0.02) p->stuns += 0.5f * static_cast<float>(1 + Below(4));
+  if (Uniform() < 0.005) ++p->camps_stacked;
+  if (Uniform() < 0.01) p->creeps_stacked += 1 + static_cast<int64_t>(Below(3));
   auto set = [&](const char* field, int64_t v) {
     world_->Set(data, Slot("m_vecDataTeam", p->team_slot, field), Value::Int(v));
   };
   set("m_iReliableGold", p->reliable);
   set("m_iUnreliableGold", p->unreliable);
   set("m_iNetWorth", p->net_worth);
+  set("m_iTotalEarnedGold", p->earned_gold);
   set("m_iTotalEarnedXP", p->xp);
   set("m_iLastHitCount", p->last_hits);
   set("m_iDenyCount", p->denies);
-}
-
-uint32_t PlayerStats::CombatName(const std::string& name) {
-  SimTable* names = world_->FindTable("CombatLogNames");
-  if (names == nullptr) return 0;
-  for (size_t i = 0; i < names->entries.size(); ++i) {
-    if (names->entries[i].name == name) return static_cast<uint32_t>(i);
+  set("m_iCampsStacked", p->camps_stacked);
+  set("m_iCreepsStacked", p->creeps_stacked);
+  world_->Set(data, Slot("m_vecDataTeam", p->team_slot, "m_fStuns"), Value::Float(p->stuns));
+  // Now and then the combat log tells of it.
+  if (p->hero != nullptr && Uniform() < 0.1) {
+    proto::CMsgDOTACombatLogEntry entry;
+    entry.set_type(Uniform() < 0.5 ? kCombatLogGold : kCombatLogXp);
+    entry.set_target_name(combat_->Name(HeroName(p->hero)));
+    entry.set_is_target_hero(true);
+    entry.set_value(static_cast<uint32_t>(entry.type() == kCombatLogGold ? gold : xp));
+    if (entry.type() == kCombatLogGold) entry.set_gold_reason(11); else entry.set_xp_reason(1);
+    entry.set_timestamp(static_cast<float>(tick * interval_));
+    combat_->Write(tick, entry);
   }
-  const int32_t index = static_cast<int32_t>(names->entries.size());
-  world_->SetEntry(names, index, name, "");
-  return static_cast<uint32_t>(index);
 }
 
 void PlayerStats::Kill(uint32_t tick) {
@@ -144,47 +188,31 @@ void PlayerStats::Kill(uint32_t tick) {
   set(*victim, "m_iDeaths", victim->deaths);
   for (Player* a : friends) set(*a, "m_iAssists", ++a->assists);
 
-  const SimTable* entity_names = world_->FindTable("EntityNames");
-  auto hero_name = [&](const Player& p) -> std::string {
-    if (p.hero == nullptr || entity_names == nullptr) return "";
-    const int64_t i = AsInt(world_->Get(*p.hero, "m_pEntity.m_nameStringableIndex"), -1);
-    return i >= 0 && static_cast<size_t>(i) < entity_names->entries.size()
-               ? entity_names->entries[i].name
-               : "";
-  };
   const std::string weapon = Uniform() < 0.5 ? "dota_unknown" : "item_gem_synth_blade";
   proto::CMsgDOTACombatLogEntry entry;
   entry.set_type(kCombatLogDeath);
-  entry.set_target_name(CombatName(hero_name(*victim)));
-  entry.set_attacker_name(CombatName(hero_name(*killer)));
+  entry.set_target_name(combat_->Name(HeroName(victim->hero)));
+  entry.set_attacker_name(combat_->Name(HeroName(killer->hero)));
   entry.set_damage_source_name(entry.attacker_name());
-  entry.set_inflictor_name(CombatName(weapon));
+  entry.set_inflictor_name(combat_->Name(weapon));
   entry.set_is_attacker_hero(true);
   entry.set_is_target_hero(true);
   entry.set_is_target_illusion(false);
   entry.set_timestamp(static_cast<float>(tick * interval_));
   for (const Player* a : friends) entry.add_assist_players(a->slot);
-  world_->AddMessage(dota::kDotaUmCombatLogDataHltv, entry.SerializeAsString());
+  combat_->Write(tick, entry);
   ++kills_;
-  if (combat_truth_ != nullptr) {
-    std::string c = "{\"tick\":" + std::to_string(tick) + ",\"type\":4" +
-                    ",\"target_name\":" + std::to_string(entry.target_name()) +
-                    ",\"attacker_name\":" + std::to_string(entry.attacker_name()) +
-                    ",\"damage_source_name\":" + std::to_string(entry.damage_source_name()) +
-                    ",\"inflictor_name\":" + std::to_string(entry.inflictor_name()) +
-                    ",\"is_attacker_hero\":true,\"is_target_illusion\":false"
-                    ",\"is_target_hero\":true,\"timestamp\":";
-    AppendFloat32(entry.timestamp(), &c);
-    if (!friends.empty()) {
-      c += ",\"assist_players\":[";
-      for (size_t k = 0; k < friends.size(); ++k) {
-        c += (k ? "," : "") + std::to_string(friends[k]->slot);
-      }
-      c += "]";
-    }
-    c += "}\n";
-    std::fputs(c.c_str(), combat_truth_);
-  }
+  // The death costs the victim gold: a negative GOLD entry.
+  proto::CMsgDOTACombatLogEntry loss;
+  loss.set_type(kCombatLogGold);
+  loss.set_target_name(entry.target_name());
+  loss.set_is_target_hero(true);
+  loss.set_value(static_cast<uint32_t>(-static_cast<int32_t>(50 + Below(200))));
+  loss.set_gold_reason(1);
+  loss.set_timestamp(entry.timestamp());
+  combat_->Write(tick, loss);
+  Participation();
+  if (on_kill_) on_kill_(tick, killer->slot, victim->slot);
   if (kill_truth_ == nullptr) return;
   std::string line = "{\"kind\":\"kill\",\"tick\":" + std::to_string(tick) +
                      ",\"victim\":" + std::to_string(victim->slot) +
@@ -205,6 +233,11 @@ void PlayerStats::Kill(uint32_t tick) {
 
 void PlayerStats::Clock(uint32_t tick) {
   if (rules_ == nullptr) return;
+  if (tick == pregame_tick_) {
+    world_->Set(rules_, "m_pGameRules.m_flStateTransitionTime",
+                Value::Float(static_cast<float>(horn_tick_ * interval_)));
+    world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStatePreGame));
+  }
   if (tick == horn_tick_) {
     start_time_ = static_cast<float>(tick * interval_);
     world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStateGame));
@@ -224,6 +257,9 @@ void PlayerStats::Clock(uint32_t tick) {
 
 std::optional<double> PlayerStats::GameTime(uint32_t tick) const {
   if (rules_ == nullptr) return std::nullopt;
+  // Before the pre-game the game names no clock: the index counts back
+  // from the horn.
+  if (tick < pregame_tick_) return (static_cast<double>(tick) - horn_tick_) / 30.0;
   const double origin = tick >= horn_tick_ ? static_cast<double>(start_time_)
                                            : static_cast<double>(static_cast<float>(
                                                  horn_tick_ * interval_));
@@ -306,9 +342,20 @@ void PlayerStats::Tick(uint32_t tick) {
   if (resource_ == nullptr || players_.empty()) return;
   Wards(tick);
   for (Player& p : players_) {
-    if (Uniform() < 0.3) Economy(&p);
+    if (Uniform() < 0.3) Economy(&p, tick);
   }
   if (Uniform() < 2.0 / (20 * 15)) Kill(tick);  // a packet every 2 ticks: ~20 s apart
+  // Bursts: 3-4 kills 3-8 s apart, about every 90 s of game.
+  if (tick >= next_burst_ && burst_left_ == 0) {
+    burst_left_ = 3 + static_cast<int>(Below(2));
+    burst_next_kill_ = tick;
+    next_burst_ = tick + 2700;
+  }
+  if (burst_left_ > 0 && tick >= burst_next_kill_) {
+    Kill(tick);
+    --burst_left_;
+    burst_next_kill_ = tick + 90 + static_cast<uint32_t>(Below(150));
+  }
 }
 
 void PlayerStats::Truth(uint32_t tick, FILE* out) const {
@@ -325,12 +372,19 @@ void PlayerStats::Truth(uint32_t tick, FILE* out) const {
       line += "null";
     }
     const std::pair<const char*, int64_t> values[] = {
-        {"gold", p.reliable + p.unreliable}, {"net_worth", p.net_worth}, {"xp", p.xp},
-        {"last_hits", p.last_hits},          {"denies", p.denies},       {"kills", p.kills},
-        {"deaths", p.deaths},                {"assists", p.assists}};
+        {"gold", p.reliable + p.unreliable}, {"earned_gold", p.earned_gold},
+        {"net_worth", p.net_worth},          {"xp", p.xp},
+        {"last_hits", p.last_hits},          {"denies", p.denies},
+        {"kills", p.kills},                  {"deaths", p.deaths},
+        {"assists", p.assists},              {"camps_stacked", p.camps_stacked},
+        {"creeps_stacked", p.creeps_stacked}};
     for (const auto& [name, v] : values) {
       line += ",\"" + std::string(name) + "\":" + std::to_string(v);
     }
+    line += ",\"stuns\":";
+    AppendFloat32(p.stuns, &line);
+    line += ",\"teamfight_participation\":";
+    AppendFloat32(p.participation, &line);
     line += "}\n";
     std::fputs(line.c_str(), out);
   }

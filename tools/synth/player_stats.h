@@ -10,11 +10,19 @@
 //   assists change, and a DOTA_COMBATLOG_DEATH entry names both heroes
 //   (their EntityNames names, added to CombatLogNames when missing), the
 //   assisting players and an inflictor.
-// - Clock: the horn sounds `horn_after` ticks into the match (the game rules
-//   go from the pre-game, whose m_flStateTransitionTime names the horn, to
-//   the game, m_flGameStartTime), and the game pauses for 10 s a minute
-//   later (m_bGamePaused, m_nPauseStartTick, m_nTotalPausedTicks). The
-//   server's tick is the replay's tick, as gem-synth writes net_Tick.
+// - Also in the team data: total earned gold, stuns, camps and creeps
+//   stacked; in the player resource, teamfight participation ((kills +
+//   assists) / the team's kills). Now and then a DOTA_COMBATLOG_GOLD or _XP
+//   entry tells of the gold or XP a hero got, and a hero's death costs it
+//   gold (a GOLD entry with a negative value).
+// - Kills come in bursts too (3-4 deaths a few seconds apart, about every
+//   90 s of game): teamfights.
+// - Clock: hero selection first (draft.h), then the pre-game from
+//   `pregame_tick`, whose m_flStateTransitionTime names the horn; the horn
+//   sounds `horn_after` ticks into the match (m_flGameStartTime), and the
+//   game pauses for 10 s a minute later (m_bGamePaused, m_nPauseStartTick,
+//   m_nTotalPausedTicks). The server's tick is the replay's tick, as
+//   gem-synth writes net_Tick.
 //
 // - Wards: about every 30 s a player with a hero plants an observer or a
 //   sentry ward (CDOTA_NPC_Observer_Ward[_TrueSight]) where the hero
@@ -23,7 +31,9 @@
 //   (deleted).
 //
 // Truth (JSON lines): {"kind":"player", tick, slot, hero (entity index),
-// game_time, gold, net_worth, xp, last_hits, denies, kills, deaths, assists}
+// game_time, gold, earned_gold, net_worth, xp, last_hits, denies, kills,
+// deaths, assists, stuns, camps_stacked, creeps_stacked,
+// teamfight_participation}
 // at each truth tick; {"kind":"kill", tick, victim, killer, assisters,
 // weapon, cell_x, vec_x, cell_y, vec_y, cell_z, vec_z} (the victim hero's
 // position fields) for each kill; {"kind":"ward", index, ward, team, owner,
@@ -34,18 +44,21 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "tools/synth/combat_writer.h"
 #include "tools/synth/world.h"
 
 namespace gem::synth {
 
 class PlayerStats {
  public:
-  PlayerStats(World* world, std::mt19937_64* rng) : world_(world), rng_(rng) {}
+  PlayerStats(World* world, std::mt19937_64* rng, CombatWriter* combat)
+      : world_(world), rng_(rng), combat_(combat) {}
 
   // Whether entities of this class are this class's to change (the match
   // leaves them out of its random nudges).
@@ -55,20 +68,35 @@ class PlayerStats {
   }
 
   // Finds the player resource, team data and game rules entities and each
-  // player's hero; schedules the horn `horn_after` ticks after `start`.
-  void Start(uint32_t start, uint32_t horn_after);
+  // player's hero; schedules the pre-game at `pregame_tick` and the horn
+  // `horn_after` ticks after `start`.
+  void Start(uint32_t start, uint32_t pregame_tick, uint32_t horn_after);
   // One packet's changes.
   void Tick(uint32_t tick);
   // Each player's state now, one truth line each.
   void Truth(uint32_t tick, FILE* out) const;
   // The end: the wards still standing.
   void Finish();
-  // Kill lines go to `out` as they happen (may be null); each kill's
-  // combat-log entry goes to `combat` as Match writes its own (may be null).
+  // Kill lines go to `out` as they happen (may be null).
   void set_kill_truth(FILE* out) { kill_truth_ = out; }
-  void set_combat_truth(FILE* combat) { combat_truth_ = combat; }
+  // Called at each kill with the killer's and the victim's slot.
+  void set_kill_listener(std::function<void(uint32_t, int, int)> f) { on_kill_ = std::move(f); }
   uint64_t kills() const { return kills_; }
   uint64_t wards() const { return wards_planted_; }
+
+  // The players: slot, team and hero.
+  struct View {
+    int slot;
+    int team;
+    SimEntity* hero;
+  };
+  std::vector<View> players() const;
+  // The game clock the server shows at `tick`, as the index files it (in
+  // hero selection, counted back from the horn at 30 ticks a second).
+  std::optional<double> GameTime(uint32_t tick) const;
+  uint32_t horn_tick() const { return horn_tick_; }
+  // The hero's name as the combat log writes it ("" without one).
+  std::string HeroName(const SimEntity* hero) const;
 
  private:
   struct Ward;
@@ -79,26 +107,26 @@ class PlayerStats {
     SimEntity* hero = nullptr;
     int64_t reliable = 0, unreliable = 0, net_worth = 0, xp = 0, last_hits = 0, denies = 0;
     int64_t kills = 0, deaths = 0, assists = 0;
+    int64_t earned_gold = 0, camps_stacked = 0, creeps_stacked = 0;
+    float stuns = 0, participation = 0;
   };
 
   double Uniform() { return static_cast<double>((*rng_)() >> 11) * 0x1.0p-53; }
   uint64_t Below(uint64_t n) { return n == 0 ? 0 : (*rng_)() % n; }
   std::string Slot(const char* array, int i, const char* field) const;
   SimEntity* Find(const std::string& class_name) const;
-  void Economy(Player* p);
+  void Economy(Player* p, uint32_t tick);
   void Kill(uint32_t tick);
+  void Participation();
   void Clock(uint32_t tick);
   void Wards(uint32_t tick);
   void WardTruth(const Ward& w, std::optional<uint32_t> removed);
-  // The game clock the server shows at `tick`; none before the pre-game.
-  std::optional<double> GameTime(uint32_t tick) const;
-  // The CombatLogNames index of `name`, added when missing.
-  uint32_t CombatName(const std::string& name);
 
   World* world_;
   std::mt19937_64* rng_;
+  CombatWriter* combat_;
   FILE* kill_truth_ = nullptr;
-  FILE* combat_truth_ = nullptr;
+  std::function<void(uint32_t, int, int)> on_kill_;
   SimEntity* resource_ = nullptr;
   SimEntity* data_[2] = {nullptr, nullptr};  // Radiant, Dire
   SimEntity* rules_ = nullptr;
@@ -116,6 +144,10 @@ class PlayerStats {
   int32_t ward_class_[2] = {-1, -1};  // observer, sentry
   double interval_ = 1.0 / 30;
   uint32_t horn_tick_ = 0;
+  uint32_t pregame_tick_ = 0;
+  uint32_t next_burst_ = 0;  // the next burst of kills starts here
+  int burst_left_ = 0;
+  uint32_t burst_next_kill_ = 0;
   uint32_t pause_tick_ = 0;
   float start_time_ = 0;
   bool paused_ = false;

@@ -163,6 +163,8 @@ int main(int argc, char** argv) {
     fmt::print("combat_log\t{}\n", m.combat_log);
     fmt::print("truth_entities\t{}\n", m.truth_entities);
     fmt::print("kills\t{}\n", m.kills);
+    fmt::print("purchases\t{}\nlevel_ups\t{}\n", m.purchases, m.level_ups);
+    fmt::print("objectives\t{}\ndraft_actions\t{}\n", m.objectives, m.draft_actions);
   }
   return 0;
 }

@@ -589,20 +589,4 @@ Status World::WritePrefix(ReplayWriter* out) {
   return Status::Ok();
 }
 
-Status World::WriteEnd(uint32_t last_tick, ReplayWriter* out) {
-  GEM_RETURN_IF_ERROR(out->Frame(kDemStop, last_tick, {}));
-  if (!spawn_groups_frame_.empty()) {
-    out->MarkSpawnGroups();
-    GEM_RETURN_IF_ERROR(out->CopyFrame(spawn_groups_frame_));
-  }
-  proto::CDemoFileInfo info;
-  if (!file_info_.empty() && !info.ParseFromString(file_info_)) info.Clear();
-  const uint32_t ticks = last_tick;
-  info.set_playback_ticks(static_cast<int32_t>(ticks));
-  info.set_playback_frames(static_cast<int32_t>(counters_.packets + 1));
-  info.set_playback_time(static_cast<float>(ticks) / 30.0f);
-  out->MarkFileInfo();
-  return out->Frame(kDemFileInfo, last_tick, info.SerializeAsString());
-}
-
 }  // namespace gem::synth

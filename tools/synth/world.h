@@ -23,6 +23,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/class_fields.h"
@@ -134,6 +135,11 @@ class World {
   // file info with the playback length.
   Status WritePrefix(ReplayWriter* out);
   Status WriteEnd(uint32_t last_tick, ReplayWriter* out);
+  // The draft the file info lists (CGameInfo.dota.picks_bans): (is_pick,
+  // team, hero id) in order.
+  void SetFileInfoDraft(std::vector<std::tuple<bool, uint32_t, int32_t>> picks) {
+    file_info_draft_ = std::move(picks);
+  }
 
   // Ground truth: `e`'s state in the golden snapshot shape, one line.
   void WriteTruth(uint32_t tick, const SimEntity& e, FILE* out);
@@ -178,6 +184,7 @@ class World {
   std::vector<std::pair<size_t, size_t>> prefix_;  // framed (offset, bytes)
   std::string spawn_groups_frame_;
   std::string file_info_;  // CDemoFileInfo payload of the fixture
+  std::vector<std::tuple<bool, uint32_t, int32_t>> file_info_draft_;
   // instancebaseline entries of the whole fixture, by class id.
   std::map<int32_t, std::string> later_baselines_;
   uint32_t start_tick_ = 0;

@@ -237,9 +237,43 @@ void HeroItems::Tick(uint32_t tick) {
   } else if (tick >= horn_ && !heroes_.empty() && Uniform() < 2.0 / (30 * 15)) {
     Buy(&heroes_[Below(heroes_.size())], tick, false);
   }
+  if (flaws_ && tick == horn_ + 600) Flaws(tick);
   if (tick >= pregame_ && Uniform() < 0.05) UseOrMove(tick);
   if (Uniform() < 2.0 / (30 * 10)) LevelUp();
   Tell(tick);
+}
+
+void HeroItems::Flaws(uint32_t tick) {
+  if (heroes_.empty() || item_class_ < 0) return;
+  Hero& h = heroes_[0];
+  // A purchase of an item CombatLogNames does not name.
+  const SimTable* names = world_->FindTable("CombatLogNames");
+  proto::CMsgDOTACombatLogEntry entry;
+  entry.set_type(kCombatLogPurchase);
+  entry.set_target_name(combat_->Name(stats_->HeroName(h.hero)));
+  entry.set_is_target_hero(true);
+  entry.set_value(static_cast<uint32_t>((names ? names->entries.size() : 0) + 1000));
+  entry.set_timestamp(static_cast<float>(tick / 30.0));
+  combat_->Write(tick, entry);
+  ++purchases_;
+  if (truth_ != nullptr) {
+    std::fprintf(truth_, "{\"kind\":\"purchase\",\"tick\":%u,\"slot\":%d,\"item\":null}\n",
+                 tick, h.slot);
+  }
+  if (h.items.size() < kCarried) return;
+  // The last backpack slot names an entity that is not there.
+  if (h.items[kCarried - 1].e != nullptr) Empty(&h, kCarried - 1, true);
+  world_->Set(h.hero, Indexed("m_hItems", kCarried - 1), Value::Uint((1u << 14) | 16000u));
+  // The one before holds an item without a name.
+  if (h.items[kCarried - 2].e != nullptr) Empty(&h, kCarried - 2, true);
+  SimEntity* item = world_->Create(item_class_);
+  if (item == nullptr) return;
+  owned_.insert(item->index);
+  world_->Set(item, "m_pEntity.m_nameStringableIndex",
+              world_->Number(*item, "m_pEntity.m_nameStringableIndex", -1));
+  world_->Set(item, "m_iCurrentCharges", world_->Number(*item, "m_iCurrentCharges", 2));
+  world_->Set(item, "m_hOwnerEntity", Value::Uint(h.hero->handle()));
+  PutItem(&h, kCarried - 2, item);
 }
 
 void HeroItems::TellOne(uint32_t tick, const Hero& h, const char* kind, size_t position,

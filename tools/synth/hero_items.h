@@ -48,6 +48,10 @@ class HeroItems {
       : world_(world), rng_(rng), combat_(combat), stats_(stats) {}
 
   void Start(uint32_t start, uint32_t pregame, uint32_t horn, FILE* truth);
+  // Twenty seconds after the horn, three flaws a reader must survive: a
+  // purchase whose item index is past CombatLogNames (truth: item null), a
+  // hero slot whose handle names no entity, an item entity without a name.
+  void set_flaws(bool on) { flaws_ = on; }
   bool Owns(int32_t index) const { return owned_.count(index) != 0; }
   void Tick(uint32_t tick);
   uint64_t purchases() const { return purchases_; }
@@ -87,6 +91,7 @@ class HeroItems {
   void UseOrMove(uint32_t tick);
   void LevelUp();
   void Tell(uint32_t tick);
+  void Flaws(uint32_t tick);
   void TellOne(uint32_t tick, const Hero& h, const char* kind, size_t position, const Held& held);
 
   World* world_;
@@ -99,6 +104,7 @@ class HeroItems {
   int32_t item_class_ = -1;
   uint32_t pregame_ = 0, horn_ = 0;
   uint64_t purchases_ = 0, level_ups_ = 0;
+  bool flaws_ = false;
 };
 
 }  // namespace gem::synth

@@ -479,6 +479,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   stats_.set_kill_truth(match_truth);
   stats_.set_kill_listener(
       [this](uint32_t tick, int killer, int victim) { objectives_.OnKill(tick, killer, victim); });
+  items_.set_flaws(options_.flaws);
   items_.Start(start, pregame, horn, match_truth);
   draft_.Start(start, pregame, stats_, match_truth);
   objectives_.Start(pregame, horn, match_truth);

@@ -40,6 +40,7 @@ struct MatchOptions {
   uint32_t full_packet_interval = 1800;  // ticks
   uint32_t truth_interval = 300;         // ticks between ground-truth samples
   uint32_t horn_after = 1200;            // ticks from the start to the horn
+  bool flaws = false;                    // hero_items.h: damaged names and handles
 };
 
 struct MatchCounters {

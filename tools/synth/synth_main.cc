@@ -3,7 +3,7 @@
 //
 //   gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]
 //             [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]
-//             [--truth-interval TICKS] [--quiet] OUT.dem
+//             [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem
 //
 // Prints what it wrote as key<TAB>value lines. The replay is written to a
 // temporary file beside OUT.dem and renamed when complete. Exit codes as
@@ -29,7 +29,7 @@ void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
-             "                 [--truth-interval TICKS] [--quiet] OUT.dem\n"
+             "                 [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
              "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
@@ -42,6 +42,9 @@ void Usage(FILE* out) {
              "  --match-truth FILE     each player's gold, XP, kills, ... and the game clock\n"
              "                         every --truth-interval ticks, and every kill, JSON lines\n"
              "  --full-interval TICKS  ticks between full packets (default 1800)\n"
+             "  --flaws                20 s after the horn: a purchase of an item no name\n"
+             "                         names, a hero slot naming no entity, an item with\n"
+             "                         no name (what readers must survive)\n"
              "  --quiet                print nothing on success\n");
 }
 
@@ -93,6 +96,8 @@ int main(int argc, char** argv) {
       options.truth_interval = static_cast<uint32_t>(x) & ~1u;
     } else if (a == "--quiet") {
       quiet = true;
+    } else if (a == "--flaws") {
+      options.flaws = true;
     } else if (a[0] == '-' || !out.empty()) {
       fmt::print(stderr, "gem-synth: unexpected argument {}\n", a);
       Usage(stderr);

@@ -1,0 +1,378 @@
+"""Dota's analyst tables (core/dota/) end to end.
+
+On a gem-synth match (a captains' draft, purchases and the items they put in
+the heroes' slots, ability levels, buildings, Roshan, the aegis, runes,
+buybacks, kill bursts; tools/synth/*.h) every row must equal what gem-synth
+wrote, value by value, and the teamfights what OpenDota's rule makes of the
+kills and the combat log gem-synth wrote (computed here, apart). On the real
+fixtures inventory and abilities must equal what gem_state says of the
+heroes' handles and the entities they name at every tick where those
+change, and nekit's draft the bans its chat events and its game rules name.
+A replay with damaged names and handles gives NULLs and counts, not a crash
+or a dropped row."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+import match_expect  # noqa: E402
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, MODERN, NEKIT, TMP, connect,  # noqa: E402
+                     f32, need, replay_path)
+
+MINUTES = 6
+SEED = 11
+DOTA_TABLES = ["purchases", "inventory", "abilities", "objectives", "runes", "buybacks", "draft",
+               "teamfights", "teamfight_players", "combat_log_entries", "combat_log_names",
+               "combat_log_types", "chat_events", "file_info_players"]
+_made = {}
+
+
+def synthetic(flaws=False):
+    """(index connection, truth lines by kind, combat truth, counts), made once."""
+    key = ("flaws" if flaws else "plain")
+    if key in _made:
+        return _made[key]
+    fixture = replay_path(AUTO)
+    if not os.path.exists(fixture):
+        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+    dem, match, combat, db = (os.path.join(TMP, "dota-%s.%s" % (key, x))
+                              for x in ("dem", "match", "combat", "db"))
+    args = [GEM_SYNTH, "--from", fixture, "--minutes", str(2 if flaws else MINUTES), "--seed",
+            str(SEED), "--match-truth", match, "--combat-truth", combat]
+    out = subprocess.run(args + (["--flaws"] if flaws else []) + [dem], capture_output=True,
+                         text=True, check=True).stdout
+    counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
+    subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
+    truth = {}
+    with open(match) as f:
+        for line in f:
+            t = json.loads(line)
+            truth.setdefault(t["kind"], []).append(t)
+    with open(combat) as f:
+        entries = [json.loads(line) for line in f]
+    _made[key] = (connect(db), truth, entries, counts)
+    return _made[key]
+
+
+def position(t):
+    """A truth line's cell and offset fields as world coordinates."""
+    if t["cell_x"] is None:
+        return [None, None, None]
+    return [f32(f32(t["cell_" + a] * 128 - 16384) + t["vec_" + a]) for a in "xyz"]
+
+
+def clock(con, tick):
+    """gem-synth's game clock at `tick` as the index files it
+    (player_stats.h): counted back from the horn before the pre-game; then
+    the server's seconds (30 ticks of float32 1/30) less the horn's, with a
+    10 s pause a minute after the horn."""
+    first = con.execute("SELECT first_tick FROM match_info").fetchone()[0]
+    horn, pregame = first + 1200, first + 600
+    if tick < pregame:
+        return (tick - horn) / 30.0
+    interval = f32(1 / 30)
+    pause = horn + 1800
+    counted = tick if tick < pause else pause if tick < pause + 300 else tick - 300
+    return counted * interval - f32(horn * interval)
+
+
+class SyntheticTables(unittest.TestCase):
+    def test_purchases_are_the_combat_logs_purchases_recipes_and_starting_items_too(self):
+        con, truth, _, counts = synthetic()
+        rows = con.execute("SELECT tick, game_time, slot, item FROM purchases ORDER BY id").fetchall()
+        want = [(t["tick"], t["slot"], t["item"]) for t in truth["purchase"]]
+        self.assertEqual([(r[0], r[2], r[3]) for r in rows], want)
+        self.assertEqual(len(rows), counts["purchases"])
+        for tick, game_time, _, _ in rows:
+            self.assertAlmostEqual(game_time, clock(con, tick), delta=1e-6)
+        self.assertTrue(any(r[1] < 0 for r in rows), "starting items, bought before the horn")
+        self.assertTrue(any(r[3] == "item_recipe_magic_wand" for r in rows))
+
+    def test_inventory_is_every_change_of_a_heros_item_slots(self):
+        con, truth, _, _ = synthetic()
+        rows = con.execute(
+            "SELECT i.tick, slot, position, item, charges, e.ent_index, e.serial, game_time "
+            "FROM inventory i LEFT JOIN entities e USING (entity) ORDER BY i.id").fetchall()
+        want = [(t["tick"], t["slot"], t["position"], t["item"], t["charges"], t["index"],
+                 t["serial"]) for t in truth["inventory"]]
+        self.assertEqual(sorted(r[:7] for r in rows), sorted(want))
+        # (The fixture's first packet keeps the fixture's own clock.)
+        first = con.execute("SELECT first_tick FROM match_info").fetchone()[0]
+        for r in rows:
+            if r[0] > first:
+                self.assertAlmostEqual(r[7], clock(con, r[0]), delta=1e-6)
+        # Each item bought lands in a slot at its tick, or goes into a wand.
+        bought = [(t["tick"], t["slot"], t["item"]) for t in truth["purchase"]]
+        held = {(r[0], r[1], r[3]) for r in rows}
+        for tick, slot, item in bought:
+            if item != "item_recipe_magic_wand":
+                self.assertIn((tick, slot, item), held, "bought at %d" % tick)
+        self.assertIn("item_magic_wand", {r[3] for r in rows})
+        self.assertTrue(any(r[3] is None for r in rows), "items used up, sold or moved")
+
+    def test_abilities_are_every_change_of_a_heros_abilities(self):
+        con, truth, _, counts = synthetic()
+        rows = con.execute(
+            "SELECT a.tick, slot, position, ability, level, e.ent_index, e.serial "
+            "FROM abilities a LEFT JOIN entities e USING (entity) ORDER BY a.id").fetchall()
+        want = [(t["tick"], t["slot"], t["position"], t["ability"], t["level"], t["index"],
+                 t["serial"]) for t in truth["ability"]]
+        self.assertEqual(sorted(rows), sorted(want))
+        first = con.execute("SELECT first_tick FROM match_info").fetchone()[0]
+        self.assertEqual(len([r for r in rows if r[0] > first]), counts["level_ups"])
+        self.assertEqual(len({r[1] for r in rows}), 10)
+
+    def test_objectives_are_the_buildings_roshan_and_events_written(self):
+        con, truth, _, counts = synthetic()
+        rows = con.execute("SELECT tick, kind, team, by_team, slot, target, value, x, y, z "
+                           "FROM objectives ORDER BY id").fetchall()
+        want = [(t["tick"], t["objective"], t["team"], t["by_team"], t["slot"], t["target"],
+                 t["value"], *position(t)) for t in truth["objective"]]
+        self.assertEqual(rows, want)
+        self.assertEqual(len(rows), counts["objectives"])
+        kinds = {r[1] for r in rows}
+        self.assertTrue({"tower", "roshan", "aegis", "tormentor", "courier",
+                         "first_blood"} <= kinds, kinds)
+        self.assertTrue(all(r[7] is not None for r in rows if r[1] in ("tower", "barracks")))
+
+    def test_runes_and_buybacks_are_the_ones_written(self):
+        con, truth, _, _ = synthetic()
+        names = ["double_damage", "haste", "illusion", "invisibility", "regeneration", "bounty",
+                 "arcane", "water", "wisdom", "shield"]
+        rows = con.execute("SELECT tick, slot, rune, rune_type, bottled FROM runes ORDER BY id")
+        self.assertEqual(rows.fetchall(), [(t["tick"], t["slot"], names[t["rune_type"]],
+                                            t["rune_type"], t["bottled"]) for t in truth["rune"]])
+        self.assertGreater(len(truth["rune"]), 5)
+        rows = con.execute("SELECT tick, slot FROM buybacks ORDER BY id").fetchall()
+        self.assertEqual(rows, [(t["tick"], t["slot"]) for t in truth.get("buyback", [])])
+
+    def test_draft_is_the_captains_draft_written(self):
+        con, truth, _, _ = synthetic()
+        rows = con.execute("SELECT ord, tick, team, is_pick, hero_id, slot, source, hero "
+                           "FROM draft ORDER BY ord").fetchall()
+        want = [(t["ord"], t["tick"], t["team"], t["is_pick"], t["hero_id"], t["slot"])
+                for t in truth["draft"]]
+        self.assertEqual([r[:6] for r in rows], want)
+        self.assertEqual(len(rows), 24)
+        self.assertEqual({r[6] for r in rows}, {"game_rules"})
+        # A pick's hero is the hero its player plays.
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        for r in rows:
+            if r[3]:
+                self.assertEqual(r[7], heroes[r[5]])
+            self.assertTrue(r[7].startswith("npc_dota_hero_"))
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(int(meta["draft_file_info_entries"]), 24)
+        self.assertEqual(int(meta["draft_file_info_mismatches"]), 0)
+
+    def test_teamfights_follow_opendotas_rule_over_what_was_written(self):
+        con, truth, combat, _ = synthetic()
+        names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+        slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
+        last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+        deaths = [(k["tick"], k["victim"], position(k)) for k in truth["kill"]]
+        cooldown = 15 * 30
+        want, i = [], 0
+        while i < len(deaths):
+            j = i + 1
+            while j < len(deaths) and deaths[j][0] - deaths[j - 1][0] <= cooldown:
+                j += 1
+            if j - i >= 3:
+                start = deaths[i][0] - cooldown
+                end = min(deaths[j - 1][0] + cooldown, max(deaths[j - 1][0], last))
+                players = {s: [0, 0, 0, 0, 0] for s in range(10)}
+                for d in deaths[i:j]:
+                    players[d[1]][0] += 1
+                for c in combat:
+                    if not start <= c["tick"] <= end:
+                        continue
+                    kind, value = c.get("type"), c.get("value", 0)
+                    if kind in (0, 1) and c.get("is_target_hero") and not c.get(
+                            "is_target_illusion"):
+                        slot = slot_of.get(names.get(c.get("damage_source_name")))
+                        column = 1 if kind == 0 else 2
+                    elif kind in (8, 10):
+                        slot = slot_of.get(names.get(c.get("target_name")))
+                        column = 3 if kind == 8 else 4
+                        value = value - 2**32 if value >= 2**31 else value
+                    else:
+                        continue
+                    if slot is not None:
+                        players[slot][column] += value
+                xs = [d[2][0] for d in deaths[i:j]]
+                ys = [d[2][1] for d in deaths[i:j]]
+                want.append(((start, end, j - i, sum(xs) / len(xs), sum(ys) / len(ys)), players))
+            i = j
+        fights = con.execute("SELECT id, start_tick, end_tick, deaths, x, y FROM teamfights "
+                             "ORDER BY id").fetchall()
+        self.assertGreater(len(fights), 1)
+        self.assertEqual(len(fights), len(want))
+        for (fight, players), row in zip(want, fights):
+            self.assertEqual(row[1:4], fight[:3])
+            self.assertAlmostEqual(row[4], fight[3], delta=1e-6)
+            self.assertAlmostEqual(row[5], fight[4], delta=1e-6)
+            got = {s: list(r) for s, *r in con.execute(
+                "SELECT slot, deaths, damage, healing, gold_delta, xp_delta FROM "
+                "teamfight_players WHERE id = ?", (row[0],))}
+            self.assertEqual(got, players)
+        self.assertTrue(any(p[3] < 0 for _, ps in want for p in ps.values()),
+                        "a death's gold loss counts against it")
+
+    def test_the_timelines_new_columns_are_the_fields_written(self):
+        con, truth, _, _ = synthetic()
+        columns = ["earned_gold", "stuns", "camps_stacked", "creeps_stacked",
+                   "teamfight_participation"]
+        for p in truth["player"]:
+            row = con.execute("SELECT %s FROM timeline WHERE tick = ? AND slot = ?" %
+                              ", ".join(columns), (p["tick"], p["slot"])).fetchone()
+            self.assertEqual([f32(v) if isinstance(v, float) else v for v in row],
+                             [f32(p[c]) if isinstance(p[c], float) else p[c] for c in columns],
+                             "tick %d slot %d" % (p["tick"], p["slot"]))
+        self.assertGreater(con.execute("SELECT max(stuns) FROM timeline").fetchone()[0], 0)
+
+    def test_damage_healing_and_hero_hits_credit_the_damage_source(self):
+        con, _, combat, _ = synthetic()
+        names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+        slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
+        sums = {"damage": {}, "healing": {}, "hero_hits": {}}
+        for c in combat:
+            slot = slot_of.get(names.get(c.get("damage_source_name")))
+            if slot is None or c.get("type") not in (0, 1):
+                continue
+            target = names.get(c.get("target_name"))
+            view = "damage" if c["type"] == 0 else "healing"
+            key = (slot, target, int(bool(c.get("is_target_hero"))),
+                   int(bool(c.get("is_target_illusion"))))
+            s = sums[view].setdefault(key, [0, 0])
+            s[0] += c["value"]
+            s[1] += 1
+            if view == "damage" and key[2] == 1 and key[3] == 0:
+                h = sums["hero_hits"].setdefault(
+                    (slot, target, names.get(c.get("inflictor_name"))), [0, 0])
+                h[0] += 1
+                h[1] += c["value"]
+        for view in ("damage", "healing"):
+            got = {tuple(r[:4]): list(r[4:]) for r in con.execute(
+                "SELECT slot, target, target_hero, target_illusion, %s, hits FROM %s" %
+                (view, view))}
+            self.assertEqual(got, sums[view], view)
+        got = {tuple(r[:3]): list(r[3:]) for r in con.execute(
+            "SELECT slot, target, inflictor, hits, damage FROM hero_hits")}
+        self.assertEqual(got, sums["hero_hits"])
+        self.assertTrue(any(k[3] == 1 for k in sums["damage"]), "illusions told apart")
+
+
+class FixtureTables(unittest.TestCase):
+    def test_every_dota_index_has_the_tables_and_other_games_none(self):
+        for stem in MODERN:
+            with self.subTest(stem):
+                con = connect(need(stem))
+                tables = {r[0] for r in con.execute("SELECT name FROM sqlite_schema")}
+                if stem.startswith("dota2"):
+                    self.assertTrue(set(DOTA_TABLES) <= tables, set(DOTA_TABLES) - tables)
+                    for view in ("damage", "healing", "hero_hits", "combat_log"):
+                        con.execute("SELECT count(*) FROM %s" % view).fetchone()
+                else:
+                    self.assertFalse(set(DOTA_TABLES) & tables)
+
+    def test_auto_inventory_and_abilities_equal_the_heroes_handles_at_every_change(self):
+        con = connect(need(AUTO))
+        f = match_expect.Fields(con)
+        last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+        players = con.execute("SELECT slot, pawn FROM players ORDER BY slot").fetchall()
+        self.assertEqual(len(players), 10)
+        for table, array, value_field, column in (
+                ("inventory", "m_hItems", "m_iCurrentCharges", "item"),
+                ("abilities", "m_hAbilities", "m_iLevel", "ability")):
+            checked = 0
+            for slot, hero in players:
+                fields = [r[0] for r in con.execute(
+                    "SELECT DISTINCT field FROM gem_changes WHERE entity = ? AND field LIKE ?",
+                    (hero, array + ".%"))]
+                self.assertTrue(fields)
+                for field in fields:
+                    pos = int(field.rsplit(".", 1)[1])
+                    # The ticks the position's handle, or the entity it names,
+                    # may change.
+                    ticks = {r[0] for r in con.execute(
+                        "SELECT tick FROM gem_changes WHERE entity = ? AND field = ?",
+                        (hero, field))}
+                    for tick in sorted(ticks | {last}):
+                        held = f.by_handle(f.value(hero, field, tick), tick)
+                        if held is not None:
+                            ticks |= {r[0] for r in con.execute(
+                                "SELECT tick FROM gem_changes WHERE entity = ? AND field IN "
+                                "(?, 'm_pEntity.m_nameStringableIndex')", (held, value_field))}
+                    for tick in sorted(ticks | {last}):
+                        held = f.by_handle(f.value(hero, field, tick), tick)
+                        want = (None, None, None) if held is None else (
+                            f.entity_name(held, tick), f.value(held, value_field, tick), held)
+                        row = con.execute(
+                            "SELECT %s, %s, entity FROM %s WHERE slot = ? AND position = ? "
+                            "AND tick <= ? ORDER BY tick DESC, id DESC LIMIT 1" %
+                            (column, "charges" if table == "inventory" else "level", table),
+                            (slot, pos, tick)).fetchone()
+                        self.assertEqual(row or (None, None, None), want,
+                                         "%s slot %d position %d tick %d" %
+                                         (table, slot, pos, tick))
+                        checked += 1
+            n = con.execute("SELECT count(DISTINCT slot) FROM %s WHERE tick <= 0" %
+                            table).fetchone()[0]
+            self.assertEqual(n, 10, "%s: ten heroes start with them" % table)
+            self.assertGreater(checked, 100)
+        self.assertGreater(con.execute("SELECT count(*) FROM inventory WHERE item = "
+                                       "'item_tpscroll' AND position = 15").fetchone()[0], 5)
+
+    def test_nekit_draft_holds_the_bans_its_chat_events_and_rules_name(self):
+        con = connect(need(NEKIT))
+        bans = [r[0] for r in con.execute(
+            "SELECT hero_id FROM draft WHERE is_pick = 0 ORDER BY ord")]
+        chat = [r[0] for r in con.execute(
+            "SELECT value FROM chat_events WHERE type_name = 'CHAT_MESSAGE_HERO_BANNED' "
+            "ORDER BY id")]
+        last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+        rules = con.execute("SELECT entity FROM entities JOIN classes USING (class_id) "
+                            "WHERE name = 'CDOTAGamerulesProxy'").fetchone()[0]
+        f = match_expect.Fields(con)
+        n = f.value(rules, "m_pGameRules.m_vecNewBannedHeroes", last)
+        listed = [f.value(rules, "m_pGameRules.m_vecNewBannedHeroes.%04d" % i, last)
+                  for i in range(n)]
+        self.assertEqual(len(bans), 17)
+        self.assertEqual(bans, chat)
+        self.assertEqual(bans, listed)
+        # Each ban's tick is the chat event's.
+        self.assertEqual([r[0] for r in con.execute(
+            "SELECT tick FROM draft WHERE is_pick = 0 ORDER BY ord")],
+            [r[0] for r in con.execute("SELECT tick FROM chat_events WHERE type_name = "
+                                       "'CHAT_MESSAGE_HERO_BANNED' ORDER BY id")])
+        names = {r[0] for r in con.execute("SELECT hero FROM draft")}
+        self.assertNotIn(None, names)
+
+
+class DamagedInput(unittest.TestCase):
+    def test_names_and_handles_that_name_nothing_are_nulls_and_counts(self):
+        con, truth, _, _ = synthetic(flaws=True)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(int(meta["purchases_without_item"]), 1)
+        self.assertGreaterEqual(int(meta["combat_log_unresolved_names"]), 1)
+        self.assertGreaterEqual(int(meta["inventory_missing_entities"]), 1)
+        self.assertGreaterEqual(int(meta["inventory_unnamed_entities"]), 1)
+        # Every purchase is a row, the damaged one with no item.
+        rows = con.execute("SELECT tick, slot, item FROM purchases ORDER BY id").fetchall()
+        self.assertEqual(rows, [(t["tick"], t["slot"], t["item"]) for t in truth["purchase"]])
+        self.assertIn(None, [r[2] for r in rows])
+        # The unnamed item is a row: no name, its charges and entity.
+        self.assertEqual(con.execute("SELECT count(*) FROM inventory WHERE item IS NULL AND "
+                                     "entity IS NOT NULL AND charges = 2").fetchone()[0], 1)
+        rows = con.execute("SELECT i.tick, slot, position, item, charges, e.ent_index, e.serial "
+                           "FROM inventory i LEFT JOIN entities e USING (entity)").fetchall()
+        self.assertEqual(sorted(rows), sorted(
+            (t["tick"], t["slot"], t["position"], t["item"], t["charges"], t["index"],
+             t["serial"]) for t in truth["inventory"]))
+
+
+if __name__ == "__main__":
+    junit.main()

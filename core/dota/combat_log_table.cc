@@ -95,8 +95,10 @@ std::string CombatLogViewSql() {
 
 std::span<const MatchValue> CombatLogRow::Build(int64_t tick, const CombatLogEntry& c) {
   const proto::CMsgDOTACombatLogEntry& e = *c.entry;
-  values_.clear();
-  auto put = [this](MatchValue v) { values_.push_back(v); };
+  // Every column, in order, into storage sized once.
+  if (values_.empty()) values_.resize(CombatLogEntriesTable().columns.size());
+  size_t n = 0;
+  auto put = [&](MatchValue v) { values_[n++] = v; };
   auto name = [&](bool has, uint32_t idx) {
     put(has ? MatchValue::Int(idx) : MatchValue());
   };
@@ -147,7 +149,7 @@ std::span<const MatchValue> CombatLogRow::Build(int64_t tick, const CombatLogEnt
     extra_ += '}';
     put(MatchValue::Text(extra_));
   }
-  return values_;
+  return std::span<const MatchValue>(values_.data(), n);
 }
 
 }  // namespace gem::dota

@@ -1,7 +1,7 @@
 #include "core/dota/held_entities.h"
 
+#include <algorithm>
 #include <bit>
-#include <cstdio>
 
 namespace gem::dota {
 namespace {
@@ -11,22 +11,14 @@ constexpr int64_t kIndexMask = match::kHandleIndexMask;
 
 }  // namespace
 
-HeldEntities::HeldEntities(std::vector<std::string> arrays, std::vector<std::string> value,
-                           uint32_t table, std::string what)
-    : arrays_(std::move(arrays)), value_(std::move(value)), table_(table), what_(std::move(what)) {}
+HeldEntities::HeldEntities(match::FieldCodes* codes, uint16_t kind,
+                           std::vector<std::string> value, uint32_t table, std::string what)
+    : codes_(codes), kind_(kind), value_(std::move(value)), table_(table), what_(std::move(what)) {}
 
-match::FieldReader& HeldEntities::Position(uint32_t position) {
-  std::unique_ptr<match::FieldReader>& r = positions_[position];
-  if (!r) {
-    std::vector<std::string> names;
-    for (const std::string& a : arrays_) {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, ".%04u", position);
-      names.push_back(a + buf);
-    }
-    r = std::make_unique<match::FieldReader>(std::move(names));
-  }
-  return *r;
+std::optional<int64_t> HeldEntities::Handle(const Entity& hero, uint32_t position) {
+  const uint32_t id = codes_->FieldOf(hero, kind_, static_cast<uint16_t>(position));
+  if (id == ClassFields::kInvalid) return std::nullopt;
+  return match::AsInt(hero.state.Get(hero.fields->slot(id)).value);
 }
 
 void HeldEntities::MarkPosition(int slot, uint32_t position) {
@@ -82,14 +74,18 @@ void HeldEntities::Resolve(match::MatchContext& ctx, Roster& roster,
     Player& p = players_[s];
     if (p.dirty == 0) continue;
     const Entity* hero = slots[s].hero;
+    // The positions the hero's class has, and those that held something.
+    const uint32_t count = hero == nullptr ? 0 : std::min<uint32_t>(codes_->Count(*hero, kind_),
+                                                                   kMaxPositions);
     uint64_t dirty = p.dirty;
     p.dirty = 0;
     while (dirty != 0) {
       const uint32_t k = static_cast<uint32_t>(std::countr_zero(dirty));
       dirty &= dirty - 1;
+      if (k >= count && p.held[k].index < 0) continue;
       Content now;
       const std::optional<int64_t> handle =
-          hero == nullptr ? std::nullopt : match::ReadInt(Position(k), hero);
+          k >= count ? std::nullopt : Handle(*hero, k);
       if (handle && *handle >= 0 && (*handle & kIndexMask) != kIndexMask) {
         now.handle = static_cast<uint32_t>(*handle);
         now.index = static_cast<int32_t>(*handle & kIndexMask);

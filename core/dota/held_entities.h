@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/dota/roster.h"
+#include "core/match/field_codes.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
 
@@ -37,11 +38,12 @@ class HeldEntities {
  public:
   static constexpr int kMaxPositions = 64;
 
-  // `arrays`: the hero's handle array names, first found wins (builds
-  // rename them); `value`: the held entity's value field names; `table`
-  // the table the rows go to; `what` names the counters ("inventory").
-  HeldEntities(std::vector<std::string> arrays, std::vector<std::string> value, uint32_t table,
-               std::string what);
+  // `codes` and `kind`: the hero's handle array positions, as the module's
+  // field codes name them (every name builds give the array); `value`: the
+  // held entity's value field names; `table` the table the rows go to;
+  // `what` names the counters ("inventory").
+  HeldEntities(match::FieldCodes* codes, uint16_t kind, std::vector<std::string> value,
+               uint32_t table, std::string what);
 
   // Position `position` of slot `slot`'s hero changed (a handle change).
   void MarkPosition(int slot, uint32_t position);
@@ -76,11 +78,12 @@ class HeldEntities {
     uint64_t dirty = 0;  // bit per position
     Content held[kMaxPositions];
   };
-  match::FieldReader& Position(uint32_t position);
+  // The handle at `position` of `hero`'s array.
+  std::optional<int64_t> Handle(const Entity& hero, uint32_t position);
   void Ref(int32_t index, int slot, uint32_t position, bool add);
 
-  std::vector<std::string> arrays_;
-  std::unique_ptr<match::FieldReader> positions_[kMaxPositions];
+  match::FieldCodes* codes_;
+  uint16_t kind_;
   match::FieldReader value_;
   uint32_t table_;
   std::string what_;

@@ -131,6 +131,9 @@ class Module : public GameModule {
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
  private:
+  // What an update of an entity of the class is read for (by class id).
+  enum UpdateKind : int8_t { kUpdateWard, kUpdateRoster, kUpdateHeld };
+  UpdateKind UpdateKindOf(MatchContext& ctx, const Entity& e);
   void OnCombatLog(MatchContext& ctx, const CombatLogEntry& c);
   void Kill(MatchContext& ctx, const CombatLogEntry& c);
   MatchValue Clock(MatchContext& ctx) { return RealCell(GameTime(ctx, ctx.tick())); }
@@ -143,6 +146,7 @@ class Module : public GameModule {
   void FollowHeroes(MatchContext& ctx);
   void Record(MatchContext& ctx, const Entity* res, int i, const Roster::Slot& slot);
 
+  std::vector<int8_t> update_kinds_;  // by class id; -1 not looked at yet
   CombatLogDecoder combat_log_;
   CombatLogRow combat_row_;
   ChatDecoder chat_;
@@ -166,10 +170,6 @@ class Module : public GameModule {
   MatchEvents events_{&roster_, &body_.position()};
   Teamfights teamfights_{&roster_};
   Draft draft_{&roster_};
-  HeldEntities items_{{"m_hItems", "m_Inventory.m_hItems"}, {"m_iCurrentCharges"}, kInventory,
-                      "inventory"};
-  HeldEntities abilities_{{"m_hAbilities", "m_vecAbilities"}, {"m_iLevel"}, kAbilities,
-                          "abilities"};
   match::FieldCodes held_codes_{{{"m_hItems.#", kItemPosition},
                                  {"m_Inventory.m_hItems.#", kItemPosition},
                                  {"m_hAbilities.#", kAbilityPosition},
@@ -178,6 +178,9 @@ class Module : public GameModule {
                                  {"m_pEntity.m_nameStringTableIndex", kHeldName},
                                  {"m_iCurrentCharges", kCharges},
                                  {"m_iLevel", kLevelField}}};
+  HeldEntities items_{&held_codes_, kItemPosition, {"m_iCurrentCharges"}, kInventory,
+                      "inventory"};
+  HeldEntities abilities_{&held_codes_, kAbilityPosition, {"m_iLevel"}, kAbilities, "abilities"};
   // The hero each slot had when last looked at (its lifetime; 0 none).
   uint64_t followed_[kMaxPlayers] = {};
   uint64_t followed_generation_ = ~uint64_t{0};
@@ -283,16 +286,36 @@ void Module::OnEntityCreated(MatchContext& ctx, const Entity& e) {
   abilities_.OnCreated(e);
 }
 
+Module::UpdateKind Module::UpdateKindOf(MatchContext& ctx, const Entity& e) {
+  const size_t c = static_cast<size_t>(e.class_id);
+  if (e.class_id < 0) return kUpdateHeld;
+  if (c >= update_kinds_.size()) update_kinds_.resize(c + 1, -1);
+  if (update_kinds_[c] < 0) {
+    update_kinds_[c] = wards_.IsWard(ctx, e.class_id) ? kUpdateWard
+                       : roster_.Follows(ctx, e)      ? kUpdateRoster
+                                                      : kUpdateHeld;
+  }
+  return static_cast<UpdateKind>(update_kinds_[c]);
+}
+
 void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
                              std::span<const FieldChange> changes) {
-  wards_.OnUpdated(ctx, e, changes);
-  if (roster_.Follows(ctx, e)) {
-    roster_.OnUpdated(ctx, e, changes);
-    return;
+  switch (UpdateKindOf(ctx, e)) {
+    case kUpdateWard:
+      wards_.OnUpdated(ctx, e, changes);
+      return;
+    case kUpdateRoster:
+      roster_.OnUpdated(ctx, e, changes);
+      return;
+    case kUpdateHeld:
+      break;
   }
+  // A hero (its item and ability arrays) or what one holds (its name,
+  // charges, level): a code lookup a change, nothing more unless it hits.
+  const std::span<const uint32_t> codes = held_codes_.Codes(e);
   int slot = -2;  // the slot whose hero `e` is, looked up once
   for (const FieldChange& c : changes) {
-    const uint32_t code = held_codes_.Code(e, c.field_id);
+    const uint32_t code = c.field_id < codes.size() ? codes[c.field_id] : 0;
     if (code == 0) continue;
     const uint16_t index = match::FieldCodes::IndexOf(code);
     switch (match::FieldCodes::KindOf(code)) {

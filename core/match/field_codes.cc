@@ -1,5 +1,7 @@
 #include "core/match/field_codes.h"
 
+#include <algorithm>
+
 #include "core/class_fields.h"
 
 namespace gem::match {
@@ -44,9 +46,9 @@ uint32_t FieldCodes::Match(const std::string& name) const {
   return 0;
 }
 
-uint32_t FieldCodes::Slow(const Entity& e, uint32_t field_id) {
-  if (e.fields == nullptr || e.class_id < 0) return 0;
-  std::vector<uint32_t>& codes =
+FieldCodes::PerClass& FieldCodes::Slow(const Entity& e) {
+  if (e.fields == nullptr || e.class_id < 0) return none_;
+  PerClass& pc =
       e.class_id < kDense
           ? (static_cast<size_t>(e.class_id) < classes_.size()
                  ? classes_[e.class_id]
@@ -54,10 +56,27 @@ uint32_t FieldCodes::Slow(const Entity& e, uint32_t field_id) {
           : sparse_[e.class_id];
   // Match the fields the class has registered since the last look.
   const size_t size = e.fields->size();
-  for (size_t id = codes.size(); id < size; ++id) {
-    codes.push_back(Match(e.fields->text(static_cast<uint32_t>(id)).name));
+  for (size_t id = pc.codes.size(); id < size; ++id) {
+    const uint32_t code = Match(e.fields->text(static_cast<uint32_t>(id)).name);
+    pc.codes.push_back(code);
+    if (code == 0) continue;
+    pc.fields.emplace(code, static_cast<uint32_t>(id));
+    uint32_t& count = pc.counts[KindOf(code)];
+    count = std::max<uint32_t>(count, IndexOf(code) + 1u);
   }
-  return field_id < codes.size() ? codes[field_id] : 0;
+  return pc;
+}
+
+uint32_t FieldCodes::FieldOf(const Entity& e, uint16_t kind, uint16_t index) {
+  const PerClass& pc = Of(e);
+  auto it = pc.fields.find(uint32_t{kind} << 16 | index);
+  return it == pc.fields.end() ? ClassFields::kInvalid : it->second;
+}
+
+uint32_t FieldCodes::Count(const Entity& e, uint16_t kind) {
+  const PerClass& pc = Of(e);
+  auto it = pc.counts.find(kind);
+  return it == pc.counts.end() ? 0 : it->second;
 }
 
 }  // namespace gem::match

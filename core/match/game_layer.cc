@@ -97,6 +97,7 @@ void GameLayer::BeforeFrame(const TickInfo& next) {
     }
   }
   ticks_.Next(next);
+  moved_ = true;
 }
 
 void GameLayer::AfterFrame(const TickInfo& t, ReplayMetadata* meta) {

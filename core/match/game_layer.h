@@ -74,7 +74,14 @@ class GameLayer {
   // watch cost one table lookup.
   void OnEntityUpdated(const TickInfo& t, const Entity& e, std::span<const FieldChange> c) {
     const size_t k = static_cast<size_t>(e.class_id);
-    if (e.class_id >= 0 && k < watched_.size() && watched_[k] == 0) return;
+    if (e.class_id >= 0 && k < watched_.size()) {
+      if (watched_[k] == 0) return;
+      if (watched_[k] == 1) {
+        At(t);
+        module_->OnEntityUpdated(ctx_, e, c);
+        return;
+      }
+    }
     UpdateWatched(t, e, c);
   }
   void OnEntityDeleted(const TickInfo& t, const Entity& e);
@@ -95,7 +102,16 @@ class GameLayer {
  private:
   class Emitter;
   static constexpr int8_t kNotRead = INT8_MIN;
-  void At(const TickInfo& t) { ctx_.SetPosition(t, ticks_.Peek(t)); }
+  // Where the parse is: once a frame (every event of a frame has its
+  // TickInfo, and index ticks move only between frames).
+  void At(const TickInfo& t) {
+    if (t.offset == ctx_.frame().offset && t.command == ctx_.frame().command &&
+        t.net_tick == ctx_.frame().net_tick && t.tick == ctx_.frame().tick && !moved_) {
+      return;
+    }
+    moved_ = false;
+    ctx_.SetPosition(t, ticks_.Peek(t));
+  }
   bool Watched(int32_t class_id);
   void UpdateWatched(const TickInfo& t, const Entity& e, std::span<const FieldChange> c);
   void Sample(int64_t tick);
@@ -110,6 +126,7 @@ class GameLayer {
   std::vector<int8_t> watched_;  // by class id: -1 unknown, 0 no, 1 yes
   std::vector<MatchValue> row_;
   TickOrder ticks_;
+  bool moved_ = true;  // ticks_ moved since the position was set
   int64_t step_ = 0;
   bool started_ = false;
   int64_t next_sample_ = 0;

@@ -19,10 +19,10 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 import match_expect  # noqa: E402
-from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, MODERN, NEKIT, TMP, connect,  # noqa: E402
-                     f32, need, replay_path)
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, MODERN, NEKIT, RUNFILES, TMP,  # noqa: E402
+                     connect, f32, need, replay_path)
 
-MINUTES = 6
+MINUTES = 12
 SEED = 11
 DOTA_TABLES = ["purchases", "inventory", "abilities", "objectives", "runes", "buybacks", "draft",
                "teamfights", "teamfight_players", "combat_log_entries", "combat_log_names",
@@ -77,6 +77,48 @@ def clock(con, tick):
     pause = horn + 1800
     counted = tick if tick < pause else pause if tick < pause + 300 else tick - 300
     return counted * interval - f32(horn * interval)
+
+
+def expected_fights(con, truth, combat):
+    """OpenDota's teamfights over the kills and combat log gem-synth wrote:
+    [((start_tick, end_tick, deaths, x, y), {slot: [deaths, damage, healing,
+    gold, xp]})]."""
+    names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+    slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
+    last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+    deaths = [(k["tick"], k["victim"], position(k)) for k in truth["kill"]]
+    cooldown = 15 * 30
+    want, i = [], 0
+    while i < len(deaths):
+        j = i + 1
+        while j < len(deaths) and deaths[j][0] - deaths[j - 1][0] <= cooldown:
+            j += 1
+        if j - i >= 3:
+            start = deaths[i][0] - cooldown
+            end = min(deaths[j - 1][0] + cooldown, max(deaths[j - 1][0], last))
+            players = {s: [0, 0, 0, 0, 0] for s in range(10)}
+            for d in deaths[i:j]:
+                players[d[1]][0] += 1
+            for c in combat:
+                if not start <= c["tick"] <= end:
+                    continue
+                kind, value = c.get("type"), c.get("value", 0)
+                if kind in (0, 1) and c.get("is_target_hero") and not c.get("is_target_illusion"):
+                    slot = slot_of.get(names.get(c.get("damage_source_name")))
+                    column = 1 if kind == 0 else 2
+                elif kind in (8, 10):
+                    slot = slot_of.get(names.get(c.get("target_name")))
+                    column = 3 if kind == 8 else 4
+                    value = value - 2**32 if value >= 2**31 else value
+                else:
+                    continue
+                if slot is not None:
+                    players[slot][column] += value
+            xs = [d[2][0] for d in deaths[i:j]]
+            ys = [d[2][1] for d in deaths[i:j]]
+            want.append(((start, end, j - i, sum(xs) / len(xs), sum(ys) / len(ys)), players))
+        i = j
+    return want
 
 
 class SyntheticTables(unittest.TestCase):
@@ -170,42 +212,7 @@ class SyntheticTables(unittest.TestCase):
 
     def test_teamfights_follow_opendotas_rule_over_what_was_written(self):
         con, truth, combat, _ = synthetic()
-        names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
-        slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
-        last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
-        deaths = [(k["tick"], k["victim"], position(k)) for k in truth["kill"]]
-        cooldown = 15 * 30
-        want, i = [], 0
-        while i < len(deaths):
-            j = i + 1
-            while j < len(deaths) and deaths[j][0] - deaths[j - 1][0] <= cooldown:
-                j += 1
-            if j - i >= 3:
-                start = deaths[i][0] - cooldown
-                end = min(deaths[j - 1][0] + cooldown, max(deaths[j - 1][0], last))
-                players = {s: [0, 0, 0, 0, 0] for s in range(10)}
-                for d in deaths[i:j]:
-                    players[d[1]][0] += 1
-                for c in combat:
-                    if not start <= c["tick"] <= end:
-                        continue
-                    kind, value = c.get("type"), c.get("value", 0)
-                    if kind in (0, 1) and c.get("is_target_hero") and not c.get(
-                            "is_target_illusion"):
-                        slot = slot_of.get(names.get(c.get("damage_source_name")))
-                        column = 1 if kind == 0 else 2
-                    elif kind in (8, 10):
-                        slot = slot_of.get(names.get(c.get("target_name")))
-                        column = 3 if kind == 8 else 4
-                        value = value - 2**32 if value >= 2**31 else value
-                    else:
-                        continue
-                    if slot is not None:
-                        players[slot][column] += value
-                xs = [d[2][0] for d in deaths[i:j]]
-                ys = [d[2][1] for d in deaths[i:j]]
-                want.append(((start, end, j - i, sum(xs) / len(xs), sum(ys) / len(ys)), players))
-            i = j
+        want = expected_fights(con, truth, combat)
         fights = con.execute("SELECT id, start_tick, end_tick, deaths, x, y FROM teamfights "
                              "ORDER BY id").fetchall()
         self.assertGreater(len(fights), 1)
@@ -263,6 +270,108 @@ class SyntheticTables(unittest.TestCase):
             "SELECT slot, target, inflictor, hits, damage FROM hero_hits")}
         self.assertEqual(got, sums["hero_hits"])
         self.assertTrue(any(k[3] == 1 for k in sums["damage"]), "illusions told apart")
+
+
+class ReadmeQueries(unittest.TestCase):
+    """The README's Dota SQL (its section on Dota as analysts read it), each
+    block run on the gem-synth match and its answer checked against what
+    gem-synth wrote."""
+
+    def test_every_readme_dota_query_answers_what_was_written(self):
+        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+        readme = readme[readme.index("## Dota as analysts read it"):
+                        readme.index("## Asking in SQL")]
+        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        self.assertEqual(len(blocks), 8)
+        con, truth, combat, _ = synthetic()
+        series, timings, skills, inventory, towers, draft, damage, fights = (
+            con.execute(sql).fetchall() for sql in blocks)
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        slot_of_hero = {h: s for s, h in heroes.items()}
+        # Per-minute series: each slot's first sample of each game minute.
+        first = {}
+        for slot, tick, game_time, gold, xp, lh, dn in con.execute(
+                "SELECT slot, tick, game_time, earned_gold, xp, last_hits, denies FROM timeline "
+                "ORDER BY tick"):
+            if game_time >= 0:
+                first.setdefault((slot, int(game_time // 60)), (tick, gold, xp, lh, dn))
+        self.assertEqual({(r[0], r[1]): r[2:] for r in series},
+                         {k: v[1:] for k, v in first.items()})
+        self.assertGreaterEqual(max(r[1] for r in series), 10)
+        players = {(p["tick"], p["slot"]): p for p in truth["player"]}
+        matched = 0
+        for (slot, minute), (tick, *values) in first.items():
+            if (tick, slot) in players:
+                p = players[(tick, slot)]
+                self.assertEqual(values, [p["earned_gold"], p["xp"], p["last_hits"], p["denies"]])
+                matched += 1
+        self.assertGreater(matched, 20)
+        # Item timings: the first purchase of each item, recipes left out.
+        want = {}
+        for t in truth["purchase"]:
+            if t["item"].startswith("item_recipe_"):
+                continue
+            key = (heroes[t["slot"]], t["item"])
+            first_time, n = want.get(key, (None, 0))
+            want[key] = (first_time if first_time is not None else clock(con, t["tick"]), n + 1)
+        got = {(h, item): (when, n) for h, item, when, n in timings}
+        self.assertEqual(set(got), set(want))
+        for key, (when, n) in want.items():
+            self.assertAlmostEqual(got[key][0], when, delta=1e-6)
+            self.assertEqual(got[key][1], n)
+        # The skill build: every level gained.
+        level = {}
+        gained = []
+        for t in sorted(truth["ability"], key=lambda t: t["tick"]):
+            if t["ability"] is None:
+                continue
+            key = (t["slot"], t["ability"])
+            if t["level"] > level.get(key, 0):
+                gained.append((t["slot"], t["ability"], t["level"]))
+            level[key] = t["level"]
+        self.assertEqual(sorted((r[0], r[2], r[3]) for r in skills), sorted(gained))
+        self.assertGreater(len([g for g in gained if g[2] >= 2]), 0)
+        # The inventory at minute 10: each slot's last change by then.
+        cut = con.execute("SELECT max(tick) FROM timeline WHERE game_time <= 600").fetchone()[0]
+        last = {}
+        for t in truth["inventory"]:
+            if t["tick"] <= cut and t["position"] <= 5:
+                last[(t["slot"], t["position"])] = (t["item"], t["charges"])
+        self.assertEqual(sorted(inventory), sorted(
+            (heroes[s], pos, item, charges) for (s, pos), (item, charges) in last.items()
+            if item is not None))
+        # Towers taken per team.
+        taken = {}
+        for t in truth["objective"]:
+            if t["objective"] == "tower" and t["by_team"] != t["team"]:
+                taken[t["by_team"]] = taken.get(t["by_team"], 0) + 1
+        self.assertEqual(dict(towers), taken)
+        self.assertTrue(taken)
+        # The draft.
+        names = {2: "radiant", 3: "dire"}
+        self.assertEqual([(r[0], r[1], r[2], r[4]) for r in draft],
+                         [(t["ord"], names[t["team"]], "pick" if t["is_pick"] else "ban",
+                           t["slot"]) for t in truth["draft"]])
+        self.assertTrue(all(r[3] == heroes[r[4]] for r in draft if r[2] == "pick"))
+        # Damage to real heroes, by damage source.
+        combat_names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+        sums = {}
+        for c in combat:
+            source = combat_names.get(c.get("damage_source_name"))
+            target = combat_names.get(c.get("target_name"))
+            if (c.get("type") == 0 and source in slot_of_hero and c.get("is_target_hero") and
+                    not c.get("is_target_illusion") and target != source):
+                sums[source] = sums.get(source, 0) + c["value"]
+        self.assertEqual(dict(damage), sums)
+        # The teamfights, and the gold each side gained in them.
+        teams = dict(con.execute("SELECT slot, team FROM players"))
+        want = expected_fights(con, truth, combat)
+        self.assertEqual(len(fights), len(want))
+        for row, ((start, end, deaths, x, y), ps) in zip(fights, want):
+            self.assertEqual(row[3], deaths)
+            self.assertAlmostEqual(row[4], x, delta=1e-6)
+            self.assertEqual(row[6], sum(p[3] for s, p in ps.items() if teams[s] == 2))
+            self.assertEqual(row[7], sum(p[3] for s, p in ps.items() if teams[s] == 3))
 
 
 class FixtureTables(unittest.TestCase):

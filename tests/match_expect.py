@@ -160,3 +160,53 @@ def controller_row(f, game, slot, tick):
 
 def expected_row(f, game, slot, tick):
     return dota_row(f, slot, tick) if game == "dota2" else controller_row(f, game, slot, tick)
+
+
+def check_held(test, con, table, holders, array, value_fields, column, value_column,
+               transform=lambda v: v, takes=lambda cls: True):
+    """A held-entities table (inventory, abilities) against gem_state: for
+    every (slot, holder) in `holders`, every position of its `array` at every
+    tick where its handle, or the entity it names, changes, the table's
+    as-of row must be that entity's name and value (NULLs when it names
+    nothing the table takes). Returns the values compared."""
+    f = Fields(con)
+    last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+    checked = 0
+    for slot, holder in holders:
+        fields = [r[0] for r in con.execute(
+            "SELECT DISTINCT field FROM gem_changes WHERE entity = ? AND field LIKE ?",
+            (holder, array + ".%"))]
+        for field in fields:
+            pos = int(field.rsplit(".", 1)[1])
+            ticks = {r[0] for r in con.execute(
+                "SELECT tick FROM gem_changes WHERE entity = ? AND field = ?", (holder, field))}
+            for tick in sorted(ticks | {last}):
+                held = f.by_handle(f.value(holder, field, tick), tick)
+                if held is not None:
+                    marks = ",".join("?" * len(value_fields))
+                    ticks |= {r[0] for r in con.execute(
+                        "SELECT tick FROM gem_changes WHERE entity = ? AND field IN (%s, "
+                        "'m_pEntity.m_nameStringableIndex')" % marks, (held, *value_fields))}
+                    row = con.execute("SELECT created_tick, deleted_tick FROM entities WHERE "
+                                      "entity = ?", (held,)).fetchone()
+                    ticks |= {t for t in row if t is not None}
+            for tick in sorted(ticks | {last}):
+                held = f.by_handle(f.value(holder, field, tick), tick)
+                if held is not None and not takes(f.classes[held]):
+                    held = None
+                if held is None:
+                    want = (None, None, None)
+                else:
+                    value = None
+                    for name in value_fields:
+                        value = f.value(held, name, tick) if value is None else value
+                    want = (f.entity_name(held, tick),
+                            None if value is None else transform(value), held)
+                row = con.execute(
+                    "SELECT %s, %s, entity FROM %s WHERE slot = ? AND position = ? AND tick <= ? "
+                    "ORDER BY tick DESC, id DESC LIMIT 1" % (column, value_column, table),
+                    (slot, pos, tick)).fetchone()
+                test.assertEqual(row or (None, None, None), want, "%s slot %d position %d tick %d"
+                                 % (table, slot, pos, tick))
+                checked += 1
+    return checked

@@ -389,5 +389,61 @@ class ReadmeMatchQueries(unittest.TestCase):
         self.assertTrue(all(r[1] in ("observer", "sentry") and r[3] > 0 for r in wards))
 
 
+# Valve's hero ids (m_HeroID in SteamDatabase/GameTracking-Deadlock's
+# game/citadel/pak01_dir/scripts/heroes.vdata) of the heroes the Deadlock
+# fixtures play.
+DEADLOCK_HERO_IDS = {"hero_atlas": 6, "hero_shiv": 19, "hero_targetdummy": 55}
+DEADLOCK = [s for s in MODERN if s.startswith("deadlock")]
+
+
+class Deadlock(unittest.TestCase):
+    def test_hero_ids_read_unsigned_as_valves_ids(self):
+        need_some(DEADLOCK)
+        for stem in DEADLOCK:
+            with self.subTest(stem):
+                con = connect(need(stem))
+                f = match_expect.Fields(con)
+                decoders = {r[0] for r in con.execute(
+                    "SELECT DISTINCT decoder FROM fields WHERE type = 'HeroID_t'")}
+                self.assertEqual(decoders, {"uvarint32"})
+                last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+                for controller, pawn, hero in con.execute(
+                        "SELECT controller, pawn, hero FROM players"):
+                    self.assertEqual(f.value(controller, "m_nHeroID", last),
+                                     DEADLOCK_HERO_IDS[hero], hero)
+                    # The pawn's spawned and loading hero both read m_nHeroID
+                    # (their send nodes are not in the names): one is it.
+                    ids = {r[0] for r in con.execute(
+                        "SELECT value FROM gem_state(?, ?) WHERE field = 'm_nHeroID'",
+                        (last, pawn))}
+                    self.assertIn(DEADLOCK_HERO_IDS[hero], ids)
+                # No impossible id anywhere (read signed, 19 was -10).
+                low = con.execute(
+                    "SELECT min(value) FROM gem_changes WHERE field IN ('m_nHeroID', "
+                    "'m_nHeroLoading')").fetchone()[0]
+                self.assertGreaterEqual(low, 0)
+
+    def test_abilities_and_items_are_what_the_pawns_hold(self):
+        need_some(DEADLOCK)
+        item = lambda c: c.startswith("CCitadel_Item")  # noqa: E731
+        for stem in DEADLOCK:
+            with self.subTest(stem):
+                con = connect(need(stem))
+                players = con.execute("SELECT slot, pawn FROM players").fetchall()
+                checked = match_expect.check_held(
+                    self, con, "abilities", players, "m_vecAbilities",
+                    ["m_nUpgradeBits", "m_nUpgradeInfo"], "ability", "level",
+                    transform=lambda v: bin(v & 0xFFFFFFFF).count("1"),
+                    takes=lambda c: not item(c))
+                self.assertGreater(checked, 10)
+                self.assertGreater(con.execute(
+                    "SELECT count(*) FROM abilities WHERE ability LIKE 'citadel_ability_%'")
+                    .fetchone()[0], 0)
+                match_expect.check_held(self, con, "inventory", players, "m_vecAbilities",
+                                        ["m_iRemainingCharges"], "item", "charges", takes=item)
+                # These fragments carry no item entity: nothing to list yet.
+                self.assertEqual(con.execute("SELECT count(*) FROM inventory").fetchone()[0], 0)
+
+
 if __name__ == "__main__":
     junit.main()

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "core/deadlock/loadout.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
 #include "core/match/named_entity.h"
@@ -62,16 +63,28 @@ bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilled* out) {
 
 class Module : public match::GameModule {
  public:
+  const GameSchema& schema() const override { return DeadlockSchema(); }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
   float cell_width() const override { return 512.0f; }
-  bool Watches(std::string_view) const override { return false; }
+  bool Watches(std::string_view name) const override { return Loadout::Watches(name); }
 
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
     players_.OnCreated(ctx, e);
     rules_.OnCreated(ctx, e);
+    if (ctx.match_layer()) loadout_.OnCreated(e);
+  }
+  void OnEntityUpdated(MatchContext& ctx, const Entity& e,
+                       std::span<const FieldChange> changes) override {
+    // A pawn's array, or what it holds (watched once held).
+    loadout_.OnUpdated(e, players_.SlotOfPawnIndex(ctx, e.index), changes);
   }
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
+    if (ctx.match_layer()) loadout_.OnDeleted(e);
+  }
+  void OnFrameEnd(MatchContext& ctx, ReplayMetadata*) override;
+  std::vector<std::pair<std::string, uint64_t>> Counters() const override {
+    return loadout_.Counters();
   }
   std::span<const match::UserMessageSpec> user_messages() const override {
     return kUserMessages;
@@ -89,6 +102,8 @@ class Module : public match::GameModule {
   int32_t SlotOfEntity(MatchContext& ctx, int32_t index);
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
+  Loadout loadout_;
+  std::vector<const Entity*> pawns_;  // by slot, at the frame's end
   match::NamedEntity rules_{"CCitadelGameRulesProxy"};
   match::BodyColumns body_{512.0f, "m_angEyeAngles"};
   match::PauseClock pause_clock_;
@@ -100,6 +115,18 @@ class Module : public match::GameModule {
   FieldReader assists_{"m_PlayerDataGlobal.m_iPlayerAssists", "m_iPlayerAssists"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
 };
+
+void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
+  if (!ctx.match_layer()) return;
+  const std::vector<match::PlayerControllers::Player>& players = players_.InPlay(ctx);
+  pawns_.assign(pawns_.size(), nullptr);
+  for (const match::PlayerControllers::Player& p : players) {
+    if (p.slot < 0 || p.slot >= match::HeldEntities::kMaxSlots) continue;
+    if (static_cast<size_t>(p.slot) >= pawns_.size()) pawns_.resize(p.slot + 1, nullptr);
+    pawns_[p.slot] = p.pawn;
+  }
+  loadout_.OnFrameEnd(ctx, pawns_, match::RealCell(GameTime(ctx, ctx.tick())));
+}
 
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   const Entity* r = rules_.Get(ctx);

@@ -11,7 +11,6 @@
 #include "core/dota/draft.h"
 #include "core/dota/file_info.h"
 #include "core/dota/game_rules.h"
-#include "core/dota/held_entities.h"
 #include "core/dota/match_events.h"
 #include "core/dota/roster.h"
 #include "core/dota/tables.h"
@@ -20,6 +19,7 @@
 #include "core/match/body.h"
 #include "core/match/field_codes.h"
 #include "core/match/game_clock.h"
+#include "core/match/held_entities.h"
 
 namespace gem::dota {
 namespace {
@@ -144,6 +144,8 @@ class Module : public GameModule {
   }
   // Marks the inventories and ability lists of slots whose hero changed.
   void FollowHeroes(MatchContext& ctx);
+  // The inventories' and ability lists' rows of what was marked.
+  void ResolveHeld(MatchContext& ctx, const MatchValue& clock);
   void Record(MatchContext& ctx, const Entity* res, int i, const Roster::Slot& slot);
 
   std::vector<int8_t> update_kinds_;  // by class id; -1 not looked at yet
@@ -178,9 +180,10 @@ class Module : public GameModule {
                                  {"m_pEntity.m_nameStringTableIndex", kHeldName},
                                  {"m_iCurrentCharges", kCharges},
                                  {"m_iLevel", kLevelField}}};
-  HeldEntities items_{&held_codes_, kItemPosition, {"m_iCurrentCharges"}, kInventory,
-                      "inventory"};
-  HeldEntities abilities_{&held_codes_, kAbilityPosition, {"m_iLevel"}, kAbilities, "abilities"};
+  match::HeldEntities items_{&held_codes_, kItemPosition, {"m_iCurrentCharges"}, kInventory,
+                             "inventory"};
+  match::HeldEntities abilities_{&held_codes_, kAbilityPosition, {"m_iLevel"}, kAbilities,
+                                 "abilities"};
   // The hero each slot had when last looked at (its lifetime; 0 none).
   uint64_t followed_[kMaxPlayers] = {};
   uint64_t followed_generation_ = ~uint64_t{0};
@@ -367,6 +370,15 @@ void Module::FollowHeroes(MatchContext& ctx) {
   }
 }
 
+void Module::ResolveHeld(MatchContext& ctx, const MatchValue& clock) {
+  if (!items_.pending() && !abilities_.pending()) return;
+  const Entity* heroes[kMaxPlayers] = {};
+  std::span<Roster::Slot> slots = roster_.heroes(ctx);
+  for (int s = 0; s < kMaxPlayers; ++s) heroes[s] = slots[s].hero;
+  items_.Resolve(ctx, heroes, clock);
+  abilities_.Resolve(ctx, heroes, clock);
+}
+
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
   rules_.OnFrameEnd(ctx, meta);
   if (!ctx.match_layer()) return;
@@ -377,8 +389,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
     const MatchValue clock = Clock(ctx);
     events_.OnFrameEnd(ctx, clock);
     if (draft) draft_.OnFrameEnd(ctx, rules, clock);
-    items_.Resolve(ctx, roster_, clock);
-    abilities_.Resolve(ctx, roster_, clock);
+    ResolveHeld(ctx, clock);
   }
 }
 
@@ -506,8 +517,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   }
   if (!ctx.match_layer()) return;
   events_.OnFrameEnd(ctx, Clock(ctx));
-  items_.Resolve(ctx, roster_, Clock(ctx));
-  abilities_.Resolve(ctx, roster_, Clock(ctx));
+  ResolveHeld(ctx, Clock(ctx));
   if (const Entity* res = roster_.resource(ctx)) {
     std::span<Roster::Slot> slots = roster_.heroes(ctx);
     for (int i = 0; i < kMaxPlayers; ++i) {

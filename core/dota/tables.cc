@@ -6,24 +6,10 @@
 #include "core/dota/file_info.h"
 #include "core/dota/match_events.h"
 #include "core/dota/teamfights.h"
+#include "core/match/held_entities.h"
 
 namespace gem::dota {
 namespace {
-
-// inventory and abilities: a hero's handle array, one row per change of a
-// position's content (held_entities.h).
-TableSpec HeldTable(const char* name, const char* comment, const char* held,
-                    const char* value) {
-  TableSpec t;
-  t.name = name;
-  t.comment = comment;
-  t.auto_id = true;
-  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"},
-               {"slot", "INTEGER NOT NULL"}, {"position", "INTEGER NOT NULL"},
-               {held, "TEXT"},               {value, "INTEGER"},
-               {"entity", "INTEGER"}};
-  return t;
-}
 
 // Damage and healing as OpenDota credits them: to the player whose hero
 // the damage source is (an illusion's or a summon's owner), per target,
@@ -53,10 +39,9 @@ GameSchema Build() {
   s.tables[kChatEvents] = ChatEventsTable();
   s.tables[kFileInfoPlayers] = FileInfoPlayersTable();
   s.tables[kPurchases] = PurchasesTable();
-  s.tables[kInventory] =
-      HeldTable("inventory", "change of one of a hero's item slots (m_hItems)", "item",
-                "charges");
-  s.tables[kAbilities] = HeldTable(
+  s.tables[kInventory] = match::HeldTableSpec(
+      "inventory", "change of one of a hero's item slots (m_hItems)", "item", "charges");
+  s.tables[kAbilities] = match::HeldTableSpec(
       "abilities", "change of one of a hero's abilities (m_hAbilities): its level", "ability",
       "level");
   s.tables[kObjectives] = ObjectivesTable();

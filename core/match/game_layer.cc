@@ -9,11 +9,6 @@
 
 namespace gem::match {
 
-const GameSchema& GameModule::schema() const {
-  static const GameSchema* const kNone = new GameSchema();
-  return *kNone;
-}
-
 class GameLayer::Emitter : public GameModule::RowSink {
  public:
   explicit Emitter(Sink* sink) : sink_(sink) {}

@@ -1,34 +1,60 @@
-#include "core/dota/held_entities.h"
+#include "core/match/held_entities.h"
 
 #include <algorithm>
 #include <bit>
 
-namespace gem::dota {
+namespace gem::match {
 namespace {
 
 // A handle whose index bits are all set names no entity: an empty slot.
-constexpr int64_t kIndexMask = match::kHandleIndexMask;
+constexpr int64_t kIndexMask = kHandleIndexMask;
 
 }  // namespace
 
-HeldEntities::HeldEntities(match::FieldCodes* codes, uint16_t kind,
-                           std::vector<std::string> value, uint32_t table, std::string what)
-    : codes_(codes), kind_(kind), value_(std::move(value)), table_(table), what_(std::move(what)) {}
+TableSpec HeldTableSpec(const char* name, const char* comment, const char* held,
+                        const char* value) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.auto_id = true;
+  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"},
+               {"slot", "INTEGER NOT NULL"}, {"position", "INTEGER NOT NULL"},
+               {held, "TEXT"},               {value, "INTEGER"},
+               {"entity", "INTEGER"}};
+  return t;
+}
+
+HeldEntities::HeldEntities(FieldCodes* codes, uint16_t kind, std::vector<std::string> value,
+                           uint32_t table, std::string what, HeldOptions options)
+    : codes_(codes),
+      kind_(kind),
+      value_(std::move(value)),
+      table_(table),
+      what_(std::move(what)),
+      options_(options) {}
+
+bool HeldEntities::Takes(MatchContext& ctx, const Entity& e) {
+  if (options_.takes == nullptr || e.class_id < 0) return true;
+  const size_t c = static_cast<size_t>(e.class_id);
+  if (c >= takes_.size()) takes_.resize(c + 1, -1);
+  if (takes_[c] < 0) takes_[c] = options_.takes(ctx.ClassName(e.class_id)) ? 1 : 0;
+  return takes_[c] == 1;
+}
 
 std::optional<int64_t> HeldEntities::Handle(const Entity& hero, uint32_t position) {
   const uint32_t id = codes_->FieldOf(hero, kind_, static_cast<uint16_t>(position));
   if (id == ClassFields::kInvalid) return std::nullopt;
-  return match::AsInt(hero.state.Get(hero.fields->slot(id)).value);
+  return AsInt(hero.state.Get(hero.fields->slot(id)).value);
 }
 
 void HeldEntities::MarkPosition(int slot, uint32_t position) {
-  if (slot < 0 || slot >= kMaxPlayers || position >= kMaxPositions) return;
+  if (slot < 0 || slot >= kMaxSlots || position >= kMaxPositions) return;
   players_[slot].dirty |= uint64_t{1} << position;
   any_dirty_ = true;
 }
 
 void HeldEntities::MarkSlot(int slot) {
-  if (slot < 0 || slot >= kMaxPlayers) return;
+  if (slot < 0 || slot >= kMaxSlots) return;
   players_[slot].dirty = ~uint64_t{0};
   any_dirty_ = true;
 }
@@ -41,7 +67,7 @@ void HeldEntities::MarkHeld(int32_t index) {
     MarkPosition((at - 1) / kMaxPositions, (at - 1) % kMaxPositions);
     return;
   }
-  for (int s = 0; s < kMaxPlayers; ++s) {
+  for (int s = 0; s < kMaxSlots; ++s) {
     for (uint32_t k = 0; k < kMaxPositions; ++k) {
       if (players_[s].held[k].index == index) MarkPosition(s, k);
     }
@@ -65,15 +91,14 @@ void HeldEntities::Ref(int32_t index, int slot, uint32_t position, bool add) {
   // finds the ones still holding the index.
 }
 
-void HeldEntities::Resolve(match::MatchContext& ctx, Roster& roster,
+void HeldEntities::Resolve(MatchContext& ctx, std::span<const Entity* const> heroes,
                            const MatchValue& game_time) {
   if (!any_dirty_) return;
   any_dirty_ = false;
-  std::span<Roster::Slot> slots = roster.heroes(ctx);
-  for (int s = 0; s < kMaxPlayers; ++s) {
+  for (int s = 0; s < kMaxSlots; ++s) {
     Player& p = players_[s];
     if (p.dirty == 0) continue;
-    const Entity* hero = slots[s].hero;
+    const Entity* hero = static_cast<size_t>(s) < heroes.size() ? heroes[s] : nullptr;
     // The positions the hero's class has, and those that held something.
     const uint32_t count = hero == nullptr ? 0 : std::min<uint32_t>(codes_->Count(*hero, kind_),
                                                                    kMaxPositions);
@@ -90,12 +115,18 @@ void HeldEntities::Resolve(match::MatchContext& ctx, Roster& roster,
         now.handle = static_cast<uint32_t>(*handle);
         now.index = static_cast<int32_t>(*handle & kIndexMask);
         if (const Entity* held = ctx.ByHandle(handle)) {
-          now.entity = held->lifetime;
-          now.name.assign(ctx.EntityName(*held));
-          now.value = match::ReadInt(value_, held);
-          if (now.name.empty()) ++unnamed_;
-          // Its changes of name and value matter now.
+          // Its changes of name and value matter now (to the module, which
+          // marks them).
           ctx.Watch(held->class_id);
+          if (Takes(ctx, *held)) {
+            now.entity = held->lifetime;
+            now.name.assign(ctx.EntityName(*held));
+            now.value = ReadInt(value_, held);
+            if (now.value && options_.count_bits) {
+              now.value = std::popcount(static_cast<uint64_t>(static_cast<uint32_t>(*now.value)));
+            }
+            if (now.name.empty()) ++unnamed_;
+          }
         } else {
           ++missing_;
         }
@@ -126,4 +157,4 @@ std::vector<std::pair<std::string, uint64_t>> HeldEntities::Counters() const {
   return {{what_ + "_missing_entities", missing_}, {what_ + "_unnamed_entities", unnamed_}};
 }
 
-}  // namespace gem::dota
+}  // namespace gem::match

@@ -1,0 +1,95 @@
+#include "core/deadlock/loadout.h"
+
+namespace gem::deadlock {
+namespace {
+
+bool IsItem(std::string_view class_name) { return class_name.rfind("CCitadel_Item", 0) == 0; }
+bool IsAbility(std::string_view class_name) { return !IsItem(class_name); }
+
+GameSchema Build() {
+  GameSchema s;
+  s.tables.resize(kTableCount);
+  s.tables[kInventory] = match::HeldTableSpec(
+      "inventory", "change of one of a pawn's items (m_vecAbilities' CCitadel_Item_*)", "item",
+      "charges");
+  s.tables[kAbilities] = match::HeldTableSpec(
+      "abilities", "change of one of a pawn's abilities (m_vecAbilities): upgrade bits set",
+      "ability", "level");
+  s.after_sql =
+      "CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);\n"
+      "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
+  return s;
+}
+
+}  // namespace
+
+const GameSchema& DeadlockSchema() {
+  static const GameSchema* const kSchema = new GameSchema(Build());
+  return *kSchema;
+}
+
+Loadout::Loadout()
+    : codes_({{"m_vecAbilities.#", kPosition},
+              {"m_CCitadelAbilityComponent.m_vecAbilities.#", kPosition},
+              {"m_pEntity.m_nameStringableIndex", kName},
+              {"m_pEntity.m_nameStringTableIndex", kName},
+              {"m_nUpgradeBits", kLevel},
+              {"m_nUpgradeInfo", kLevel},
+              {"m_iRemainingCharges", kCharges}}),
+      items_(&codes_, kPosition, {"m_iRemainingCharges"}, kInventory, "inventory",
+             {false, IsItem}),
+      abilities_(&codes_, kPosition, {"m_nUpgradeBits", "m_nUpgradeInfo"}, kAbilities,
+                 "abilities", {true, IsAbility}) {}
+
+void Loadout::OnCreated(const Entity& e) {
+  items_.OnCreated(e);
+  abilities_.OnCreated(e);
+}
+
+void Loadout::OnDeleted(const Entity& e) {
+  items_.OnDeleted(e);
+  abilities_.OnDeleted(e);
+}
+
+void Loadout::OnUpdated(const Entity& e, int slot, std::span<const FieldChange> changes) {
+  const std::span<const uint32_t> codes = codes_.Codes(e);
+  for (const FieldChange& c : changes) {
+    const uint32_t code = c.field_id < codes.size() ? codes[c.field_id] : 0;
+    switch (match::FieldCodes::KindOf(code)) {
+      case kPosition:
+        items_.MarkPosition(slot, match::FieldCodes::IndexOf(code));
+        abilities_.MarkPosition(slot, match::FieldCodes::IndexOf(code));
+        break;
+      case kName:
+      case kLevel:
+      case kCharges:
+        items_.MarkHeld(e.index);
+        abilities_.MarkHeld(e.index);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void Loadout::OnFrameEnd(match::MatchContext& ctx, std::span<const Entity* const> pawns,
+                         const MatchValue& game_time) {
+  if (followed_.size() < pawns.size()) followed_.resize(pawns.size(), 0);
+  for (size_t s = 0; s < pawns.size(); ++s) {
+    const uint64_t pawn = pawns[s] != nullptr ? pawns[s]->lifetime : 0;
+    if (pawn == followed_[s]) continue;
+    followed_[s] = pawn;
+    items_.MarkSlot(static_cast<int>(s));
+    abilities_.MarkSlot(static_cast<int>(s));
+  }
+  items_.Resolve(ctx, pawns, game_time);
+  abilities_.Resolve(ctx, pawns, game_time);
+}
+
+std::vector<std::pair<std::string, uint64_t>> Loadout::Counters() const {
+  std::vector<std::pair<std::string, uint64_t>> c = items_.Counters();
+  for (auto& x : abilities_.Counters()) c.push_back(x);
+  return c;
+}
+
+}  // namespace gem::deadlock

@@ -1,0 +1,54 @@
+// Loadout: a Deadlock player's abilities and items, as the pawn holds
+// them: the entities its m_vecAbilities names (abilities and items alike,
+// CCitadel_Item_* the items), written to `abilities` (name, level: the
+// upgrade bits set in m_nUpgradeBits, m_nUpgradeInfo in later builds) and
+// `inventory` (name, charges: m_iRemainingCharges), one row per change of
+// a position (core/match/held_entities.h).
+//
+// The fixtures are two-second fragments: their abilities are there (at
+// one bit each, unlocked), but no item entity and no upgrade bought; how
+// the bits count tiers, and items, no fixture lets us check.
+#ifndef GEM_CORE_DEADLOCK_LOADOUT_H_
+#define GEM_CORE_DEADLOCK_LOADOUT_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/match/field_codes.h"
+#include "core/match/held_entities.h"
+#include "core/match/match_context.h"
+#include "core/table_spec.h"
+
+namespace gem::deadlock {
+
+enum Table : uint32_t { kInventory, kAbilities, kTableCount };
+const GameSchema& DeadlockSchema();
+
+class Loadout {
+ public:
+  Loadout();
+  // Whether updates of the class matter (the players' pawns).
+  static bool Watches(std::string_view class_name) { return class_name == "CCitadelPlayerPawn"; }
+  void OnCreated(const Entity& e);
+  void OnDeleted(const Entity& e);
+  // An update of a watched class, or of a class a pawn's array held: `slot`
+  // the player whose pawn `e` is (-1: none).
+  void OnUpdated(const Entity& e, int slot, std::span<const FieldChange> changes);
+  // After every frame: `pawns[slot]` each player's pawn now.
+  void OnFrameEnd(match::MatchContext& ctx, std::span<const Entity* const> pawns,
+                  const MatchValue& game_time);
+  std::vector<std::pair<std::string, uint64_t>> Counters() const;
+
+ private:
+  enum Kind : uint16_t { kPosition = 1, kName, kLevel, kCharges };
+  match::FieldCodes codes_;
+  match::HeldEntities items_, abilities_;
+  std::vector<uint64_t> followed_;  // each slot's pawn, as last looked at
+};
+
+}  // namespace gem::deadlock
+
+#endif  // GEM_CORE_DEADLOCK_LOADOUT_H_

@@ -212,7 +212,18 @@ void IndexWriter::OnTableRow(uint32_t table, std::span<const MatchValue> values)
   // the row buffer refuses it, and the index fails, saying so.
   if (table >= game_.tables.size()) return;
   RowBuffer& row = pipeline_.Row(static_cast<uint8_t>(kRowStmts + table));
-  for (const MatchValue& v : values) AddValue(&row, v);
+  // Runs of NULLs (most of a combat-log entry's columns) in one tag each.
+  int nulls = 0;
+  for (const MatchValue& v : values) {
+    if (v.is_null()) {
+      ++nulls;
+      continue;
+    }
+    if (nulls > 0) row.Nulls(nulls);
+    nulls = 0;
+    AddValue(&row, v);
+  }
+  if (nulls > 0) row.Nulls(nulls);
   ++stats_.game_table_rows;
 }
 

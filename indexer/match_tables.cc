@@ -87,15 +87,6 @@ std::string TimelineInsertTarget(std::span<const MatchColumn> timeline) {
   return target + ")";
 }
 
-void AddValue(RowBuffer* row, const MatchValue& v) {
-  switch (v.kind) {
-    case MatchValue::Kind::kNull: row->Null(); break;
-    case MatchValue::Kind::kInt: row->Int(v.i); break;
-    case MatchValue::Kind::kReal: row->Real(v.r); break;
-    case MatchValue::Kind::kText: row->Text(v.s); break;
-  }
-}
-
 void AddKill(RowBuffer* row, const KillRow& k) {
   row->Int(k.tick);
   AddValue(row, k.game_time);

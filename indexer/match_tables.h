@@ -39,7 +39,14 @@ inline constexpr const char* kWardsInsertTarget =
 inline constexpr int kWardsColumns = 9;
 
 // Adds a row's values to a recorded row.
-void AddValue(RowBuffer* row, const MatchValue& v);
+inline void AddValue(RowBuffer* row, const MatchValue& v) {
+  switch (v.kind) {
+    case MatchValue::Kind::kNull: row->Null(); break;
+    case MatchValue::Kind::kInt: row->Int(v.i); break;
+    case MatchValue::Kind::kReal: row->Real(v.r); break;
+    case MatchValue::Kind::kText: row->Text(v.s); break;
+  }
+}
 void AddKill(RowBuffer* row, const KillRow& k);
 void AddWard(RowBuffer* row, const WardRow& w);
 

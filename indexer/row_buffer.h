@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,21 +22,52 @@
 
 namespace gem::index {
 
+class Stmt;
+
 class RowBuffer {
  public:
   // Starts a row of statement `stmt`, an index into the statements that
   // RunAll() is given. Its values follow, in parameter order (the first
   // value binds parameter 1); a row may have at most 255.
   RowBuffer& Begin(uint8_t stmt);
-  RowBuffer& Int(int64_t v);
-  RowBuffer& Real(double v);
-  RowBuffer& Text(std::string_view v);
-  RowBuffer& Blob(std::string_view v);
-  RowBuffer& Null();
+  // Inline: rows of many columns (a combat-log entry's) are recorded on
+  // the parser's thread, a value at a time.
+  RowBuffer& Int(int64_t v) {
+    char* p = Tagged(kInt, 8);
+    std::memcpy(p, &v, 8);
+    return *this;
+  }
+  RowBuffer& Real(double v) {
+    char* p = Tagged(kReal, 8);
+    std::memcpy(p, &v, 8);
+    return *this;
+  }
+  RowBuffer& Text(std::string_view v) {
+    Tagged(kText, 0);
+    PutBytes(v);
+    return *this;
+  }
+  RowBuffer& Blob(std::string_view v) {
+    Tagged(kBlob, 0);
+    PutBytes(v);
+    return *this;
+  }
+  RowBuffer& Null() {
+    Tagged(kNull, 0);
+    return *this;
+  }
+  // `n` NULL values (1-255) in one tag: a sparse row's runs of NULLs cost
+  // a byte each, and nothing when inserted (they stay unbound).
+  RowBuffer& Nulls(int n) {
+    char* p = Tagged(kNulls, 1);
+    data_[row_start_ + 1] = static_cast<char>(static_cast<uint8_t>(data_[row_start_ + 1]) + n - 1);
+    p[0] = static_cast<char>(n);
+    return *this;
+  }
 
-  bool empty() const { return bytes_.empty(); }
-  size_t bytes() const { return bytes_.size(); }
-  void clear() { bytes_.clear(); }
+  bool empty() const { return size_ == 0; }
+  size_t bytes() const { return size_; }
+  void clear() { size_ = 0; }
 
   // Inserts every row with its statement (`inserts[stmt]`), many rows to
   // a statement run where there are enough; each table's rows in the order
@@ -47,10 +80,39 @@ class RowBuffer {
   Status RunAll(std::span<Insert> inserts) const;
 
  private:
-  void PutTag(char tag);
-  void PutBytes(std::string_view v);
+  // How each value is recorded: its tag, then 8 bytes for kInt and kReal,
+  // a 4-byte size and the bytes for kText and kBlob, nothing for kNull, a
+  // count byte for kNulls.
+  enum Tag : char { kInt = 'i', kReal = 'r', kText = 't', kBlob = 'b', kNull = 'n', kNulls = 'N' };
+  // Room for `n` more bytes, at the end (the buffer grows by doubling
+  // and is kept: a batch's rows allocate nothing once it has grown).
+  char* Extend(size_t n) {
+    if (n > capacity_ - size_) Grow(n);
+    char* p = data_.get() + size_;
+    size_ += n;
+    return p;
+  }
+  void Grow(size_t n);
+  // A value's tag (counted in the row's header) and room for `n` bytes.
+  char* Tagged(char tag, size_t n) {
+    char* p = Extend(1 + n);
+    ++data_[row_start_ + 1];  // the row's value count
+    p[0] = tag;
+    return p + 1;
+  }
+  void PutBytes(std::string_view v) {
+    const uint32_t size = static_cast<uint32_t>(v.size());
+    char* p = Extend(4 + v.size());
+    std::memcpy(p, &size, 4);
+    if (!v.empty()) std::memcpy(p + 4, v.data(), v.size());
+  }
+  friend const char* BindRowValues(const char* p, int values, Stmt* stmt, int first);
+  friend const char* SkipRowValues(const char* p, int values);
 
-  std::string bytes_;      // per row: stmt, value count, then tagged values
+  // Per row: stmt, value count, then tagged values.
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   size_t row_start_ = 0;   // where the current row's header is
 };
 

@@ -131,5 +131,30 @@ TEST_F(RowBufferTest, ManyRowsKeepEachTablesOrder) {
   EXPECT_EQ(Rows("SELECT * FROM u ORDER BY k DESC"), want_u);
 }
 
+// Runs of NULLs recorded as one tag stand for that many values, between
+// and after others, many rows to a run too: a parameter a row before bound
+// is NULL again.
+TEST_F(RowBufferTest, NullRunsStandForThatManyNulls) {
+  RowBuffer rows;
+  rows.Begin(0).Int(1).Nulls(3).Text("x");
+  rows.Begin(0).Nulls(5);
+  rows.Begin(0).Nulls(2).Real(0.5).Nulls(1).Int(9);
+  rows.Begin(1).Nulls(1).Text("k null");
+  for (int i = 0; i < inserts_[0].rows_per_many() + 1; ++i) rows.Begin(0).Int(i).Nulls(4);
+  ASSERT_TRUE(rows.RunAll(inserts_).ok());
+  std::vector<std::string> got = Rows("SELECT * FROM t ORDER BY rowid");
+  ASSERT_EQ(got.size(), 4u + inserts_[0].rows_per_many());
+  EXPECT_EQ(got[0], "int:1|null|null|null|text:x");
+  EXPECT_EQ(got[1], "null|null|null|null|null");
+  EXPECT_EQ(got[2], "null|null|real:0.500000|null|int:9");
+  EXPECT_EQ(got.back(),
+            "int:" + std::to_string(inserts_[0].rows_per_many()) + "|null|null|null|null");
+  EXPECT_EQ(Rows("SELECT count(*) FROM u"), (std::vector<std::string>{"int:1"}));
+  // A run counts towards the row's values: too few is still an error.
+  RowBuffer short_row;
+  short_row.Begin(0).Int(1).Nulls(3);
+  EXPECT_FALSE(short_row.RunAll(inserts_).ok());
+}
+
 }  // namespace
 }  // namespace gem::index

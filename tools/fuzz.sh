@@ -67,7 +67,9 @@ if ! bazel build --config=fuzz --symlink_prefix=/ "${labels[@]}"; then
 fi
 bin="$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz"
 
-# Seeds, recut when the cutter or the fixtures changed.
+# Seeds, recut when the cutter or the fixtures changed (a fresh machine
+# has no $work yet).
+mkdir -p "$work"
 seeds="$work/seeds"
 if [ -d "$fixtures" ]; then
   stamp="$(sha1sum "$bin/cut_seeds" | cut -c1-40) $(ls -l "$fixtures"/*.dem 2>/dev/null | sha1sum | cut -c1-40)"

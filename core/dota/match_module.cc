@@ -219,7 +219,7 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
     case kDotaUmChatEvent:
       GEM_RETURN_IF_ERROR(chat_.DecodeChatEvent(data, size, &chat_event_));
       ++chat_events_;
-      ctx.Row(kChatEvents, chat_.EventRow(ctx.tick(), chat_event_));
+      if (ctx.has_sink()) ctx.Row(kChatEvents, chat_.EventRow(ctx.tick(), chat_event_));
       if (ctx.match_layer()) events_.OnChatEvent(chat_event_);
       return Status::Ok();
     default:
@@ -241,7 +241,7 @@ void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
     if (game_end_tick_ < 0) game_end_tick_ = ctx.frame().tick;
     if (!end_game_time_) end_game_time_ = GameTime(ctx, ctx.tick());
   }
-  ctx.Row(kCombatLogEntries, combat_row_.Build(ctx.tick(), c));
+  if (ctx.has_sink()) ctx.Row(kCombatLogEntries, combat_row_.Build(ctx.tick(), c));
   if (!ctx.match_layer()) return;
   switch (e.type()) {
     case kCombatLogPurchase:

@@ -73,6 +73,7 @@ class GameLayer {
   // Called for every update of every entity: classes the module does not
   // watch cost one table lookup.
   void OnEntityUpdated(const TickInfo& t, const Entity& e, std::span<const FieldChange> c) {
+    if (!options_.match_layer) return;  // no class is watched
     const size_t k = static_cast<size_t>(e.class_id);
     if (e.class_id >= 0 && k < watched_.size()) {
       if (watched_[k] == 0) return;

@@ -14,8 +14,11 @@
 //   DEM_SyncTick                        end of the signon
 //   anything else (user commands, spawn groups, unknown ids) is skipped.
 // Inner messages are applied in priority order: net ticks, server info and
-// string tables first, packet entities next, game events and combat log
-// last; messages of equal priority keep their packet order.
+// string tables first, packet entities next, game events last, and the
+// user messages the game's module reads at the priority it gives them;
+// messages of equal priority keep their packet order. The parser names no
+// game: what a game's messages, file info and types mean is its module's
+// (core/match/game_module.h), which the game layer runs.
 //
 // Errors: Parse() returns a fatal Status (not a replay, unsupported,
 // corrupt) with the byte offset of the frame at fault. A file cut after the

@@ -64,7 +64,7 @@ Status Parser::OnCreateStringTable(const uint8_t* data, size_t size) {
     std::string_view raw = msg.string_data;
     if (raw.substr(0, 4) == "LZSS") {
       return Status::Unsupported("string table " + name +
-                                 " is LZSS-compressed (Dota builds up to 962)");
+                                 " is LZSS-compressed (the Source 2 betas of 2014-2015)");
     }
     size_t out = 0;
     if (!snappy::GetUncompressedLength(raw.data(), raw.size(), &out) ||

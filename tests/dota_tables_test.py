@@ -432,6 +432,25 @@ class FixtureTables(unittest.TestCase):
         self.assertNotIn(None, names)
 
 
+class WithoutTheMatchLayer(unittest.TestCase):
+    def test_analyst_tables_are_empty_and_the_games_messages_whole(self):
+        con, _, combat, _ = synthetic()
+        dem = os.path.join(TMP, "dota-plain.dem")
+        db = os.path.join(TMP, "dota-plain-no-match.db")
+        subprocess.run([GEM_INDEX, "--quiet", "--force", "--no-match-layer", dem, db], check=True)
+        plain = connect(db)
+        for table in ("purchases", "inventory", "abilities", "objectives", "runes", "buybacks",
+                      "draft", "teamfights", "teamfight_players", "timeline", "kills"):
+            self.assertEqual(plain.execute("SELECT count(*) FROM %s" % table).fetchone()[0], 0,
+                             table)
+        for table in ("combat_log_entries", "combat_log_names", "chat_events"):
+            n = con.execute("SELECT count(*) FROM %s" % table).fetchone()[0]
+            self.assertGreater(n, 0, table)
+            self.assertEqual(plain.execute("SELECT count(*) FROM %s" % table).fetchone()[0], n)
+        self.assertEqual(plain.execute("SELECT count(*) FROM combat_log").fetchone()[0],
+                         len(combat))
+
+
 class DamagedInput(unittest.TestCase):
     def test_names_and_handles_that_name_nothing_are_nulls_and_counts(self):
         con, truth, _, _ = synthetic(flaws=True)

@@ -180,6 +180,19 @@ class SyntheticTables(unittest.TestCase):
                          "first_blood"} <= kinds, kinds)
         self.assertTrue(all(r[7] is not None for r in rows if r[1] in ("tower", "barracks")))
 
+    def test_a_death_the_aegis_undoes_is_no_kill(self):
+        con, truth, combat, _ = synthetic()
+        saved = [c for c in combat if c.get("type") == 4 and c.get("will_reincarnate")]
+        self.assertTrue(saved)
+        names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+        slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
+        for c in saved:
+            victim = slot_of[names[c["target_name"]]]
+            self.assertIsNone(con.execute("SELECT id FROM kills WHERE tick = ? AND victim = ?",
+                                          (c["tick"], victim)).fetchone())
+        self.assertEqual(con.execute("SELECT count(*) FROM kills").fetchone()[0],
+                         len(truth["kill"]))
+
     def test_runes_and_buybacks_are_the_ones_written(self):
         con, truth, _, _ = synthetic()
         names = ["double_damage", "haste", "illusion", "invisibility", "regeneration", "bounty",

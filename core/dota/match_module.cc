@@ -261,6 +261,9 @@ void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
 void Module::Kill(MatchContext& ctx, const CombatLogEntry& c) {
   const proto::CMsgDOTACombatLogEntry& e = *c.entry;
   if (!e.is_target_hero() || e.is_target_illusion()) return;
+  // A hero that will reincarnate (the aegis, Wraith King) has not died:
+  // the player resource counts no death.
+  if (e.will_reincarnate()) return;
   const int victim = roster_.SlotOfHeroName(ctx, c.target_name);
   if (victim < 0) return;  // a hero no player has (a clone, a neutral)
   KillRow k;

@@ -22,7 +22,9 @@
 //   due). Game seconds are m_pGameRules.m_fGameTime where the replay has it,
 //   else the server tick less paused ticks (game_clock.h).
 // - Kills: combat-log deaths (DOTA_COMBATLOG_DEATH) of heroes that are not
-//   illusions; the killer is the player whose hero is the attacker, else
+//   illusions and will not reincarnate (will_reincarnate: the aegis, Wraith
+//   King's ultimate; the player resource counts no death for them); the
+//   killer is the player whose hero is the attacker, else
 //   the damage source (a summon's owner); assisters are assist_players
 //   (player ids); weapon is the inflictor.
 // - Wards: ward_tracker.h. Purchases, buybacks, objectives, runes:

@@ -166,6 +166,32 @@ void Objectives::Roshan(uint32_t tick) {
   ChatEvent(type, 0, taker->slot, -1);
   Tell(tick, turn == 0 ? "aegis" : turn == 1 ? "aegis_stolen" : "aegis_denied", "null",
        Number(taker->team), Number(taker->slot), "", 0, taker->hero);
+  // Half a minute later the aegis saves its taker: a death it comes back
+  // from (no kill; the player resource counts no death).
+  if (turn != 2) reincarnate_ = {tick + 900, taker->slot};
+}
+
+void Objectives::Reincarnate(uint32_t tick) {
+  const PlayerStats::View* victim = nullptr;
+  for (const PlayerStats::View& p : players_) {
+    if (p.slot == reincarnate_.second) victim = &p;
+  }
+  reincarnate_ = {0, -1};
+  if (victim == nullptr) return;
+  const PlayerStats::View* killer = Player(victim->team == kRadiant ? kDire : kRadiant);
+  if (killer == nullptr) return;
+  proto::CMsgDOTACombatLogEntry entry;
+  entry.set_type(kCombatLogDeath);
+  entry.set_target_name(combat_->Name(stats_->HeroName(victim->hero)));
+  entry.set_attacker_name(combat_->Name(stats_->HeroName(killer->hero)));
+  entry.set_damage_source_name(entry.attacker_name());
+  entry.set_inflictor_name(combat_->Name("dota_unknown"));
+  entry.set_is_attacker_hero(true);
+  entry.set_is_target_hero(true);
+  entry.set_is_target_illusion(false);
+  entry.set_will_reincarnate(true);
+  entry.set_timestamp(static_cast<float>(tick / 30.0));
+  combat_->Write(tick, entry);
 }
 
 void Objectives::Combat(uint32_t tick) {
@@ -217,6 +243,7 @@ void Objectives::Tick(uint32_t tick) {
     Roshan(tick);
     next_roshan_ = tick + 7200;
   }
+  if (reincarnate_.second >= 0 && tick >= reincarnate_.first) Reincarnate(tick);
   if (tick == horn_ + 3000) {
     const PlayerStats::View* p = Player(0);
     if (p != nullptr) {

@@ -13,7 +13,9 @@
 //   AEGIS_STOLEN, then AEGIS_DENIED, in turn: its first player id the
 //   taker); a Tormentor (MINIBOSS_KILL: the player, the team as the
 //   value); a courier lost (COURIER_LOST: the killer, the courier's team);
-//   first blood at the first kill (FIRSTBLOOD: killer, victim).
+//   first blood at the first kill (FIRSTBLOOD: killer, victim). Half a
+//   minute after an aegis is taken (or stolen) its taker dies and comes
+//   back: a combat-log death with will_reincarnate set, which is no kill.
 // - Runes about every 20 s from the pre-game (CHAT_MESSAGE_RUNE_PICKUP,
 //   one in five RUNE_BOTTLE: the player, the rune's type as the value);
 //   buybacks about every 100 s (DOTA_COMBATLOG_BUYBACK, the player's slot
@@ -33,6 +35,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/synth/combat_writer.h"
@@ -69,6 +72,7 @@ class Objectives {
             const SimEntity* where);
   void Destroy(uint32_t tick);
   void Roshan(uint32_t tick);
+  void Reincarnate(uint32_t tick);
   void Combat(uint32_t tick);
   const PlayerStats::View* Player(int team);  // a random player of `team` (0: any)
   int TeamOf(int slot) const;
@@ -84,6 +88,7 @@ class Objectives {
   uint32_t pregame_ = 0, horn_ = 0;
   uint32_t next_building_ = 0, next_roshan_ = 0;
   int aegis_turn_ = 0;
+  std::pair<uint32_t, int> reincarnate_{0, -1};  // (tick, slot) the aegis saves
   bool first_blood_ = false;
   uint64_t objectives_ = 0;
 };

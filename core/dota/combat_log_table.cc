@@ -29,22 +29,25 @@ void AppendJsonNumber(double v, std::string* out) {
 }
 void AppendJsonNumber(int64_t v, std::string* out) { out->append(std::to_string(v)); }
 
-}  // namespace
-
-TableSpec CombatLogTypesTable() {
+// A table of names by number.
+TableSpec NamesTable(const char* name, const char* key, const char* comment) {
   TableSpec t;
-  t.name = "combat_log_types";
-  t.comment = "DOTA_COMBATLOG_TYPES: a combat-log entry's type and its name";
-  t.columns = {{"type", "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}};
+  t.name = name;
+  t.comment = comment;
+  t.columns = {{key, "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}};
   return t;
 }
 
+}  // namespace
+
+TableSpec CombatLogTypesTable() {
+  return NamesTable("combat_log_types", "type",
+                    "DOTA_COMBATLOG_TYPES: a combat-log entry's type and its name");
+}
+
 TableSpec CombatLogNamesTable() {
-  TableSpec t;
-  t.name = "combat_log_names";
-  t.comment = "CombatLogNames at the end of the replay (names never change)";
-  t.columns = {{"idx", "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}};
-  return t;
+  return NamesTable("combat_log_names", "idx",
+                    "CombatLogNames at the end of the replay (names never change)");
 }
 
 TableSpec CombatLogEntriesTable() {

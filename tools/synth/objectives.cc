@@ -125,6 +125,19 @@ void Objectives::OnKill(uint32_t tick, int killer, int victim) {
        v ? stats_->HeroName(v->hero) : "", 0, v ? v->hero : nullptr);
 }
 
+proto::CMsgDOTACombatLogEntry Objectives::Death(uint32_t tick, const std::string& target,
+                                                const PlayerStats::View& killer) {
+  proto::CMsgDOTACombatLogEntry entry;
+  entry.set_type(kCombatLogDeath);
+  entry.set_target_name(combat_->Name(target));
+  entry.set_attacker_name(combat_->Name(stats_->HeroName(killer.hero)));
+  entry.set_damage_source_name(entry.attacker_name());
+  entry.set_inflictor_name(combat_->Name("dota_unknown"));
+  entry.set_is_attacker_hero(true);
+  entry.set_timestamp(static_cast<float>(tick / 30.0));
+  return entry;
+}
+
 void Objectives::Destroy(uint32_t tick) {
   if (buildings_.empty()) return;
   const size_t k = Below(buildings_.size());
@@ -134,19 +147,12 @@ void Objectives::Destroy(uint32_t tick) {
   if (killer == nullptr) return;
   world_->Set(b.e, "m_lifeState", world_->Number(*b.e, "m_lifeState", 1));
   world_->Set(b.e, "m_iHealth", world_->Number(*b.e, "m_iHealth", 0));
-  proto::CMsgDOTACombatLogEntry entry;
-  entry.set_type(kCombatLogDeath);
-  entry.set_target_name(combat_->Name(b.combat_name));
+  proto::CMsgDOTACombatLogEntry entry = Death(tick, b.combat_name, *killer);
   entry.set_target_source_name(entry.target_name());
-  entry.set_attacker_name(combat_->Name(stats_->HeroName(killer->hero)));
-  entry.set_damage_source_name(entry.attacker_name());
-  entry.set_inflictor_name(combat_->Name("dota_unknown"));
-  entry.set_is_attacker_hero(true);
   entry.set_is_target_hero(false);
   entry.set_is_target_building(true);
   entry.set_attacker_team(static_cast<uint32_t>(killer->team));
   entry.set_target_team(static_cast<uint32_t>(b.team));
-  entry.set_timestamp(static_cast<float>(tick / 30.0));
   combat_->Write(tick, entry);
   Tell(tick, b.kind, Number(b.team), Number(killer->team), Number(killer->slot), b.combat_name, -1,
        b.e);
@@ -180,17 +186,10 @@ void Objectives::Reincarnate(uint32_t tick) {
   if (victim == nullptr) return;
   const PlayerStats::View* killer = Player(victim->team == kRadiant ? kDire : kRadiant);
   if (killer == nullptr) return;
-  proto::CMsgDOTACombatLogEntry entry;
-  entry.set_type(kCombatLogDeath);
-  entry.set_target_name(combat_->Name(stats_->HeroName(victim->hero)));
-  entry.set_attacker_name(combat_->Name(stats_->HeroName(killer->hero)));
-  entry.set_damage_source_name(entry.attacker_name());
-  entry.set_inflictor_name(combat_->Name("dota_unknown"));
-  entry.set_is_attacker_hero(true);
+  proto::CMsgDOTACombatLogEntry entry = Death(tick, stats_->HeroName(victim->hero), *killer);
   entry.set_is_target_hero(true);
   entry.set_is_target_illusion(false);
   entry.set_will_reincarnate(true);
-  entry.set_timestamp(static_cast<float>(tick / 30.0));
   combat_->Write(tick, entry);
 }
 

@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "proto/dota_usermessages.pb.h"
 #include "tools/synth/combat_writer.h"
 #include "tools/synth/player_stats.h"
 #include "tools/synth/world.h"
@@ -70,6 +71,9 @@ class Objectives {
   void Tell(uint32_t tick, const char* kind, const std::string& team, const std::string& by_team,
             const std::string& slot, const std::string& target, int64_t value,
             const SimEntity* where);
+  // A death of `target` (its combat-log name) at `killer`'s hands.
+  proto::CMsgDOTACombatLogEntry Death(uint32_t tick, const std::string& target,
+                                      const PlayerStats::View& killer);
   void Destroy(uint32_t tick);
   void Roshan(uint32_t tick);
   void Reincarnate(uint32_t tick);

@@ -3,7 +3,8 @@
 # `PEER FILE.dem`, once more than --runs (the warm-up pair); the JSON has a
 # pair per run, ratios whose median lies between their min and max, and
 # both sides' peaks; a peer that fails, a replay gem cannot parse, a
-# missing peer and --peer-only alone are reported, not crashed on.
+# missing peer and --peer-only alone are reported, not crashed on; on a
+# synthetic replay gem-index is paired with the peer as well.
 set -u
 bench="$TEST_SRCDIR/$TEST_WORKSPACE/tools/gem-bench"
 checkout="$(dirname "$(dirname "$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/tests/workspace_anchor.txt")")")"
@@ -48,6 +49,30 @@ assert p["gem_seconds"] > 0 and p["peer_seconds"] > 0, p
 assert p["gem_peak_mib"] > 0 and p["peer_peak_mib"] > 0 and p["peak_ratio"] > 0, p
 assert rows["junk.dem"]["peer"] == {"error": "gem-dump parse exited with 65"}, rows["junk.dem"]
 PY
+
+# On a synthetic replay gem-index is set against the peer too (the
+# fixture a synthetic replay is written from must be there).
+auto="$fixtures/dota2_haste_auto-20240102-2233-start.dem"
+if [ -f "$auto" ]; then
+  PEER_LOG="$tmp/log3" PEER_EXIT=0 "$bench" --peer "$peer" --peer-only --json --runs 2 \
+    --no-fixtures --from "$auto" --work "$tmp/work" --minutes 0.2 > "$tmp/index.json" \
+    2>"$tmp/err" || fail "gem-bench exited $? on a synthetic replay"
+  [ "$(grep -c . "$tmp/log3")" -eq 6 ] ||
+    fail "the peer ran $(grep -c . "$tmp/log3") times beside parse and index, expected 2 x (2 + 1)"
+  /usr/bin/python3 - "$tmp/index.json" <<'PY' || failures=$((failures + 1))
+import json, sys
+rows = json.load(open(sys.argv[1]))["replays"]
+assert len(rows) == 1 and rows[0]["replay"].startswith("synthetic-"), rows
+p = rows[0]["index_peer"]
+assert p["pairs"] == 2, p
+assert 0 < p["wall_ratio_min"] <= p["wall_ratio"] <= p["wall_ratio_max"], p
+assert p["gem_peak_mib"] > 0 and p["peer_peak_mib"] > 0, p
+assert rows[0]["peer"]["pairs"] == 2, rows[0]
+PY
+  [ ! -e "$tmp/work/bench-peer-index.db" ] || fail "the index gem-index wrote was left behind"
+else
+  echo "SKIPPED (the synthetic part): fixture dota2_haste_auto-20240102-2233-start.dem not found"
+fi
 
 PEER_LOG="$tmp/log2" PEER_EXIT=3 "$bench" --peer "$peer" --peer-only --runs 2 --minutes '' \
   "$nekit" > "$tmp/fail.txt" 2>"$tmp/err" || fail "gem-bench exited $? on a failing peer"

@@ -4,9 +4,9 @@
 // and query latencies through libgem. Times are medians of --runs runs;
 // parse and index runs alternate, and index/parse ratios pair each index
 // run with the parse run before it. With --peer PATH, gem's parse is also
-// set against another parser's (`PATH FILE.dem`), as whole processes
-// run alternately on the same files (see peer.h); --peer-only measures
-// just that.
+// set against another parser's (`PATH FILE.dem`), and on the synthetic
+// replays gem-index too, as whole processes run alternately on the same
+// files (see peer.h); --peer-only measures just that.
 //
 //   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
 //             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]
@@ -67,6 +67,7 @@ struct Row {
   QueryLatencies q;
   MatchLayerCost match;  // when measured
   PeerComparison peer;   // with --peer
+  PeerComparison index_peer;  // with --peer, synthetic replays: gem-index against it
 };
 
 bool Exists(const std::string& path) {
@@ -112,6 +113,11 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   row.bytes = FileSize(replay);
   if (!o.peer.empty()) {
     row.peer = ComparePeer(Tool("tools/gem-dump"), o.peer, replay, o.runs);
+    // The index beside the peer's parse, on the long replays.
+    if (name.rfind("synthetic", 0) == 0) {
+      row.index_peer = CompareIndexToPeer(Tool("indexer/gem-index"), o.peer, replay,
+                                          o.work + "/bench-peer-index.db", o.runs);
+    }
     if (o.peer_only) return row;
   }
   // Parse and index alternate, so that each index run is compared with a
@@ -164,15 +170,17 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   return row;
 }
 
-// gem's parse against the peer's, replay by replay.
-void PrintPeerTable(const std::vector<Row>& rows, const std::string& peer) {
+// gem's parse (or its index) against the peer's parse, replay by replay.
+void PrintPeerTable(const std::vector<Row>& rows, const std::string& peer, bool index) {
   fmt::print(
-      "gem-dump parse against {} (whole processes, alternating; x = gem / peer,\n"
+      "{} against {} (whole processes, alternating; x = gem / peer,\n"
       "the median over pairs of the ratio within each pair, min..max beside):\n"
       "{:<52} {:>8} {:>8} {:>6} {:>13} {:>7} {:>7} {:>6}\n",
-      peer, "replay", "gem_s", "peer_s", "wall_x", "x_min..max", "gem_MB", "peer_MB", "peak_x");
+      index ? "gem-index" : "gem-dump parse", peer, "replay", "gem_s", "peer_s", "wall_x",
+      "x_min..max", "gem_MB", "peer_MB", "peak_x");
   for (const Row& r : rows) {
-    const PeerComparison& c = r.peer;
+    const PeerComparison& c = index ? r.index_peer : r.peer;
+    if (index && !c.ran && c.error.empty()) continue;  // not measured (a fixture)
     if (!c.ran) {
       fmt::print("{:<52}  ({})\n", r.name, c.error);
       continue;
@@ -268,6 +276,15 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
         fmt::print(",\"peer\":{{\"error\":\"{}\"}}", p.error);
       }
     }
+    if (r.index_peer.ran) {
+      const PeerComparison& p = r.index_peer;
+      fmt::print(
+          ",\"index_peer\":{{\"pairs\":{},\"gem_seconds\":{:.6f},\"peer_seconds\":{:.6f},"
+          "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
+          "\"gem_peak_mib\":{:.1f},\"peer_peak_mib\":{:.1f},\"peak_ratio\":{:.3f}}}",
+          p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min, p.wall_ratio_max,
+          p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
+    }
     if (r.q.last_tick == 0 && r.changes == 0) {  // --peer-only: nothing else measured
       fmt::print(",\"bytes\":{:.0f}}}", r.bytes);
       continue;
@@ -336,8 +353,9 @@ void Usage(FILE* out) {
              "each --minutes length (none with --minutes ''), and what the match layer costs\n"
              "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
              "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
-             "every replay, whole processes run alternately (wall time and peak memory,\n"
-             "ratios within pairs); --peer-only measures just that.\n");
+             "every replay, and gem-index against it on the synthetic ones, whole processes\n"
+             "run alternately (wall time and peak memory, ratios within pairs); --peer-only\n"
+             "measures just that.\n");
 }
 
 }  // namespace
@@ -447,7 +465,9 @@ int main(int argc, char** argv) {
     if (!o.peer_only) PrintTable(rows);
     if (!o.peer.empty()) {
       if (!o.peer_only) fmt::print("\n");
-      PrintPeerTable(rows, o.peer);
+      PrintPeerTable(rows, o.peer, false);
+      fmt::print("\n");
+      PrintPeerTable(rows, o.peer, true);
     }
   }
   return 0;

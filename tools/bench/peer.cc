@@ -1,22 +1,24 @@
 #include "tools/bench/peer.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "tools/bench/measure.h"
 
 namespace gem::bench {
 
-PeerComparison ComparePeer(const std::string& gem_dump, const std::string& peer,
-                           const std::string& replay, int pairs) {
+namespace {
+
+PeerComparison Compare(const std::vector<std::string>& gem_argv, const std::string& what,
+                       const std::string& peer, const std::string& replay, int pairs) {
   PeerComparison c;
-  const std::vector<std::string> gem_argv = {gem_dump, "parse", replay};
   const std::vector<std::string> peer_argv = {peer, replay};
   std::vector<double> gem_s, peer_s, gem_peak, peer_peak, wall, peak;
   for (int i = -1; i < pairs; ++i) {  // pair -1 warms the page cache
     const ChildRun g = RunChild(gem_argv);
     if (g.exit_code != 0) {
-      c.error = "gem-dump parse exited with " + std::to_string(g.exit_code);
+      c.error = what + " exited with " + std::to_string(g.exit_code);
       return c;
     }
     const ChildRun p = RunChild(peer_argv);
@@ -44,6 +46,21 @@ PeerComparison ComparePeer(const std::string& gem_dump, const std::string& peer,
   c.wall_ratio_min = *std::min_element(wall.begin(), wall.end());
   c.wall_ratio_max = *std::max_element(wall.begin(), wall.end());
   c.peak_ratio = Median(peak);
+  return c;
+}
+
+}  // namespace
+
+PeerComparison ComparePeer(const std::string& gem_dump, const std::string& peer,
+                           const std::string& replay, int pairs) {
+  return Compare({gem_dump, "parse", replay}, "gem-dump parse", peer, replay, pairs);
+}
+
+PeerComparison CompareIndexToPeer(const std::string& gem_index, const std::string& peer,
+                                  const std::string& replay, const std::string& out, int pairs) {
+  PeerComparison c =
+      Compare({gem_index, "--force", "--quiet", replay, out}, "gem-index", peer, replay, pairs);
+  std::remove(out.c_str());
   return c;
 }
 

@@ -1,8 +1,10 @@
-// gem's parse against another parser's, as whole processes on one replay.
+// gem against another parser, as whole processes on one replay.
 //
 // The peer is a binary run as `PEER FILE.dem` (haste-bench, say); gem's
 // side is `gem-dump parse FILE.dem`, which parses with no sink as the peer
-// parses with a visitor that does nothing. Runs alternate, gem then peer,
+// parses with a visitor that does nothing (ComparePeer), or gem-index
+// writing the whole index (CompareIndexToPeer: what an index costs beside
+// the fastest parse). Runs alternate, gem then peer,
 // after one unmeasured pair (the replay then in the page cache for both),
 // and each figure is the median over pairs of the ratio within the pair:
 // this machine's speed drifts, and a pair's two runs see the same drift.
@@ -26,6 +28,9 @@ struct PeerComparison {
 
 PeerComparison ComparePeer(const std::string& gem_dump, const std::string& peer,
                            const std::string& replay, int pairs);
+// gem-index REPLAY OUT (`out` is written and removed) against the peer.
+PeerComparison CompareIndexToPeer(const std::string& gem_index, const std::string& peer,
+                                  const std::string& replay, const std::string& out, int pairs);
 
 }  // namespace gem::bench
 

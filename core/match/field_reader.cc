@@ -9,7 +9,7 @@ FieldReader::PerClass& FieldReader::Of(int32_t class_id) {
   return classes_[c];
 }
 
-uint32_t FieldReader::Id(const Entity& e) {
+uint32_t FieldReader::IdSlow(const Entity& e) {
   const ClassFields* fields = e.fields;
   if (fields == nullptr || e.class_id < 0) return ClassFields::kInvalid;
   PerClass& pc = Of(e.class_id);
@@ -27,12 +27,6 @@ uint32_t FieldReader::Id(const Entity& e) {
   }
   pc.checked = size;
   return ClassFields::kInvalid;
-}
-
-Value FieldReader::Read(const Entity& e) {
-  const uint32_t id = Id(e);
-  if (id == ClassFields::kInvalid) return Value();
-  return e.state.Get(e.fields->slot(id)).value;
 }
 
 std::optional<int64_t> AsInt(const Value& v) {

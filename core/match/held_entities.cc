@@ -49,12 +49,14 @@ std::optional<int64_t> HeldEntities::Handle(const Entity& hero, uint32_t positio
 
 void HeldEntities::MarkPosition(int slot, uint32_t position) {
   if (slot < 0 || slot >= kMaxSlots || position >= kMaxPositions) return;
+  if (static_cast<size_t>(slot) >= players_.size()) players_.resize(slot + 1);
   players_[slot].dirty |= uint64_t{1} << position;
   any_dirty_ = true;
 }
 
 void HeldEntities::MarkSlot(int slot) {
   if (slot < 0 || slot >= kMaxSlots) return;
+  if (static_cast<size_t>(slot) >= players_.size()) players_.resize(slot + 1);
   players_[slot].dirty = ~uint64_t{0};
   any_dirty_ = true;
 }
@@ -67,7 +69,7 @@ void HeldEntities::MarkHeld(int32_t index) {
     MarkPosition((at - 1) / kMaxPositions, (at - 1) % kMaxPositions);
     return;
   }
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for (int s = 0; s < static_cast<int>(players_.size()); ++s) {
     for (uint32_t k = 0; k < kMaxPositions; ++k) {
       if (players_[s].held[k].index == index) MarkPosition(s, k);
     }
@@ -95,7 +97,7 @@ void HeldEntities::Resolve(MatchContext& ctx, std::span<const Entity* const> her
                            const MatchValue& game_time) {
   if (!any_dirty_) return;
   any_dirty_ = false;
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for (int s = 0; s < static_cast<int>(players_.size()); ++s) {
     Player& p = players_[s];
     if (p.dirty == 0) continue;
     const Entity* hero = static_cast<size_t>(s) < heroes.size() ? heroes[s] : nullptr;

@@ -110,7 +110,10 @@ class HeldEntities {
   std::string what_;
   HeldOptions options_;
   std::vector<int8_t> takes_;  // by class id: -1 not asked yet
-  Player players_[kMaxSlots];
+  // By slot, grown to the highest slot marked: a module holds a few of
+  // these from its start, and 64 slots of 64 positions each would be
+  // ~300 KB to build and zero for every replay, however short.
+  std::vector<Player> players_;
   bool any_dirty_ = false;
   // Held entity index -> slot * kMaxPositions + position + 1; 0 none,
   // kMany: held in more than one place (then all are looked through).

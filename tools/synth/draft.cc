@@ -17,11 +17,6 @@ constexpr const char* kOrder[] = {"bA", "bB", "bA", "bB", "pA", "pB", "pB", "pA"
                                   "bA", "bB", "bA", "bB", "bA", "bB", "pB", "pA",
                                   "pA", "pB", "bA", "bB", "bA", "bB", "pA", "pB"};
 
-int64_t AsInt(const Value& v) {
-  return v.kind == ValueKind::kInt ? v.i : v.kind == ValueKind::kUint ? static_cast<int64_t>(v.u)
-                                                                       : -1;
-}
-
 }  // namespace
 
 std::string Draft::Name(const char* array, int i, const char* field) const {
@@ -41,7 +36,7 @@ void Draft::Start(uint32_t start, uint32_t pregame, const PlayerStats& players, 
   std::set<int64_t> taken;
   for (const PlayerStats::View& p : players.players()) {
     const int64_t id =
-        AsInt(world_->Get(*resource_, Name("m_vecPlayerTeamData", p.slot, ".m_nSelectedHeroID")));
+        world_->GetInt(*resource_, Name("m_vecPlayerTeamData", p.slot, ".m_nSelectedHeroID"), -1);
     if (id <= 0) continue;
     heroes_.push_back({p.slot, id});
     team_heroes[p.team == kRadiant ? 0 : 1].push_back({p.slot, id});

@@ -28,14 +28,6 @@ constexpr ItemKind kItems[] = {
 constexpr const char* kRecipe = "item_recipe_magic_wand";
 constexpr const char* kCombined = "item_magic_wand";
 
-int64_t AsInt(const Value& v, int64_t fallback) {
-  switch (v.kind) {
-    case ValueKind::kInt: return v.i;
-    case ValueKind::kUint: return static_cast<int64_t>(v.u);
-    default: return fallback;
-  }
-}
-
 bool Consumable(const std::string& name) {
   for (const ItemKind& k : kItems) {
     if (name == k.name) return k.consumable;
@@ -56,14 +48,6 @@ SimEntity* HeroItems::ByHandle(int64_t handle) const {
   auto it = world_->entities().find(static_cast<int32_t>(handle & 0x3FFF));
   if (it == world_->entities().end() || it->second->handle() != handle) return nullptr;
   return it->second.get();
-}
-
-std::string HeroItems::NameOf(const SimEntity& e) const {
-  const SimTable* names = world_->FindTable("EntityNames");
-  const int64_t i = AsInt(world_->Get(e, "m_pEntity.m_nameStringableIndex"), -1);
-  return names != nullptr && i >= 0 && static_cast<size_t>(i) < names->entries.size()
-             ? names->entries[i].name
-             : "";
 }
 
 int32_t HeroItems::EntityNameIndex(const std::string& name) {
@@ -93,12 +77,12 @@ void HeroItems::Start(uint32_t start, uint32_t pregame, uint32_t horn, FILE* tru
           std::tuple{"m_hAbilities", &h.abilities, "m_iLevel"}}) {
       for (size_t i = 0; world_->PathOf(p.hero->class_id, Indexed(array, i)) != nullptr; ++i) {
         Held x;
-        x.e = ByHandle(AsInt(world_->Get(*p.hero, Indexed(array, i)), -1));
+        x.e = ByHandle(world_->GetInt(*p.hero, Indexed(array, i), -1));
         if (x.e != nullptr) {
           x.index = x.e->index;
           x.serial = x.e->serial;
-          x.name = NameOf(*x.e);
-          x.value = AsInt(world_->Get(*x.e, value), 0);
+          x.name = world_->EntityName(*x.e);
+          x.value = world_->GetInt(*x.e, value, 0);
           owned_.insert(x.e->index);
         }
         held->push_back(x);
@@ -116,8 +100,8 @@ void HeroItems::PutItem(Hero* h, size_t position, SimEntity* item) {
   x.e = item;
   x.index = item->index;
   x.serial = item->serial;
-  x.name = NameOf(*item);
-  x.value = AsInt(world_->Get(*item, "m_iCurrentCharges"), 0);
+  x.name = world_->EntityName(*item);
+  x.value = world_->GetInt(*item, "m_iCurrentCharges", 0);
   world_->Set(h->hero, Indexed("m_hItems", position), Value::Uint(item->handle()));
 }
 

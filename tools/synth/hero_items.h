@@ -83,7 +83,6 @@ class HeroItems {
   std::string Indexed(const char* array, size_t i) const;
   // What `handle` names now (null when nothing).
   SimEntity* ByHandle(int64_t handle) const;
-  std::string NameOf(const SimEntity& e) const;
   int32_t EntityNameIndex(const std::string& name);
   void PutItem(Hero* h, size_t position, SimEntity* item);
   void Empty(Hero* h, size_t position, bool delete_entity);

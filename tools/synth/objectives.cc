@@ -14,14 +14,6 @@ constexpr int32_t kCombatLogDamage = 0, kCombatLogHeal = 1, kCombatLogDeath = 4,
 std::string Quoted(const std::string& s) { return s.empty() ? "null" : "\"" + s + "\""; }
 std::string Number(int64_t v) { return std::to_string(v); }
 
-int64_t AsInt(const Value& v, int64_t fallback) {
-  switch (v.kind) {
-    case ValueKind::kInt: return v.i;
-    case ValueKind::kUint: return static_cast<int64_t>(v.u);
-    default: return fallback;
-  }
-}
-
 // A building's combat-log name from its map name; "" for other names.
 std::string CombatName(const std::string& map_name, int* team, const char** kind) {
   const bool good = map_name.find("good") != std::string::npos;
@@ -51,14 +43,9 @@ void Objectives::Start(uint32_t pregame, uint32_t horn, FILE* truth) {
   players_ = stats_->players();
   next_building_ = horn + 900;
   next_roshan_ = horn + 1800;
-  const SimTable* names = world_->FindTable("EntityNames");
   for (const auto& [index, e] : world_->entities()) {
     const std::string& c = e->class_name();
-    const int64_t n = AsInt(world_->Get(*e, "m_pEntity.m_nameStringableIndex"), -1);
-    const std::string name = names != nullptr && n >= 0 &&
-                                     static_cast<size_t>(n) < names->entries.size()
-                                 ? names->entries[n].name
-                                 : "";
+    const std::string name = world_->EntityName(*e);
     if (c == "CDOTA_Unit_Roshan") roshan_ = e.get();
     if (c != "CDOTA_BaseNPC_Tower" && c != "CDOTA_BaseNPC_Barracks") continue;
     Building b{e.get(), "", nullptr, 0};

@@ -17,14 +17,6 @@ constexpr int kStatePreGame = 4, kStateGame = 5;
 constexpr int32_t kCombatLogDeath = 4, kCombatLogGold = 8, kCombatLogXp = 10;
 constexpr uint32_t kPauseTicks = 300;
 
-int64_t AsInt(const Value& v, int64_t fallback) {
-  switch (v.kind) {
-    case ValueKind::kInt: return v.i;
-    case ValueKind::kUint: return static_cast<int64_t>(v.u);
-    default: return fallback;
-  }
-}
-
 }  // namespace
 
 std::string PlayerStats::Slot(const char* array, int i, const char* field) const {
@@ -48,21 +40,21 @@ void PlayerStats::Start(uint32_t start, uint32_t pregame_tick, uint32_t horn_aft
   interval_ = world_->tick_interval() > 0 ? world_->tick_interval() : 1.0 / 30;
   if (resource_ == nullptr) return;
   for (int i = 0; i < kMaxPlayers; ++i) {
-    const int64_t team = AsInt(world_->Get(*resource_, Slot("m_vecPlayerData", i, "m_iPlayerTeam")), 0);
+    const int64_t team = world_->GetInt(*resource_, Slot("m_vecPlayerData", i, "m_iPlayerTeam"), 0);
     if (team != kRadiant && team != kDire) continue;
     Player p;
     p.slot = i;
     p.team = static_cast<int>(team);
     p.team_slot = static_cast<int>(
-        AsInt(world_->Get(*resource_, Slot("m_vecPlayerTeamData", i, "m_iTeamSlot")), 0));
+        world_->GetInt(*resource_, Slot("m_vecPlayerTeamData", i, "m_iTeamSlot"), 0));
     const int64_t handle =
-        AsInt(world_->Get(*resource_, Slot("m_vecPlayerTeamData", i, "m_hSelectedHero")), -1);
+        world_->GetInt(*resource_, Slot("m_vecPlayerTeamData", i, "m_hSelectedHero"), -1);
     for (const auto& [index, e] : world_->entities()) {
       if (static_cast<int64_t>(e->handle()) == handle) p.hero = e.get();
     }
     // Counts go on from what the fixture's state holds.
     auto get = [&](SimEntity* e, const std::string& name) {
-      return e == nullptr ? 0 : AsInt(world_->Get(*e, name), 0);
+      return e == nullptr ? 0 : world_->GetInt(*e, name, 0);
     };
     SimEntity* data = data_[p.team == kRadiant ? 0 : 1];
     auto team_data = [&](const char* field) {
@@ -117,12 +109,7 @@ std::vector<PlayerStats::View> PlayerStats::players() const {
 }
 
 std::string PlayerStats::HeroName(const SimEntity* hero) const {
-  const SimTable* entity_names = world_->FindTable("EntityNames");
-  if (hero == nullptr || entity_names == nullptr) return "";
-  const int64_t i = AsInt(world_->Get(*hero, "m_pEntity.m_nameStringableIndex"), -1);
-  return i >= 0 && static_cast<size_t>(i) < entity_names->entries.size()
-             ? entity_names->entries[i].name
-             : "";
+  return hero == nullptr ? "" : world_->EntityName(*hero);
 }
 
 void PlayerStats::Economy(Player* p, uint32_t tick) {

@@ -296,6 +296,23 @@ Value World::Get(const SimEntity& e, const std::string& name) {
   return v == e.state.end() ? Value::None() : v->second.value;
 }
 
+int64_t World::GetInt(const SimEntity& e, const std::string& name, int64_t fallback) {
+  const Value v = Get(e, name);
+  switch (v.kind) {
+    case ValueKind::kInt: return v.i;
+    case ValueKind::kUint: return static_cast<int64_t>(v.u);
+    default: return fallback;
+  }
+}
+
+std::string World::EntityName(const SimEntity& e) {
+  const SimTable* names = FindTable("EntityNames");
+  const int64_t i = GetInt(e, "m_pEntity.m_nameStringableIndex", -1);
+  return names != nullptr && i >= 0 && static_cast<size_t>(i) < names->entries.size()
+             ? names->entries[static_cast<size_t>(i)].name
+             : "";
+}
+
 bool World::Set(SimEntity* e, const std::string& name, const Value& value) {
   const FieldPath* path = PathOf(e->class_id, name);
   return path != nullptr && SetPath(e, *path, value);

@@ -108,6 +108,11 @@ class World {
   bool SetPath(SimEntity* e, const FieldPath& path, const Value& value);
   // The current value of `name` (kNone when unset or unknown).
   Value Get(const SimEntity& e, const std::string& name);
+  // Get as an integer (signed or unsigned); `fallback` for any other kind.
+  int64_t GetInt(const SimEntity& e, const std::string& name, int64_t fallback);
+  // The entity's EntityNames name (by m_pEntity.m_nameStringableIndex);
+  // "" when it has none.
+  std::string EntityName(const SimEntity& e);
   // The path of field `name` of a class, or null.
   const FieldPath* PathOf(int32_t class_id, const std::string& name);
   // A value of the kind field `name` decodes to, from a number (vectors

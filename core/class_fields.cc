@@ -129,7 +129,7 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
   if (polymorphic_) {
     if (texts_.size() <= meta.id) texts_.resize(meta.id + 1);
     texts_[meta.id] = std::make_unique<FieldText>(
-        FieldText{path.ToString(), scratch_.name, scratch_.type});
+        FieldText{path.ToString(), scratch_.name, scratch_.type, scratch_.short_name});
   }
   meta.field = scratch_.field;
   meta.decoder = scratch_.decoder;
@@ -156,6 +156,7 @@ void ClassFields::Describe(uint32_t id) const {
   if (Schema::Resolve(*serializer_, p, &r, nullptr, nullptr, true)) {
     text->name = std::move(r.name);
     text->type = std::move(r.type);
+    text->short_name = std::move(r.short_name);
   }
   text->path = p.ToString();
   if (texts_.size() <= id) texts_.resize(metas_.size());

@@ -35,6 +35,7 @@ struct FieldText {
   std::string path;  // "0/3/3"
   std::string name;  // "m_vecPlayerTeamData.0003.m_iKills"
   std::string type;  // "int32"
+  std::string short_name;  // the var_names alone (schema.h): "m_vecX"
 };
 
 class ClassFields {

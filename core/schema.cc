@@ -1,5 +1,7 @@
 #include "core/schema.h"
 
+#include <iterator>
+
 
 namespace gem {
 namespace {
@@ -52,6 +54,29 @@ void AppendIndex(std::string* name, int32_t index) {
   while (n < 4) buf[n++] = '0';
   name->push_back('.');
   while (n > 0) name->push_back(buf[--n]);
+}
+
+// Fills s->field_names by the rule in schema.h.
+void NameFields(Serializer* s) {
+  const size_t n = s->fields.size();
+  s->field_names.resize(n);
+  std::unordered_map<std::string_view, int> uses;
+  for (const Field* f : s->fields) ++uses[f->name];
+  for (size_t i = 0; i < n; ++i) {
+    const Field* f = s->fields[i];
+    std::string& name = s->field_names[i];
+    name = f->name;
+    if (uses[f->name] > 1 && !f->send_node.empty()) name = f->send_node + "." + f->name;
+  }
+  // A send node can repeat, or spell another field's name: number those,
+  // but never a field whose var_name was unique.
+  std::unordered_map<std::string_view, int> names;
+  for (const std::string& name : s->field_names) ++names[name];
+  std::vector<size_t> clashing;
+  for (size_t i = 0; i < n; ++i) {
+    if (names[s->field_names[i]] > 1 && uses[s->fields[i]->name] > 1) clashing.push_back(i);
+  }
+  for (size_t i : clashing) s->field_names[i] += "~" + std::to_string(i);
 }
 
 }  // namespace
@@ -204,6 +229,7 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
       }
       ser.fields.push_back(by_index[fi]);
     }
+    NameFields(&ser);
     // Later versions of a name win lookups by name alone.
     by_name_[ser.name].push_back(&ser);
   }
@@ -233,6 +259,7 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
                      ResolvedField* out, PolyChoice poly,
                      const void* poly_ctx, bool names) {
   out->name.clear();
+  out->short_name.clear();
   out->type.clear();
   out->is_length = false;
   out->is_table_flag = false;
@@ -246,8 +273,12 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
     }
     const Field* f = ser->fields[index];
     if (names) {
-      if (!out->name.empty()) out->name.push_back('.');
-      out->name += f->name;
+      if (!out->name.empty()) {
+        out->name.push_back('.');
+        out->short_name.push_back('.');
+      }
+      out->name += ser->field_names[index];
+      out->short_name += f->name;
     }
     out->field = f;
     const bool ends_here = pos == path.last;
@@ -266,7 +297,10 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
             (!f->type->count_unknown && path.index[pos + 1] >= f->type->count)) {
           return false;
         }
-        if (names) AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) {
+          AppendIndex(&out->name, path.index[pos + 1]);
+          AppendIndex(&out->short_name, path.index[pos + 1]);
+        }
         return true;
       case FieldModel::kFixedTable:
         if (ends_here) {
@@ -295,7 +329,10 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
           return true;
         }
         if (pos + 1 != path.last || path.index[pos + 1] < 0) return false;
-        if (names) AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) {
+          AppendIndex(&out->name, path.index[pos + 1]);
+          AppendIndex(&out->short_name, path.index[pos + 1]);
+        }
         out->decoder = &f->child_decoder;
         if (names) out->type = f->element_type_display;
         return true;
@@ -307,7 +344,10 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
           return true;
         }
         if (path.index[pos + 1] < 0) return false;
-        if (names) AppendIndex(&out->name, path.index[pos + 1]);
+        if (names) {
+          AppendIndex(&out->name, path.index[pos + 1]);
+          AppendIndex(&out->short_name, path.index[pos + 1]);
+        }
         if (pos + 1 == path.last) {
           // The element itself carries no value of its own; the reference
           // decoders read it as the length encoding.
@@ -320,6 +360,44 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
         break;
     }
   }
+}
+
+bool Schema::FindSimplePath(const Serializer& serializer, std::string_view name,
+                            FieldPath* path) {
+  path->last = -1;
+  const Serializer* s = &serializer;
+  while (s != nullptr && path->last + 1 < static_cast<int>(std::size(path->index))) {
+    // Names at one level are unique, but one can begin another's
+    // ("m_vecVelocity" a table, "m_vecVelocity.m_vecX" a field): the
+    // whole name first, else the longest table name it starts with.
+    int32_t found = -1;
+    size_t found_length = 0;
+    for (size_t i = 0; i < s->fields.size(); ++i) {
+      const std::string& n = s->field_names[i];
+      if (n == name) {
+        found = static_cast<int32_t>(i);
+        found_length = n.size();
+        break;
+      }
+      if (s->fields[i]->model == FieldModel::kFixedTable && name.size() > n.size() &&
+          name.compare(0, n.size(), n) == 0 && name[n.size()] == '.' &&
+          n.size() > found_length) {
+        found = static_cast<int32_t>(i);
+        found_length = n.size();
+      }
+    }
+    if (found < 0) break;
+    path->index[++path->last] = found;
+    const Field* f = s->fields[found];
+    if (found_length == name.size()) {
+      if (f->model == FieldModel::kSimple) return true;
+      break;
+    }
+    s = f->serializer;
+    name = name.substr(found_length + 1);
+  }
+  path->last = -1;
+  return false;
 }
 
 }  // namespace gem

@@ -9,7 +9,16 @@
 //   fixed table     (f): a presence bit; (f, j): field j of the table's class
 //   variable table  (f): the length; (f, i, j): field j of element i
 // Names join levels with dots, array indexes as four digits
-// ("m_vecPlayerTeamData.0003.m_iKills").
+// ("m_vecPlayerTeamData.0003.m_iKills"). A level's name is the field's
+// var_name, unless two fields of the serializer share it: each of those
+// that has a send node (the embedded struct it was flattened out of) is
+// then named "send_node.var_name" (CS2 pawns: "m_vecVelocity.m_vecX" and
+// "m_vecViewOffset.m_vecX"); one without keeps its var_name. Should names
+// still collide, each of those fields gains "~" and its position in the
+// serializer. So every name is unique within its class, the same for
+// every replay of one build, and a name unique before stays as it was.
+// A field's short name joins the var_names alone: what names were before,
+// which fields of one class can share.
 //
 // DEM_ClassInfo maps class ids to serializers by name.
 #ifndef GEM_CORE_SCHEMA_H_
@@ -71,6 +80,8 @@ struct Serializer {
   std::string name;
   int32_t version = 0;
   std::vector<const Field*> fields;
+  // Each field's name at this level (see above), parallel to `fields`.
+  std::vector<std::string> field_names;
 };
 
 struct ClassInfo {
@@ -84,6 +95,7 @@ struct ResolvedField {
   const Field* field = nullptr;        // the schema field owning the value
   const FieldDecoder* decoder = nullptr;
   std::string name;                    // dotted name
+  std::string short_name;              // the var_names alone (see above)
   std::string type;                    // type display string
   bool is_length = false;              // an array's / variable table's length
   bool is_table_flag = false;          // a fixed table's presence flag
@@ -126,11 +138,17 @@ class Schema {
   // (only consulted for polymorphic fields). False when the path does not
   // exist in the schema.
   using PolyChoice = uint32_t (*)(const void* ctx, const FieldPath& prefix);
-  // With `names` false, out->name and out->type are left empty (the hot
-  // path needs only the decoder).
+  // With `names` false, out->name, out->short_name and out->type are left
+  // empty (the hot path needs only the decoder).
   static bool Resolve(const Serializer& serializer, const FieldPath& path,
                       ResolvedField* out, PolyChoice poly = nullptr,
                       const void* poly_ctx = nullptr, bool names = true);
+
+  // The path of the simple field or fixed-table member called `name`
+  // (names as above; no array elements), following each table's declared
+  // serializer; false when there is none. For tools: linear in the fields.
+  static bool FindSimplePath(const Serializer& serializer, std::string_view name,
+                             FieldPath* path);
 
  private:
   std::deque<Field> fields_;

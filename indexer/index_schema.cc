@@ -20,7 +20,8 @@ CREATE TABLE classes(
 -- fields, gives one row per class and field id).
 CREATE TABLE field_defs(
   def_id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL,     -- dotted, array indexes as four digits
+  name TEXT NOT NULL,     -- dotted, array indexes as four digits; unique in a class
+  short_name TEXT NOT NULL,  -- the var_names alone; fields of a class can share it
   path TEXT NOT NULL,     -- '/'-separated indexes
   type TEXT NOT NULL,     -- declared type, e.g. 'CHandle<CBaseEntity>'
   encoder TEXT,           -- the serializer's encoder name, if any
@@ -41,7 +42,7 @@ CREATE TABLE class_fields(
 
 CREATE VIEW fields AS
   SELECT c.class_id, c.field_id, d.name, d.path, d.type, d.encoder, d.model, d.bits, d.low,
-         d.high, d.flags, d.decoder
+         d.high, d.flags, d.decoder, d.short_name
   FROM class_fields c JOIN field_defs d USING (def_id);
 
 -- One row per entity lifetime. Alive at tick T: created_tick <= T and

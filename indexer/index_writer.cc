@@ -52,8 +52,9 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
   GEM_RETURN_IF_ERROR(db_->Exec(game_.after_sql));
   const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
       {kFieldDefRow,
-       {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder)",
-        11}},
+       {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder, "
+        "short_name)",
+        12}},
       {kClassFieldRow, {"class_fields(class_id, field_id, def_id)", 3}},
       {kStateRow, {"entity_states(entity, tick, data, base)", 4}},
       {kTableRow,
@@ -250,7 +251,8 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
   key.clear();
   for (std::string_view part : {std::string_view(text.name), std::string_view(text.path),
                                 std::string_view(text.type), std::string_view(f.encoder),
-                                std::string_view(model), std::string_view(decoder)}) {
+                                std::string_view(model), std::string_view(decoder),
+                                std::string_view(text.short_name)}) {
     key.append(part);
     key.push_back('\0');
   }
@@ -284,7 +286,7 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
     if (f.low_value) row.Real(*f.low_value); else row.Null();
     if (f.high_value) row.Real(*f.high_value); else row.Null();
     if (f.encode_flags) row.Int(*f.encode_flags); else row.Null();
-    row.Text(decoder);
+    row.Text(decoder).Text(text.short_name);
   }
   pipeline_.Row(kClassFieldRow).Int(fields.class_id()).Int(id).Int(it->second);
 }

@@ -63,7 +63,21 @@ bool ReadField(sqlite3_context* ctx, const Target& t, const std::string& name,
                FoundValue* found, std::string* storage) {
   *found = FoundValue();
   auto it = t.clazz->by_name.find(name);
-  if (it == t.clazz->by_name.end()) return true;  // never sent: no value
+  if (it == t.clazz->by_name.end()) {
+    auto shared = t.clazz->ambiguous.find(name);
+    if (shared == t.clazz->ambiguous.end()) return true;  // never sent: no value
+    // Several fields had this name before send nodes were in names:
+    // reading one of them would be a guess.
+    std::string message = "gem_value: '" + name + "' is ambiguous in class " + t.clazz->name +
+                          ": its fields of that short name are";
+    const char* sep = " ";
+    for (uint32_t id : shared->second) {
+      message += sep + ("'" + t.clazz->fields[id].name + "'");
+      sep = ", ";
+    }
+    Fail(ctx, message);
+    return false;
+  }
   std::string error;
   if (!t.reader->ValueAt(*t.entity, it->second, t.tick, found, storage, &error)) {
     Fail(ctx, error);

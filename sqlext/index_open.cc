@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/codec/index_format.h"
 #include "sqlext/index_columns.h"
@@ -225,7 +226,7 @@ bool IndexReader::Open(std::string* error) {
       !Prepare(&state_, "SELECT data, base FROM " + Table("entity_states") + " WHERE entity = ?1",
                error) ||
       !Prepare(&fields_,
-               "SELECT field_id, name, path, type FROM " + Table("fields") +
+               "SELECT field_id, name, path, type, short_name FROM " + Table("fields") +
                    " WHERE class_id = ?1 ORDER BY field_id",
                error)) {
     return false;
@@ -255,6 +256,7 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
   sqlite3_bind_int(fields_, 1, c->class_id);
   c->fields.clear();
   c->by_name.clear();
+  c->ambiguous.clear();
   const bool ok = EachRow(
       fields_, "fields",
       [&] {
@@ -274,6 +276,8 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
         f.name = std::string(BlobColumn(fields_, 1));
         f.path = std::string(BlobColumn(fields_, 2));
         f.type = std::string(BlobColumn(fields_, 3));
+        const std::string_view short_name = BlobColumn(fields_, 4);
+        if (short_name != f.name) c->ambiguous[std::string(short_name)].push_back(f.field_id);
         c->by_name[f.name] = f.field_id;
         c->fields.push_back(std::move(f));
         return true;
@@ -282,7 +286,12 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
   if (!ok) {
     c->fields.clear();
     c->by_name.clear();
+    c->ambiguous.clear();
     return false;
+  }
+  // A short name that is also a field's own name names that field.
+  for (auto it = c->ambiguous.begin(); it != c->ambiguous.end();) {
+    it = c->by_name.count(it->first) ? c->ambiguous.erase(it) : std::next(it);
   }
   c->fields_loaded = true;
   return true;

@@ -66,6 +66,9 @@ struct ClassInfoRow {
   bool fields_loaded = false;
   std::vector<FieldInfo> fields;  // by field id
   std::unordered_map<std::string, uint32_t> by_name;
+  // Short names (schema.h) that are no field's name, with the fields that
+  // have them: a name older indexes gave to several fields at once.
+  std::unordered_map<std::string, std::vector<uint32_t>> ambiguous;
 };
 
 // One value found for a field: where it came from does not matter to the

@@ -266,14 +266,13 @@ class SampleAndPosition(unittest.TestCase):
                                    (first, last + 100, entity)).fetchall()
                 fields = {r[0] for r in rows}
                 self.assertGreater(len(fields), 20)
-                # A name two fields share (CS2's m_vecX of m_vecVelocity and of
-                # m_vecViewOffset) names one of them to gem_value: left out.
+                # Names are unique in a class (CS2's two m_vecX carry their
+                # send nodes), so gem_value reads each field the sample has.
                 cls = con.execute("SELECT class_id FROM entities WHERE entity = ?",
                                   (entity,)).fetchone()[0]
-                shared = {n for (n,) in con.execute(
-                    "SELECT name FROM fields WHERE class_id = ? GROUP BY name "
-                    "HAVING count(*) > 1", (cls,))}
-                rows = [r for r in rows if r[0] not in shared]
+                self.assertEqual(con.execute(
+                    "SELECT count(*) FROM (SELECT name FROM fields WHERE class_id = ? "
+                    "GROUP BY name HAVING count(*) > 1)", (cls,)).fetchone()[0], 0)
                 for field, tick, value in rows:
                     self.assertEqual((tick - first) % 7, 0)
                     self.assertLessEqual(tick, last)
@@ -282,7 +281,7 @@ class SampleAndPosition(unittest.TestCase):
                 # Every field with a value at a sampled tick has its row.
                 for tick in range(first, last + 1, 7 * 13):
                     want = {r[0] for r in con.execute(
-                        "SELECT field FROM gem_state(?, ?)", (tick, entity))} - shared
+                        "SELECT field FROM gem_state(?, ?)", (tick, entity))}
                     self.assertEqual({r[0] for r in rows if r[1] == tick}, want)
 
     def test_gem_sample_takes_any_int64_arguments(self):
@@ -411,16 +410,26 @@ class Deadlock(unittest.TestCase):
                         "SELECT controller, pawn, hero FROM players"):
                     self.assertEqual(f.value(controller, "m_nHeroID", last),
                                      DEADLOCK_HERO_IDS[hero], hero)
-                    # The pawn's spawned and loading hero both read m_nHeroID
-                    # (their send nodes are not in the names): one is it.
-                    ids = {r[0] for r in con.execute(
-                        "SELECT value FROM gem_state(?, ?) WHERE field = 'm_nHeroID'",
-                        (last, pawn))}
-                    self.assertIn(DEADLOCK_HERO_IDS[hero], ids)
+                    # The pawn's hero: in builds where the loading hero has an
+                    # m_nHeroID too, the spawned hero's is named by its send
+                    # node.
+                    names = {n for (n,) in con.execute(
+                        "SELECT f.name FROM fields f JOIN entities e USING (class_id) "
+                        "WHERE e.entity = ? AND f.short_name = 'm_nHeroID'", (pawn,))}
+                    self.assertIn(names, ({"m_nHeroID"}, {
+                        "m_CCitadelHeroComponent.m_spawnedHero.m_nHeroID",
+                        "m_CCitadelHeroComponent.m_loadingHero.m_nHeroID"}))
+                    spawned = ("m_nHeroID" if names == {"m_nHeroID"}
+                               else "m_CCitadelHeroComponent.m_spawnedHero.m_nHeroID")
+                    self.assertEqual(f.value(pawn, spawned, last), DEADLOCK_HERO_IDS[hero], hero)
                 # No impossible id anywhere (read signed, 19 was -10).
+                names = [n for (n,) in con.execute(
+                    "SELECT DISTINCT name FROM fields "
+                    "WHERE short_name IN ('m_nHeroID', 'm_nHeroLoading')")]
+                self.assertGreaterEqual(len(names), 2)
                 low = con.execute(
-                    "SELECT min(value) FROM gem_changes WHERE field IN ('m_nHeroID', "
-                    "'m_nHeroLoading')").fetchone()[0]
+                    "SELECT min(value) FROM gem_changes WHERE field IN (%s)"
+                    % ",".join("?" * len(names)), names).fetchone()[0]
                 self.assertGreaterEqual(low, 0)
 
     def test_abilities_and_items_are_what_the_pawns_hold(self):

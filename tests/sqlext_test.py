@@ -79,7 +79,7 @@ class Loading(unittest.TestCase):
         self.assertEqual(modules, self.EXPECTED_MODULES)
         debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0])
         self.assertEqual(debug["version"], version)
-        self.assertEqual(debug["schema_version"], 4)
+        self.assertEqual(debug["schema_version"], 5)
         self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
         # Nothing it cannot know for sure (a build date reads "redacted"
         # under Bazel's reproducible builds).
@@ -355,7 +355,24 @@ class Errors(unittest.TestCase):
         with self.assertRaises(sqlite3.OperationalError) as e:
             con.execute("SELECT * FROM gem_changes LIMIT 1").fetchall()
         self.assertIn("schema version 99", str(e.exception))
-        self.assertIn("this extension reads version 4", str(e.exception))
+        self.assertIn("this extension reads version 5", str(e.exception))
+
+    def test_a_short_name_several_fields_share_is_refused(self):
+        con = connect(need("cs2_demofilenet_14090_cs_italy"))
+        pawn, tick = con.execute(
+            "SELECT e.entity, max(e.created_tick, 0) FROM entities e JOIN classes c "
+            "USING (class_id) WHERE c.name = 'CCSPlayerPawn' LIMIT 1").fetchone()
+        names = {n for (n,) in con.execute(
+            "SELECT f.name FROM fields f JOIN classes c USING (class_id) "
+            "WHERE c.name = 'CCSPlayerPawn' AND f.short_name = 'm_vecZ'")}
+        self.assertEqual(names, {"m_vecVelocity.m_vecZ", "m_vecViewOffset.m_vecZ"})
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT gem_value(?, 'm_vecZ', ?)", (pawn, tick)).fetchall()
+        self.assertIn("'m_vecZ' is ambiguous in class CCSPlayerPawn", str(e.exception))
+        self.assertIn("'m_vecViewOffset.m_vecZ'", str(e.exception))
+        # The view offset's height is a standing player's eyes: 64 units.
+        self.assertEqual(con.execute("SELECT gem_value(?, 'm_vecViewOffset.m_vecZ', ?)",
+                                     (pawn, tick)).fetchone()[0], 64.0)
 
 
 class Attached(unittest.TestCase):

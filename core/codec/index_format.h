@@ -20,7 +20,9 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 //    teamfight_players; views damage, healing, hero_hits); Dota's timeline
 //    gains earned_gold, stuns, camps_stacked, creeps_stacked and
 //    teamfight_participation; Deadlock's HeroID_t reads unsigned.
-constexpr int32_t kIndexSchemaVersion = 4;
+// 5: field names unique within a class (send nodes where two fields of a
+//    serializer share a var_name); field_defs and fields gain short_name.
+constexpr int32_t kIndexSchemaVersion = 5;
 
 }  // namespace gem
 

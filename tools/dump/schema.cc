@@ -1,6 +1,7 @@
 // gem-dump schema: the serializers' fields with their encodings, one line
 // per (serializer, field): serializer, index, name, type, model, encoder,
-// bit count, low, high, flags, decoder. An optional class name filters.
+// bit count, low, high, flags, table serializer, decoder, send node ("-"
+// when none). An optional class name filters.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -42,11 +43,11 @@ int RunSchema(const Args& args) {
         const Field* f = s->fields[i];
         const FieldDecoder& d =
             f->model == FieldModel::kVariableArray ? f->child_decoder : f->decoder;
-        fmt::print("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", s->name, i, f->name,
+        fmt::print("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", s->name, i, f->name,
                    f->type_text, FieldModelName(f->model), f->encoder, Opt(f->bit_count).c_str(),
                    OptF(f->low_value).c_str(), OptF(f->high_value).c_str(),
                    Opt(f->encode_flags).c_str(), f->serializer ? f->serializer->name.c_str() : "-",
-                   d.Describe().c_str());
+                   d.Describe().c_str(), f->send_node.empty() ? "-" : f->send_node.c_str());
       }
     }
   });

@@ -237,7 +237,9 @@ const FieldPath* World::PathOf(int32_t class_id, const std::string& name) {
     } else if (fields != nullptr) {
       // A field the replay never sent (a class without a baseline): its
       // path by the schema, for simple fields of tables.
-      SchemaPath(fields->serializer(), name, &path);
+      if (fields->serializer() != nullptr) {
+        Schema::FindSimplePath(*fields->serializer(), name, &path);
+      }
     }
     it = by_name.emplace(name, path).first;
   }

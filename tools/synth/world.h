@@ -175,9 +175,6 @@ class World {
   };
 
   void Adopt(const Entity& e);
-  // The path of a simple field by its dotted name through the schema
-  // (tables only); false with path->last = -1 when there is none.
-  static bool SchemaPath(const Serializer* s, std::string_view name, FieldPath* path);
   void DropPast(SimEntity* e, const FieldPath& length_path, uint64_t length);
   void EncodeEntity(const SimEntity& e, std::vector<FieldWrite>* writes, BitWriter* w);
   std::string EncodePacketEntities(uint32_t tick, bool full);

@@ -1,6 +1,5 @@
-// World: the parts that describe rather than encode (see world.h): field
-// paths by name through the schema, the truth lines, and the replay's end
-// (its stop and file info).
+// World: the parts that describe rather than encode (see world.h): the
+// truth lines and the replay's end (its stop and file info).
 #include <iterator>
 #include <string>
 
@@ -10,27 +9,6 @@
 #include "tools/synth/world.h"
 
 namespace gem::synth {
-
-bool World::SchemaPath(const Serializer* s, std::string_view name, FieldPath* path) {
-  path->last = -1;
-  while (s != nullptr) {
-    const size_t dot = name.find('.');
-    const std::string_view part = name.substr(0, dot);
-    int32_t found = -1;
-    for (size_t i = 0; i < s->fields.size() && found < 0; ++i) {
-      if (s->fields[i]->name == part) found = static_cast<int32_t>(i);
-    }
-    if (found < 0 || path->last + 1 >= static_cast<int>(std::size(path->index))) break;
-    path->index[++path->last] = found;
-    const Field* f = s->fields[found];
-    if (dot == std::string_view::npos) return f->model == FieldModel::kSimple;
-    if (f->model != FieldModel::kFixedTable) break;
-    s = f->serializer;
-    name = name.substr(dot + 1);
-  }
-  path->last = -1;
-  return false;
-}
 
 void World::WriteTruth(uint32_t tick, const SimEntity& e, FILE* out) {
   std::string line = "{\"req_tick\":" + std::to_string(tick) + ",\"tick\":" +

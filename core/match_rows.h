@@ -83,6 +83,9 @@ struct KillRow {
   std::string weapon;                // "" when none
   std::optional<bool> headshot;      // games that say
   MatchValue x, y, z;                // the victim's position
+  // The game's own columns (GameSchema::kill_columns), in order; missing
+  // ones are NULL.
+  std::vector<MatchValue> extra;
 };
 
 // One Dota observer or sentry ward's life.

@@ -35,6 +35,9 @@ struct TableSpec {
 
 struct GameSchema {
   std::vector<TableSpec> tables;
+  // The game's columns of the match layer's kills table, after the common
+  // ones (KillRow::extra holds their values, in this order).
+  std::vector<TableColumn> kill_columns;
   // Run once every table exists (of gem's and the game's): indexes and
   // views. Views read only plain tables: no extension is needed.
   std::string after_sql;

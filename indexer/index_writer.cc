@@ -47,7 +47,7 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
   for (const TableSpec& t : game_.tables) GEM_RETURN_IF_ERROR(db_->Exec(CreateTableSql(t)));
-  GEM_RETURN_IF_ERROR(db_->Exec(MatchSchemaSql(timeline)));
+  GEM_RETURN_IF_ERROR(db_->Exec(MatchSchemaSql(timeline, game_.kill_columns)));
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateRowIndexesSql));
   GEM_RETURN_IF_ERROR(db_->Exec(game_.after_sql));
   const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
@@ -65,7 +65,9 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
       {kEventRow, {"game_events(tick, event_id, name, keys)", 4}},
       {kChatRow, {"chat(tick, kind, sender, channel, text, message_name, params)", 7}},
       {kTimelineRow, {TimelineInsertTarget(timeline), static_cast<int>(timeline.size())}},
-      {kKillRow, {kKillsInsertTarget, kKillsColumns}},
+      {kKillRow,
+       {KillsInsertTarget(game_.kill_columns),
+        kKillsCommonColumns + static_cast<int>(game_.kill_columns.size())}},
       {kWardRow, {kWardsInsertTarget, kWardsColumns}},
   };
   static_assert(std::size(inserts) == kRowStmts, "an insert for every kind of row");
@@ -233,7 +235,7 @@ void IndexWriter::OnTimelineRow(std::span<const MatchValue> values) {
   for (const MatchValue& v : values) AddValue(&row, v);
 }
 
-void IndexWriter::OnKill(const KillRow& k) { AddKill(&pipeline_.Row(kKillRow), k); }
+void IndexWriter::OnKill(const KillRow& k) { AddKill(&pipeline_.Row(kKillRow), k, game_.kill_columns.size()); }
 
 void IndexWriter::OnWard(const WardRow& w) { AddWard(&pipeline_.Row(kWardRow), w); }
 

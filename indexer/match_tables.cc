@@ -5,7 +5,8 @@
 
 namespace gem::index {
 
-std::string MatchSchemaSql(std::span<const MatchColumn> timeline) {
+std::string MatchSchemaSql(std::span<const MatchColumn> timeline,
+                           std::span<const TableColumn> kill_columns) {
   std::string sql = R"sql(
 CREATE TABLE match_info(
   game TEXT NOT NULL,
@@ -45,7 +46,9 @@ CREATE TABLE kills(
   headshot INTEGER,
   x REAL,
   y REAL,
-  z REAL
+  z REAL)sql";
+  for (const TableColumn& c : kill_columns) sql += ",\n  " + c.name + " " + c.type;
+  sql += R"sql(
 );
 
 CREATE TABLE wards(
@@ -87,7 +90,13 @@ std::string TimelineInsertTarget(std::span<const MatchColumn> timeline) {
   return target + ")";
 }
 
-void AddKill(RowBuffer* row, const KillRow& k) {
+std::string KillsInsertTarget(std::span<const TableColumn> kill_columns) {
+  std::string target = "kills(tick, game_time, victim, killer, assisters, weapon, headshot, x, y, z";
+  for (const TableColumn& c : kill_columns) target += ", " + c.name;
+  return target + ")";
+}
+
+void AddKill(RowBuffer* row, const KillRow& k, size_t extra_columns) {
   row->Int(k.tick);
   AddValue(row, k.game_time);
   row->Int(k.victim);
@@ -103,6 +112,9 @@ void AddKill(RowBuffer* row, const KillRow& k) {
   AddValue(row, k.x);
   AddValue(row, k.y);
   AddValue(row, k.z);
+  for (size_t i = 0; i < extra_columns; ++i) {
+    if (i < k.extra.size()) AddValue(row, k.extra[i]); else row->Null();
+  }
 }
 
 void AddWard(RowBuffer* row, const WardRow& w) {

@@ -9,7 +9,7 @@
 //   timeline(tick, game_time, slot, entity, alive, x, y, z, pitch, yaw,
 //            health, max_health, team, <game columns>)  by (slot, tick)
 //   kills(id, tick, game_time, victim, killer, assisters, weapon, headshot,
-//         x, y, z)
+//         x, y, z, <game columns>)
 //   wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)
 #ifndef GEM_INDEXER_MATCH_TABLES_H_
 #define GEM_INDEXER_MATCH_TABLES_H_
@@ -26,14 +26,15 @@
 namespace gem::index {
 
 // CREATE statements of the match tables, the timeline with `timeline`'s
-// columns (kTimelineCommonColumns first).
-std::string MatchSchemaSql(std::span<const MatchColumn> timeline);
+// columns (kTimelineCommonColumns first), kills with the game's own
+// columns after the common ones.
+std::string MatchSchemaSql(std::span<const MatchColumn> timeline,
+                           std::span<const TableColumn> kill_columns);
 
 // Insert targets ("table(col, ...)") and their column counts.
 std::string TimelineInsertTarget(std::span<const MatchColumn> timeline);
-inline constexpr const char* kKillsInsertTarget =
-    "kills(tick, game_time, victim, killer, assisters, weapon, headshot, x, y, z)";
-inline constexpr int kKillsColumns = 10;
+std::string KillsInsertTarget(std::span<const TableColumn> kill_columns);
+inline constexpr int kKillsCommonColumns = 10;
 inline constexpr const char* kWardsInsertTarget =
     "wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)";
 inline constexpr int kWardsColumns = 9;
@@ -47,7 +48,8 @@ inline void AddValue(RowBuffer* row, const MatchValue& v) {
     case MatchValue::Kind::kText: row->Text(v.s); break;
   }
 }
-void AddKill(RowBuffer* row, const KillRow& k);
+// `extra_columns`: how many game columns the kills table has.
+void AddKill(RowBuffer* row, const KillRow& k, size_t extra_columns);
 void AddWard(RowBuffer* row, const WardRow& w);
 
 // Writes match_info and players; then gives the clock to the rows sampled

@@ -82,7 +82,25 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "file_info_players", "inventory", "objectives", "purchases",
                                    "runes", "teamfight_players", "teamfights"}));
   EXPECT_EQ(names("deadlock"), (std::set<std::string>{"abilities", "inventory"}));
-  EXPECT_TRUE(names("cs2").empty());
+  EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
+                                                 "grenade_paths", "grenades", "rounds",
+                                                 "shots"}));
+  // Every CS2 table carries tick and round (grenade_paths: its grenade's).
+  for (const TableSpec& t : match::SchemaFor("cs2").tables) {
+    std::set<std::string> columns;
+    for (const TableColumn& c : t.columns) columns.insert(c.name);
+    EXPECT_TRUE(columns.count("tick")) << t.name;
+    if (t.name != "grenade_paths") {
+      EXPECT_TRUE(columns.count("round")) << t.name;
+    }
+  }
+  std::set<std::string> kill_columns;
+  for (const TableColumn& c : match::SchemaFor("cs2").kill_columns) kill_columns.insert(c.name);
+  for (const char* c : {"round", "penetrated", "thrusmoke", "noscope", "attackerblind",
+                        "distance", "hitgroup", "attacker_x", "attacker_y", "attacker_z"}) {
+    EXPECT_TRUE(kill_columns.count(c)) << c;
+  }
+  EXPECT_TRUE(match::SchemaFor("dota2").kill_columns.empty());
   EXPECT_TRUE(names("mygame").empty());
   // Every analyst table has a tick and a game clock.
   for (const TableSpec& t : match::SchemaFor("dota2").tables) {

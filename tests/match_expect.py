@@ -5,10 +5,12 @@ row is checked against the raw fields behind it at the same tick.
 
 Positions: cell * width - 16384 + offset in float32 (Dota 2: 128-unit cells,
 CS2 and Deadlock: 512). Angles: degrees in [-180, 180)."""
+import bisect
 import json
 import math
+import subprocess
 
-from gemtest import f32
+from gemtest import GEM_DUMP, f32
 
 COMMON = ["tick", "game_time", "slot", "entity", "alive", "x", "y", "z", "pitch", "yaw",
           "health", "max_health", "team"]
@@ -16,7 +18,8 @@ EXTRA = {
     "dota2": ["mana", "max_mana", "level", "xp", "gold", "earned_gold", "net_worth", "last_hits",
               "denies", "kills", "deaths", "assists", "stuns", "camps_stacked",
               "creeps_stacked", "teamfight_participation"],
-    "cs2": ["armor", "money", "active_weapon", "kills", "deaths", "assists"],
+    "cs2": ["armor", "money", "active_weapon", "kills", "deaths", "assists", "round", "place",
+            "has_defuser", "has_helmet", "equipment_value", "flash_duration", "velocity"],
     "deadlock": ["level", "souls", "kills", "deaths", "assists"],
 }
 CELL = {"dota2": 128, "cs2": 512, "deadlock": 512}
@@ -39,8 +42,10 @@ def degrees(a):
 class Fields:
     """Field values of entities as of ticks, by gem_value."""
 
-    def __init__(self, con):
+    def __init__(self, con, packets=None):
         self.con = con
+        # The ticks of the replay's packets (packet_ticks), for velocities.
+        self.packets = packets
         self.classes = dict(con.execute(
             "SELECT e.entity, c.name FROM entities e JOIN classes c USING (class_id)"))
 
@@ -149,13 +154,55 @@ def controller_row(f, game, slot, tick):
                    active_weapon=f.classes.get(weapon),
                    kills=f.value(c, "m_pActionTrackingServices.m_iKills", tick),
                    deaths=f.value(c, "m_pActionTrackingServices.m_iDeaths", tick),
-                   assists=f.value(c, "m_pActionTrackingServices.m_iAssists", tick))
+                   assists=f.value(c, "m_pActionTrackingServices.m_iAssists", tick),
+                   round=f.con.execute("SELECT max(round) FROM rounds WHERE tick <= ?",
+                                       (tick,)).fetchone()[0],
+                   place=f.value(pawn, "m_szLastPlaceName", tick),
+                   has_defuser=f.value(pawn, "m_pItemServices.m_bHasDefuser", tick),
+                   has_helmet=f.value(pawn, "m_pItemServices.m_bHasHelmet", tick),
+                   equipment_value=f.value(pawn, "m_unCurrentEquipmentValue", tick),
+                   flash_duration=f.value(pawn, "m_flFlashDuration", tick),
+                   velocity=velocity(f, c, pawn, tick))
     else:
         row.update(max_health=f.value(c, "m_iHealthMax", tick),
                    level=f.value(c, "m_iLevel", tick), souls=f.value(c, "m_iGoldNetWorth", tick),
                    kills=f.value(c, "m_iPlayerKills", tick), deaths=f.value(c, "m_iDeaths", tick),
                    assists=f.value(c, "m_iPlayerAssists", tick))
     return row
+
+
+def packet_ticks(replay):
+    """The ticks of a replay's DEM_Packet and DEM_FullPacket frames (of play),
+    by gem-dump trace."""
+    out = subprocess.run([GEM_DUMP, "trace", replay], capture_output=True, text=True,
+                         check=True).stdout
+    ticks = set()
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if parts[0] == "frame" and parts[2] in ("DEM_Packet", "DEM_FullPacket") and \
+                parts[3] != "4294967295":
+            ticks.add(int(parts[3]))
+    return sorted(ticks)
+
+
+def velocity(f, controller, pawn, tick):
+    """The pawn's speed over the last packet at or before tick: its move
+    from the packet before, in units a second; None unless the player was
+    in play with the same pawn at that packet before."""
+    if pawn is None:
+        return None
+    i = bisect.bisect_right(f.packets, tick) - 1
+    if i < 1:
+        return None
+    now, before = f.packets[i], f.packets[i - 1]
+    a, b = f.position(pawn, now, CELL["cs2"]), f.position(pawn, before, CELL["cs2"])
+    in_play = f.value(controller, "m_iTeamNum", before) in (2, 3)
+    same = f.by_handle(f.value(controller, "m_hPlayerPawn", before), before) == pawn
+    if not in_play or not same or None in a or None in b:
+        return None
+    rate = f.con.execute("SELECT tick_rate FROM match_info").fetchone()[0]
+    d = math.sqrt(sum((p - q) * (p - q) for p, q in zip(a, b)))
+    return d / ((now - before) * (1.0 / rate))
 
 
 def expected_row(f, game, slot, tick):

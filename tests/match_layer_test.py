@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 import match_expect  # noqa: E402
 from gemtest import (AUTO, FIXTURES, MODERN, NEKIT, RUNFILES, connect, need, need_some,  # noqa: E402
-                     synthetic_index)
+                     replay_path, synthetic_index)
 
 
 def game_of(stem):
@@ -81,7 +81,8 @@ class Timeline(unittest.TestCase):
             game = game_of(stem)
             with self.subTest(stem):
                 con = connect(need(stem, *step_options(stem)))
-                f = match_expect.Fields(con)
+                packets = match_expect.packet_ticks(replay_path(stem)) if game == "cs2" else None
+                f = match_expect.Fields(con, packets)
                 columns = [r[1] for r in con.execute("PRAGMA table_info(timeline)")]
                 self.assertEqual(columns, match_expect.COMMON + match_expect.EXTRA[game])
                 rows = con.execute("SELECT * FROM timeline ORDER BY tick, slot").fetchall()

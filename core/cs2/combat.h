@@ -1,0 +1,77 @@
+// Combat: CS2's damages, shots and flashes tables and the kills table's
+// CS2 columns, from game events, as of the tick each event arrives.
+//
+// - damages: player_hurt. attacker and victim by their pawn handles and
+//   user ids; weapon as the event names it ("galilar", "hegrenade",
+//   "inferno"); hitgroup by name (HitgroupName); damage dmg_health,
+//   damage_armor dmg_armor, health_after / armor_after the event's health
+//   and armor. damage_real is the damage capped by the victim's health
+//   before the hit, as awpy counts it for ADR: the health the previous hit
+//   of this tick left, else the pawn's m_iHealth at the end of the last
+//   frame. Both players' teams and positions are their pawns' now.
+// - shots: weapon_fire: the shooter's pawn position and eye angles.
+// - flashes: player_blind (attacker the thrower, blind_duration). A replay
+//   without player_blind events gets its flashes from the pawns instead:
+//   each time a pawn's m_flFlashDuration is set anew (read at the end of
+//   every frame), a flash of that duration, thrown by whoever's flashbang
+//   went off in that frame (grenades.h).
+// - kills: penetrated, thrusmoke, noscope, attackerblind, assistedflash,
+//   distance and hitgroup from player_death's keys; both teams and the
+//   attacker's position from the pawns.
+#ifndef GEM_CORE_CS2_COMBAT_H_
+#define GEM_CORE_CS2_COMBAT_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/cs2/event_keys.h"
+#include "core/cs2/match_state.h"
+#include "core/match/field_reader.h"
+#include "core/match/match_context.h"
+#include "core/match_rows.h"
+
+namespace gem::cs2 {
+
+// The name of a hit group number (the engine's HITGROUP_*); null when
+// the number is none of them.
+const char* HitgroupName(int64_t hitgroup);
+
+class Combat {
+ public:
+  // Game events this tracker reads; others are ignored.
+  void OnGameEvent(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
+                   EventKeys& keys);
+  // After every frame: each player's health and flash for the next one.
+  void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
+  // Fills `k->extra` (tables.h's KillColumn order) from a player_death.
+  void FillKill(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
+                EventKeys& keys, KillRow* k);
+  // The end: the pawns' flashes, when no player_blind came.
+  void Finish(match::MatchContext& ctx);
+
+  std::vector<std::pair<std::string, uint64_t>> Counters() const;
+
+ private:
+  void Damage(match::MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys);
+  void Shot(match::MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys);
+  void Blind(match::MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys);
+
+  static constexpr int32_t kSlots = 128;
+  // Health as of the last frame's end, or the last hit since (-1 unknown).
+  int64_t health_[kSlots];
+  float flash_[kSlots];  // m_flFlashDuration at the last frame's end
+  bool initialized_ = false;
+  bool saw_blind_event_ = false;
+  // Flashes read off the pawns, kept until the end tells whether events
+  // gave them instead: each row's cells (text-free).
+  std::vector<std::vector<MatchValue>> pawn_flashes_;
+  match::FieldReader health_field_{"m_iHealth"}, flash_field_{"m_flFlashDuration"};
+  match::FieldReader eye_angles_{"m_angEyeAngles"};
+  uint64_t damage_unknown_health_ = 0, unknown_hitgroups_ = 0, events_without_player_ = 0;
+};
+
+}  // namespace gem::cs2
+
+#endif  // GEM_CORE_CS2_COMBAT_H_

@@ -1,0 +1,208 @@
+#include "core/cs2/tables.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gem::cs2 {
+namespace {
+
+std::vector<TableColumn> Columns(std::vector<std::pair<const char*, const char*>> cols) {
+  std::vector<TableColumn> out;
+  for (const auto& [name, type] : cols) out.push_back({name, type});
+  return out;
+}
+
+TableSpec Spec(const char* name, const char* comment, bool auto_id,
+               std::vector<std::pair<const char*, const char*>> cols,
+               const char* constraints = "", bool without_rowid = false) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.auto_id = auto_id;
+  t.columns = Columns(std::move(cols));
+  t.constraints = constraints;
+  t.without_rowid = without_rowid;
+  return t;
+}
+
+// The start of every event table's columns.
+std::vector<std::pair<const char*, const char*>> Event(
+    std::vector<std::pair<const char*, const char*>> cols) {
+  std::vector<std::pair<const char*, const char*>> out = {
+      {"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}, {"round", "INTEGER"}};
+  out.insert(out.end(), cols.begin(), cols.end());
+  return out;
+}
+
+// Per player and round: what player_stats sums. A player's rounds are the
+// rounds the economy table has them in (in play at the freeze's end).
+// Kills and damage count enemies only; traded: the player died and a
+// teammate killed the killer within the trade window after.
+const char kPlayerRoundsSql[] = R"sql(
+-- Settings of the stat views: trade_window_s, the seconds after a death
+-- in which the killer's death trades it (5 by default).
+CREATE TABLE stat_settings(name TEXT PRIMARY KEY, value) WITHOUT ROWID;
+INSERT INTO stat_settings VALUES('trade_window_s', 5.0);
+CREATE VIEW player_rounds AS
+WITH trade(ticks) AS (
+  SELECT coalesce((SELECT value FROM stat_settings WHERE name = 'trade_window_s'), 5.0)
+         * (SELECT tick_rate FROM match_info)),
+per AS (
+  SELECT e.round, e.slot,
+    (SELECT count(*) FROM kills k WHERE k.round = e.round AND k.killer = e.slot
+       AND k.killer_team IS NOT k.victim_team) AS kills,
+    (SELECT count(*) FROM kills k WHERE k.round = e.round AND k.victim = e.slot) AS deaths,
+    (SELECT count(*) FROM kills k, json_each(k.assisters) a
+       WHERE k.round = e.round AND a.value = e.slot) AS assists,
+    coalesce((SELECT sum(d.damage_real) FROM damages d WHERE d.round = e.round
+       AND d.attacker = e.slot AND d.attacker_team IS NOT d.victim_team), 0) AS damage,
+    EXISTS (SELECT 1 FROM kills k, kills t, trade w
+       WHERE k.round = e.round AND k.victim = e.slot AND k.killer IS NOT NULL
+         AND t.round = k.round
+         AND t.victim = k.killer AND t.killer IS NOT NULL AND t.killer <> e.slot
+         AND t.killer_team = k.victim_team
+         AND t.tick >= k.tick AND t.tick <= k.tick + w.ticks) AS traded
+  FROM economy e)
+SELECT round, slot, kills, deaths, assists, damage, deaths = 0 AS survived, traded,
+       (kills > 0 OR assists > 0 OR deaths = 0 OR traded) AS kast
+FROM per;
+CREATE VIEW player_stats AS
+SELECT r.slot, count(*) AS rounds,
+       1.0 * sum(r.damage) / count(*) AS adr,
+       100.0 * sum(r.kast) / count(*) AS kast,
+       1.0 * sum(r.kills) / count(*) AS kpr,
+       1.0 * sum(r.deaths) / count(*) AS dpr,
+       coalesce((SELECT sum(d.damage_real) FROM damages d WHERE d.attacker = r.slot
+         AND d.attacker_team IS NOT d.victim_team
+         AND d.weapon IN ('hegrenade', 'inferno', 'molotov', 'incgrenade')), 0)
+         AS utility_damage,
+       (SELECT count(*) FROM grenades g WHERE g.thrower = r.slot AND g.kind = 'flash')
+         AS flashes_thrown,
+       (SELECT count(*) FROM flashes f WHERE f.thrower = r.slot
+         AND f.thrower_team IS NOT f.victim_team) AS enemies_flashed
+FROM player_rounds r GROUP BY r.slot;
+CREATE INDEX damages_by_round ON damages(round, attacker);
+CREATE INDEX shots_by_round ON shots(round, slot);
+CREATE INDEX kills_by_round ON kills(round);
+)sql";
+
+GameSchema Build() {
+  GameSchema s;
+  s.tables.resize(kTableCount);
+  s.tables[kRounds] = Spec(
+      "rounds", "round (warm-up excluded): its ticks, winner, reason, score after it, bomb",
+      false,
+      {{"round", "INTEGER PRIMARY KEY"},
+       {"tick", "INTEGER NOT NULL"},  // the start; the replay's first if it joins mid-round
+       {"start_tick", "INTEGER"},
+       {"freeze_end_tick", "INTEGER"},
+       {"end_tick", "INTEGER"},
+       {"official_end_tick", "INTEGER"},
+       {"winner", "INTEGER"},  // team: 2 T, 3 CT
+       {"reason", "TEXT"},
+       {"ct_score", "INTEGER"},
+       {"t_score", "INTEGER"},
+       {"bomb_plant_tick", "INTEGER"},
+       {"bomb_site", "TEXT"}});  // A or B
+  s.tables[kDamages] = Spec("damages", "hit on a player (player_hurt)", true,
+                            Event({{"attacker", "INTEGER"},
+                                   {"victim", "INTEGER"},
+                                   {"attacker_team", "INTEGER"},
+                                   {"victim_team", "INTEGER"},
+                                   {"weapon", "TEXT"},
+                                   {"hitgroup", "TEXT"},
+                                   {"damage", "INTEGER"},
+                                   {"damage_armor", "INTEGER"},
+                                   {"damage_real", "INTEGER"},
+                                   {"health_after", "INTEGER"},
+                                   {"armor_after", "INTEGER"},
+                                   {"attacker_x", "REAL"},
+                                   {"attacker_y", "REAL"},
+                                   {"attacker_z", "REAL"},
+                                   {"victim_x", "REAL"},
+                                   {"victim_y", "REAL"},
+                                   {"victim_z", "REAL"}}));
+  s.tables[kShots] = Spec("shots", "shot fired (weapon_fire)", true,
+                          Event({{"slot", "INTEGER"},
+                                 {"weapon", "TEXT"},
+                                 {"silenced", "INTEGER"},
+                                 {"x", "REAL"},
+                                 {"y", "REAL"},
+                                 {"z", "REAL"},
+                                 {"pitch", "REAL"},
+                                 {"yaw", "REAL"}}));
+  s.tables[kGrenades] = Spec(
+      "grenades", "grenade thrown: a projectile entity, where it went off and when it ended",
+      false,
+      {{"id", "INTEGER PRIMARY KEY"},
+       {"entity", "INTEGER"},  // the projectile's entities.entity
+       {"tick", "INTEGER NOT NULL"},
+       {"game_time", "REAL"},
+       {"round", "INTEGER"},
+       {"kind", "TEXT NOT NULL"},
+       {"thrower", "INTEGER"},
+       {"throw_tick", "INTEGER NOT NULL"},
+       {"detonate_tick", "INTEGER"},
+       {"end_tick", "INTEGER"},
+       {"x", "REAL"},
+       {"y", "REAL"},
+       {"z", "REAL"}});
+  s.tables[kGrenadePaths] =
+      Spec("grenade_paths", "a grenade projectile's position at each tick it moved", false,
+           {{"id", "INTEGER NOT NULL"},
+            {"tick", "INTEGER NOT NULL"},
+            {"x", "REAL"},
+            {"y", "REAL"},
+            {"z", "REAL"}},
+           "PRIMARY KEY(id, tick)", true);
+  s.tables[kFlashes] = Spec("flashes", "player blinded by a flashbang", true,
+                            Event({{"thrower", "INTEGER"},
+                                   {"victim", "INTEGER"},
+                                   {"thrower_team", "INTEGER"},
+                                   {"victim_team", "INTEGER"},
+                                   {"duration", "REAL"},
+                                   {"grenade", "INTEGER"}}));  // grenades.id
+  s.tables[kBomb] = Spec("bomb", "bomb event: pickup, drop, plant, defuse, explosion", true,
+                         Event({{"kind", "TEXT NOT NULL"},
+                                {"slot", "INTEGER"},
+                                {"site", "TEXT"},
+                                {"x", "REAL"},
+                                {"y", "REAL"},
+                                {"z", "REAL"}}));
+  s.tables[kEconomy] = Spec(
+      "economy", "player per round: money and equipment at the freeze's end, spent, kill reward",
+      false,
+      {{"round", "INTEGER NOT NULL"},
+       {"slot", "INTEGER NOT NULL"},
+       {"tick", "INTEGER NOT NULL"},  // the freeze's end
+       {"start_money", "INTEGER"},
+       {"equipment_value", "INTEGER"},
+       {"spent", "INTEGER"},
+       {"kill_reward", "INTEGER"}},
+      "PRIMARY KEY(round, slot)", true);
+  s.kill_columns = Columns({{"round", "INTEGER"},
+                            {"killer_team", "INTEGER"},
+                            {"victim_team", "INTEGER"},
+                            {"penetrated", "INTEGER"},
+                            {"thrusmoke", "INTEGER"},
+                            {"noscope", "INTEGER"},
+                            {"attackerblind", "INTEGER"},
+                            {"assistedflash", "INTEGER"},
+                            {"distance", "REAL"},
+                            {"hitgroup", "TEXT"},
+                            {"attacker_x", "REAL"},
+                            {"attacker_y", "REAL"},
+                            {"attacker_z", "REAL"}});
+  s.after_sql = kPlayerRoundsSql;
+  return s;
+}
+
+}  // namespace
+
+const GameSchema& Cs2Schema() {
+  static const GameSchema* const kSchema = new GameSchema(Build());
+  return *kSchema;
+}
+
+}  // namespace gem::cs2

@@ -19,6 +19,13 @@ const GameEventRegistry::Descriptor* GameEventRegistry::Find(int32_t id) const {
   return it == by_id_.end() ? nullptr : &it->second;
 }
 
+const GameEventRegistry::Descriptor* GameEventRegistry::FindByName(std::string_view name) const {
+  for (const auto& [id, d] : by_id_) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
 Status GameEventRegistry::Decode(const proto::CMsgSource1LegacyGameEvent& msg,
                                  GameEvent* out) const {
   const Descriptor* desc = msg.has_eventid() ? Find(msg.eventid()) : nullptr;

@@ -31,6 +31,8 @@ class GameEventRegistry {
   void Load(const proto::CMsgSource1LegacyGameEventList& list);
   bool loaded() const { return !by_id_.empty(); }
   const Descriptor* Find(int32_t id) const;
+  // By name (linear; for tools that write events).
+  const Descriptor* FindByName(std::string_view name) const;
 
   // Decodes `msg` into `out` (reused; string views point into `msg` and this
   // registry). An event whose id is unknown keeps its own name, if it has

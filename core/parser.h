@@ -106,6 +106,7 @@ class Parser {
   const Schema& schema() const { return schema_; }
   const StringTables& string_tables() const { return tables_; }
   const EntityManager& entities() const { return *entities_; }
+  const GameEventRegistry& game_events() const { return game_events_; }
   // For tools that build on a parsed replay (gem-synth): the class
   // registries and baselines.
   EntityManager& mutable_entities() { return *entities_; }

@@ -293,7 +293,7 @@ class ReadmeQueries(unittest.TestCase):
     def test_every_readme_dota_query_answers_what_was_written(self):
         readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
         readme = readme[readme.index("## Dota as analysts read it"):
-                        readme.index("## Asking in SQL")]
+                        readme.index("## CS2 as analysts read it")]
         blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
         self.assertEqual(len(blocks), 8)
         con, truth, combat, _ = synthetic()

@@ -37,12 +37,16 @@ Bomb::Row Bomb::Make(MatchContext& ctx, MatchState& state, const char* kind, int
   Row r;
   r.tick = ctx.tick();
   r.game_time = state.Clock(ctx);
-  r.round = state.Round();
+  r.round = state.Round(ctx);
   r.kind = kind;
   r.slot = slot;
-  const Entity* at = slot >= 0 ? state.Pawn(ctx, slot) : ctx.Get(planted_);
-  state.Position(at, &r.x, &r.y, &r.z);
   const Entity* planted = planted_ >= 0 ? ctx.Get(planted_) : nullptr;
+  // Where the bomb is once it is down; else where the player is.
+  const bool down = r.kind != "pickup" && r.kind != "drop" && r.kind != "plant_begin";
+  const Entity* at = down && planted != nullptr ? planted
+                     : slot >= 0                 ? state.Pawn(ctx, slot)
+                                                 : planted;
+  state.Position(at, &r.x, &r.y, &r.z);
   if (planted != nullptr) r.site = SiteLetter(match::ReadInt(site_, planted));
   if (r.site.empty() && at != nullptr && slot >= 0 && r.kind.rfind("plant", 0) == 0) {
     // Before the bomb is down, the planter's bomb zone (1 A, 2 B).
@@ -67,7 +71,12 @@ void Bomb::OnEntityCreated(MatchContext& ctx, MatchState& state, const Entity& e
     // A bomb_planted of this tick that came first learns its letter here.
     for (auto it = from_events_.rbegin(); it != from_events_.rend() && it->tick == r.tick;
          ++it) {
-      if (it->kind != "plant" || !it->site.empty()) continue;
+      if (it->kind != "plant") continue;
+      // It came before the bomb was down: the bomb's place and letter.
+      it->x = r.x;
+      it->y = r.y;
+      it->z = r.z;
+      if (!it->site.empty()) continue;
       it->site = r.site;
       if (it->site_index >= 0 && !r.site.empty()) site_letters_[it->site_index] = r.site;
     }
@@ -137,7 +146,10 @@ void Bomb::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     }
     defused_ = defused;
     const bool exploded = Flag(exploded_field_, planted);
-    if (exploded && !exploded_) from_entities_.push_back(Make(ctx, state, "explode", -1));
+    // The bomb's planter is the player an explosion names, as its event does.
+    if (exploded && !exploded_) {
+      from_entities_.push_back(Make(ctx, state, "explode", last_holder_));
+    }
     exploded_ = exploded;
   }
 }

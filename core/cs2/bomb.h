@@ -16,7 +16,10 @@
 //   bomb target's entity index, not a letter: a plant maps the index it
 //   names to the planted bomb's letter, and every row naming that index
 //   gets it. Rows are kept to the end for that.
-// - x, y, z: the player's pawn; the planted bomb when no player is named.
+// - x, y, z: for a pickup, drop or plant_begin the player's pawn; once the
+//   bomb is down (plant, defuse_begin, defuse, explode) the planted bomb.
+//   An explosion's slot is the planter (the event's userid; from the
+//   entities, the C4's last holder).
 #ifndef GEM_CORE_CS2_BOMB_H_
 #define GEM_CORE_CS2_BOMB_H_
 

@@ -54,7 +54,7 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
   std::array<MatchValue, kDamageColumns> row{};
   row[kDmgTick] = MatchValue::Int(ctx.tick());
   row[kDmgTime] = state.Clock(ctx);
-  row[kDmgRound] = state.Round();
+  row[kDmgRound] = state.Round(ctx);
   row[kDmgAttacker] = SlotCell(attacker);
   row[kDmgVictim] = MatchValue::Int(victim);
   if (attacker >= 0) row[kDmgAttackerTeam] = state.Team(ctx, attacker);
@@ -101,7 +101,7 @@ void Combat::Shot(MatchContext& ctx, MatchState& state, const GameEvent& e, Even
   std::array<MatchValue, kShotColumns> row{};
   row[kShotTick] = MatchValue::Int(ctx.tick());
   row[kShotTime] = state.Clock(ctx);
-  row[kShotRound] = state.Round();
+  row[kShotRound] = state.Round(ctx);
   row[kShotSlot] = MatchValue::Int(slot);
   row[kShotWeapon] = keys.TextCell(e, "weapon");
   row[kShotSilenced] = keys.IntCell(e, "silenced");
@@ -122,7 +122,7 @@ void Combat::Blind(MatchContext& ctx, MatchState& state, const GameEvent& e, Eve
   std::array<MatchValue, kFlashColumns> row{};
   row[kFlashTick] = MatchValue::Int(ctx.tick());
   row[kFlashTime] = state.Clock(ctx);
-  row[kFlashRound] = state.Round();
+  row[kFlashRound] = state.Round(ctx);
   row[kFlashThrower] = SlotCell(thrower);
   row[kFlashVictim] = MatchValue::Int(victim);
   if (thrower >= 0) row[kFlashThrowerTeam] = state.Team(ctx, thrower);
@@ -157,7 +157,7 @@ void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
       std::vector<MatchValue> row(kFlashColumns);
       row[kFlashTick] = MatchValue::Int(ctx.tick());
       row[kFlashTime] = state.Clock(ctx);
-      row[kFlashRound] = state.Round();
+      row[kFlashRound] = state.Round(ctx);
       row[kFlashThrower] = SlotCell(thrower);
       row[kFlashVictim] = MatchValue::Int(slot);
       if (thrower >= 0) row[kFlashThrowerTeam] = state.Team(ctx, thrower);
@@ -174,7 +174,7 @@ void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,
                       EventKeys& keys, KillRow* k) {
   k->extra.assign(kKillColumns, MatchValue());
   std::vector<MatchValue>& x = k->extra;
-  x[kKillRound] = state.Round();
+  x[kKillRound] = state.Round(ctx);
   if (k->killer) x[kKillKillerTeam] = state.Team(ctx, *k->killer);
   x[kKillVictimTeam] = state.Team(ctx, k->victim);
   x[kKillPenetrated] = keys.IntCell(e, "penetrated");

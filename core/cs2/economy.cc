@@ -13,6 +13,7 @@ void Economy::Flush(MatchContext& ctx) {
     std::array<MatchValue, kEconomyColumns> row{};
     row[kEcoRound] = MatchValue::Int(round_);
     row[kEcoSlot] = MatchValue::Int(slot);
+    row[kEcoTeam] = r.team;
     row[kEcoTick] = MatchValue::Int(r.tick);
     row[kEcoStartMoney] = r.start_money;
     row[kEcoEquipment] = r.equipment_value;
@@ -40,6 +41,9 @@ void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool
     for (const InPlay& p : players) {
       Row r;
       r.tick = ctx.tick();
+      std::optional<int64_t> team = match::ReadInt(team_, p.pawn);
+      if (!team) team = match::ReadInt(team_, p.controller);
+      r.team = match::IntCell(team);
       r.start_money = match::IntCell(match::ReadInt(start_account_, p.controller));
       r.equipment_value = match::IntCell(match::ReadInt(equipment_, p.pawn));
       rows_.emplace(p.slot, r);

@@ -2,7 +2,8 @@
 //
 // A round's players are those in play (team 2 or 3) at the end of its
 // first frame past the freeze time (its freeze end; for a round the replay
-// joins after it, its first frame). Then (the row's tick):
+// joins after it, its first frame). Then (the row's tick): team is the
+// pawn's m_iTeamNum (else the controller's),
 // start_money is the controller's m_pInGameMoneyServices.m_iStartAccount,
 // equipment_value the pawn's m_unCurrentEquipmentValue (what it holds as
 // the freeze ends; the game's m_unFreezetimeEndEquipmentValue stays 0 in a
@@ -42,7 +43,7 @@ class Economy {
  private:
   struct Row {
     int64_t tick = 0;
-    MatchValue start_money, equipment_value, spent, kill_reward;
+    MatchValue team, start_money, equipment_value, spent, kill_reward;
   };
   void Flush(match::MatchContext& ctx);
 
@@ -51,6 +52,7 @@ class Economy {
   std::map<int32_t, Row> rows_;  // this round's, by slot
   // Each player's m_iKillReward as of the last frame, and as the round began.
   std::map<int32_t, int64_t> reward_, reward_at_start_;
+  match::FieldReader team_{"m_iTeamNum"};
   match::FieldReader start_account_{"m_pInGameMoneyServices.m_iStartAccount"};
   match::FieldReader spent_{"m_pInGameMoneyServices.m_iCashSpentThisRound"};
   match::FieldReader reward_field_{"m_pActionTrackingServices.m_iKillReward"};

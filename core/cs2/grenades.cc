@@ -72,20 +72,9 @@ bool Grenades::FlashAt(int64_t tick, MatchValue* id, int32_t* thrower) const {
 void Grenades::OnEntityCreated(MatchContext& ctx, MatchState& state, const Entity& e) {
   const std::string_view c = ctx.ClassName(e.class_id);
   if (c == "CInferno") {
-    // The fire of the molotov that burst here this tick.
-    MatchValue x, y, z;
-    state.Position(&e, &x, &y, &z);
-    for (auto& [index, pos] : deleted_now_) {
-      Grenade& g = grenades_[pos];
-      if ((g.kind != "molotov" && g.kind != "incendiary") || g.inferno >= 0) continue;
-      if (x.is_null() || g.x.is_null() || g.x.kind != MatchValue::Kind::kReal) continue;
-      const double d = std::hypot(x.r - g.x.r, y.r - g.y.r);
-      if (d <= kFireReach) {
-        g.inferno = e.index;
-        infernos_[e.index] = pos;
-        break;
-      }
-    }
+    // Its molotov burst in this frame: matched at the frame's end, when
+    // the packet's deletions are in too.
+    new_fires_.push_back(e.index);
     return;
   }
   std::string kind = KindOf(ctx, e);
@@ -95,7 +84,7 @@ void Grenades::OnEntityCreated(MatchContext& ctx, MatchState& state, const Entit
   g.entity = e.lifetime;
   g.throw_tick = ctx.tick();
   g.game_time = state.Clock(ctx);
-  g.round = state.Round();
+  g.round = state.Round(ctx);
   g.kind = std::move(kind);
   g.index = e.index;
   if (const Entity* pawn = ctx.ByHandle(match::ReadInt(thrower_, &e))) {
@@ -120,6 +109,7 @@ void Grenades::OnEntityDeleted(MatchContext& ctx, MatchState& state, const Entit
   if (auto fire = infernos_.find(e.index); fire != infernos_.end()) {
     Grenade& g = grenades_[fire->second];
     if (g.end_tick.is_null()) g.end_tick = MatchValue::Int(ctx.tick());
+    fires_gone_now_[fire->first] = fire->second;
     infernos_.erase(fire);
     return;
   }
@@ -154,12 +144,18 @@ void Grenades::OnGameEvent(MatchContext& ctx, MatchState& state, const GameEvent
   }
   const int32_t index = static_cast<int32_t>(*id);
   if (fire_out) {
+    // The fire may be gone already in this frame (deletions come first).
     auto fire = infernos_.find(index);
-    if (fire == infernos_.end()) {
+    size_t pos = 0;
+    if (fire != infernos_.end()) {
+      pos = fire->second;
+    } else if (auto gone = fires_gone_now_.find(index); gone != fires_gone_now_.end()) {
+      pos = gone->second;
+    } else {
       ++events_without_grenade_;
       return;
     }
-    Grenade& g = grenades_[fire->second];
+    Grenade& g = grenades_[pos];
     if (g.end_tick.is_null()) g.end_tick = MatchValue::Int(ctx.tick());
     return;
   }
@@ -219,7 +215,27 @@ void Grenades::OnFrameEnd(MatchContext& ctx, MatchState& state) {
       }
     }
   }
+  // Each fire that started in this frame is the burst molotov's nearest it.
+  for (int32_t fire : new_fires_) {
+    const Entity* e = ctx.Get(fire);
+    if (e == nullptr) continue;
+    MatchValue x, y, z;
+    state.Position(e, &x, &y, &z);
+    if (x.kind != MatchValue::Kind::kReal) continue;
+    for (auto& [index, pos] : deleted_now_) {
+      Grenade& g = grenades_[pos];
+      if ((g.kind != "molotov" && g.kind != "incendiary") || g.inferno >= 0) continue;
+      if (g.x.kind != MatchValue::Kind::kReal) continue;
+      if (std::hypot(x.r - g.x.r, y.r - g.y.r) <= kFireReach) {
+        g.inferno = fire;
+        infernos_[fire] = pos;
+        break;
+      }
+    }
+  }
+  new_fires_.clear();
   deleted_now_.clear();
+  fires_gone_now_.clear();
 }
 
 void Grenades::Finish(MatchContext& ctx) {

@@ -81,6 +81,8 @@ class Grenades {
   std::map<int32_t, size_t> alive_;                // entity index -> grenades_ position
   std::map<int32_t, size_t> infernos_;             // CInferno index -> its molotov
   std::map<int32_t, size_t> deleted_now_;          // projectiles gone this frame
+  std::vector<int32_t> new_fires_;                 // CInferno made this frame
+  std::map<int32_t, size_t> fires_gone_now_;       // CInferno deleted this frame
   match::FieldReader thrower_{"m_hThrower"}, incendiary_{"m_bIsIncGrenade"};
   match::FieldReader did_smoke_{"m_bDidSmokeEffect"}, smoke_pos_{"m_vSmokeDetonationPos"};
   match::FieldReader explode_tick_{"m_nExplodeEffectTickBegin"};

@@ -91,7 +91,7 @@ class Module : public match::GameModule, public MatchState {
   void Position(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z) override {
     body_.position().Read(e, x, y, z);
   }
-  MatchValue Round() const override { return rounds_.current(); }
+  MatchValue Round(MatchContext& ctx) override { return rounds_.current(ctx); }
   MatchValue Clock(MatchContext& ctx) override {
     return match::RealCell(GameTime(ctx, ctx.tick()));
   }
@@ -176,7 +176,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) Move(ctx, p);
   }
   const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
-  economy_.OnFrameEnd(ctx, rounds_.current(), rounds_.started_now(), in_freeze, in_play_);
+  economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze, in_play_);
 }
 
 void Module::Move(MatchContext& ctx, const match::PlayerControllers::Player& p) {
@@ -212,7 +212,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     row[kKills] = IntCell(match::ReadInt(kills_, p.controller));
     row[kDeaths] = IntCell(match::ReadInt(deaths_, p.controller));
     row[kAssists] = IntCell(match::ReadInt(assists_, p.controller));
-    row[kRound] = rounds_.current();
+    row[kRound] = rounds_.current(ctx);
     const Value place = pawn ? place_.Read(*pawn) : Value();
     row[kPlace] = place.kind == ValueKind::kString ? MatchValue::Text(place.s) : MatchValue();
     row[kHasDefuser] = IntCell(match::ReadInt(defuser_, pawn));

@@ -31,7 +31,7 @@ class MatchState {
   // World position of an entity with a body component (NULL cells else).
   virtual void Position(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z) = 0;
   // The round in play (rounds.h), NULL when none.
-  virtual MatchValue Round() const = 0;
+  virtual MatchValue Round(match::MatchContext& ctx) = 0;
   // The game clock now (NULL when unknown).
   virtual MatchValue Clock(match::MatchContext& ctx) = 0;
   // The grenades table's id of the projectile at entity index `index`

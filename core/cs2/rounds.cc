@@ -68,6 +68,16 @@ void Rounds::OnGameEvent(MatchContext&, const GameEvent& e, EventKeys& keys) {
   }
 }
 
+MatchValue Rounds::current(MatchContext& ctx) {
+  const Entity* r = Rules(ctx);
+  if (r == nullptr || !seen_rules_) return current_;
+  const bool starting =
+      event_start_ || match::ReadInt(start_count_field_, r).value_or(-1) != start_count_;
+  if (!starting) return current_;
+  if (match::ReadInt(warmup_field_, r).value_or(0) != 0) return MatchValue();
+  return MatchValue::Int(match::ReadInt(played_field_, r).value_or(0) + 1);
+}
+
 void Rounds::Scores(MatchContext& ctx, Round* r) {
   for (int32_t index : teams_) {
     const Entity* t = ctx.Get(index);
@@ -147,6 +157,11 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
     end_count_ = ends;
     freeze_ = freeze;
   }
+  // The round before ends officially as the next begins: first.
+  if (event_official_end_ && !events_.rounds.empty() && events_.rounds.back().ended &&
+      events_.rounds.back().official_end_tick.is_null()) {
+    events_.rounds.back().official_end_tick = MatchValue::Int(ctx.tick());
+  }
   if (event_start_ || rules_start) {
     if (warmup) {
       current_ = MatchValue();
@@ -168,10 +183,6 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
     if (reason && *reason != 0 && name == nullptr) ++unknown_reasons_;
     End(ctx, &game_rules_, TeamCell(match::ReadInt(win_status_field_, r)),
         name ? MatchValue::Text(name) : MatchValue());
-  }
-  if (event_official_end_ && !events_.rounds.empty() && events_.rounds.back().ended &&
-      events_.rounds.back().official_end_tick.is_null()) {
-    events_.rounds.back().official_end_tick = MatchValue::Int(ctx.tick());
   }
   event_start_ = event_freeze_end_ = event_end_ = event_official_end_ = false;
 }

@@ -54,8 +54,10 @@ class Rounds {
   void OnGameEvent(match::MatchContext& ctx, const GameEvent& e, EventKeys& keys);
   // Applies what this frame told (see above).
   void OnFrameEnd(match::MatchContext& ctx);
-  // The round in play: NULL in the warm-up and before the first round.
-  MatchValue current() const { return current_; }
+  // The round in play: NULL in the warm-up and before the first round. In
+  // a frame where a round starts, the new one already (as the frame's end
+  // will say): rows of that tick are the new round's.
+  MatchValue current(match::MatchContext& ctx);
   // Whether a round started at this frame's end (economy's cue).
   bool started_now() const { return started_now_; }
   bool freeze_ended_now() const { return freeze_ended_now_; }

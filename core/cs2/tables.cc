@@ -175,6 +175,7 @@ GameSchema Build() {
       false,
       {{"round", "INTEGER NOT NULL"},
        {"slot", "INTEGER NOT NULL"},
+       {"team", "INTEGER"},           // the side the player is on then
        {"tick", "INTEGER NOT NULL"},  // the freeze's end
        {"start_money", "INTEGER"},
        {"equipment_value", "INTEGER"},

@@ -21,7 +21,7 @@
 //   flashes(id, tick, game_time, round, thrower, victim, thrower_team,
 //           victim_team, duration, grenade)
 //   bomb(id, tick, game_time, round, kind, slot, site, x, y, z)
-//   economy(round, slot, tick, start_money, equipment_value, spent,
+//   economy(round, slot, team, tick, start_money, equipment_value, spent,
 //           kill_reward)
 #ifndef GEM_CORE_CS2_TABLES_H_
 #define GEM_CORE_CS2_TABLES_H_
@@ -74,7 +74,7 @@ enum BombColumn : size_t {
   kBombColumns
 };
 enum EconomyColumn : size_t {
-  kEcoRound, kEcoSlot, kEcoTick, kEcoStartMoney, kEcoEquipment, kEcoSpent, kEcoKillReward,
+  kEcoRound, kEcoSlot, kEcoTeam, kEcoTick, kEcoStartMoney, kEcoEquipment, kEcoSpent, kEcoKillReward,
   kEconomyColumns
 };
 // The kills table's CS2 columns, after the common ones (KillRow::extra).

@@ -4,6 +4,8 @@
 //   gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]
 //             [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]
 //             [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem
+//   gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events] [--seed S]
+//             [--match-truth FILE] [--flaws] [--quiet] OUT.dem
 //
 // Prints what it wrote as key<TAB>value lines. The replay is written to a
 // temporary file beside OUT.dem and renamed when complete. Exit codes as
@@ -14,11 +16,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "core/exit_codes.h"
+#include "tools/synth/cs2_match.h"
 #include "tools/synth/match.h"
 #include "tools/synth/replay_writer.h"
 #include "tools/synth/world.h"
@@ -30,6 +34,8 @@ void Usage(FILE* out) {
              "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
              "                 [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem\n"
+             "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
+             "                 [--seed S] [--match-truth FILE] [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
              "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
@@ -45,7 +51,10 @@ void Usage(FILE* out) {
              "  --flaws                20 s after the horn: a purchase of an item no name\n"
              "                         names, a hero slot naming no entity, an item with\n"
              "                         no name (what readers must survive)\n"
-             "  --quiet                print nothing on success\n");
+             "  --quiet                print nothing on success\n"
+             "\n"
+             "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
+             "in --match-truth; --no-round-events leaves out the round and blind events.\n");
 }
 
 bool ParseNumber(const char* text, double* out) {
@@ -59,6 +68,7 @@ bool ParseNumber(const char* text, double* out) {
 int main(int argc, char** argv) {
   using namespace gem;
   synth::MatchOptions options;
+  synth::Cs2Options cs2;
   std::string from, out, truth_path, combat_truth_path, match_truth_path;
   bool quiet = false, have_minutes = false;
   for (int i = 1; i < argc; ++i) {
@@ -94,6 +104,11 @@ int main(int argc, char** argv) {
     } else if (a == "--truth-interval") {
       value(&x);
       options.truth_interval = static_cast<uint32_t>(x) & ~1u;
+    } else if (a == "--rounds") {
+      value(&x);
+      cs2.rounds = std::max(1, static_cast<int>(x));
+    } else if (a == "--no-round-events") {
+      cs2.round_events = false;
     } else if (a == "--quiet") {
       quiet = true;
     } else if (a == "--flaws") {
@@ -106,7 +121,7 @@ int main(int argc, char** argv) {
       out = a;
     }
   }
-  if (from.empty() || out.empty() || !have_minutes) {
+  if (from.empty() || out.empty()) {
     Usage(stderr);
     return cli::kExitUsage;
   }
@@ -117,6 +132,13 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "gem-synth: {}: {}\n", from, s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
+  const bool is_cs2 = world.ClassId("CCSGameRulesProxy") >= 0;
+  if (!is_cs2 && !have_minutes) {
+    Usage(stderr);
+    return cli::kExitUsage;
+  }
+  cs2.seed = options.seed;
+  cs2.flaws = options.flaws;
   FILE* truth = nullptr;
   FILE* combat_truth = nullptr;
   FILE* match_truth = nullptr;
@@ -131,8 +153,12 @@ int main(int argc, char** argv) {
   const std::string temp = out + ".tmp" + std::to_string(getpid());
   synth::ReplayWriter writer;
   synth::Match match(&world, options);
+  synth::Cs2Match cs2_match(&world, cs2);
   s = writer.Open(temp);
-  if (s.ok()) s = match.Run(&writer, truth, combat_truth, match_truth);
+  if (s.ok()) {
+    s = is_cs2 ? cs2_match.Run(&writer, match_truth)
+               : match.Run(&writer, truth, combat_truth, match_truth);
+  }
   if (s.ok()) s = writer.Close();
   for (auto [path, file] : outputs) {
     if (*file != nullptr && std::fclose(*file) != 0 && s.ok()) {
@@ -149,6 +175,14 @@ int main(int argc, char** argv) {
     }
     fmt::print(stderr, "gem-synth: {}\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);
+  }
+  if (!quiet && is_cs2) {
+    const synth::Cs2Counters& c = cs2_match.counters();
+    fmt::print("bytes\t{}\nlast_tick\t{}\nrounds\t{}\nshots\t{}\ndamages\t{}\nkills\t{}\n",
+               writer.bytes(), c.last_tick, c.rounds, c.shots, c.damages, c.kills);
+    fmt::print("grenades\t{}\nflashes\t{}\nbomb_events\t{}\n", c.grenades, c.flashes,
+               c.bomb_events);
+    return 0;
   }
   if (!quiet) {
     const synth::WorldCounters& w = world.counters();

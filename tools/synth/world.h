@@ -131,6 +131,11 @@ class World {
 
   // Any inner message (combat log, chat, ...).
   void AddMessage(uint32_t type, std::string payload);
+  // A game event by the fixture's event list: each of the descriptor's keys
+  // from `keys` by name (its type's zero when absent; numbers convert to the
+  // key's type; text for a number key is sent as a string key). False when
+  // the list has no such event.
+  bool AddGameEvent(std::string_view name, const std::map<std::string, Value>& keys);
 
   // Encodes the pending changes as one packet at `tick` and writes it.
   Status FlushPacket(uint32_t tick, ReplayWriter* out);

@@ -6,9 +6,54 @@
 #include "core/demo_stream.h"
 #include "core/value.h"
 #include "proto/demo.pb.h"
+#include "proto/gameevents.pb.h"
 #include "tools/synth/world.h"
 
 namespace gem::synth {
+
+bool World::AddGameEvent(std::string_view name, const std::map<std::string, Value>& keys) {
+  const GameEventRegistry::Descriptor* d = parser_->game_events().FindByName(name);
+  if (d == nullptr) return false;
+  proto::CMsgSource1LegacyGameEvent msg;
+  msg.set_eventid(d->id);
+  for (const auto& [key, type] : d->keys) {
+    auto* k = msg.add_keys();
+    k->set_type(type);
+    auto it = keys.find(key);
+    const Value v = it == keys.end() ? Value() : it->second;
+    auto num = [&v]() -> double {
+      switch (v.kind) {
+        case ValueKind::kBool: return v.b ? 1 : 0;
+        case ValueKind::kInt: return static_cast<double>(v.i);
+        case ValueKind::kUint: return static_cast<double>(v.u);
+        case ValueKind::kFloat: return v.f;
+        default: return 0;
+      }
+    };
+    if (v.kind == ValueKind::kString && type != 1) {
+      // Text for a key the list types otherwise: sent as a string (a
+      // flaw readers must survive).
+      k->set_type(1);
+      k->set_val_string(std::string(v.s));
+      continue;
+    }
+    switch (type) {
+      case 1: k->set_val_string(v.kind == ValueKind::kString ? std::string(v.s) : ""); break;
+      case 2: k->set_val_float(static_cast<float>(num())); break;
+      case 3:
+      case 8: k->set_val_long(static_cast<int32_t>(v.kind == ValueKind::kInt ? v.i : num())); break;
+      case 4:
+      case 9: k->set_val_short(static_cast<int32_t>(num())); break;
+      case 5: k->set_val_byte(static_cast<int32_t>(num())); break;
+      case 6: k->set_val_bool(num() != 0); break;
+      case 7: k->set_val_uint64(v.kind == ValueKind::kUint ? v.u : static_cast<uint64_t>(num()));
+        break;
+      default: break;
+    }
+  }
+  AddMessage(207, msg.SerializeAsString());
+  return true;
+}
 
 void World::WriteTruth(uint32_t tick, const SimEntity& e, FILE* out) {
   std::string line = "{\"req_tick\":" + std::to_string(tick) + ",\"tick\":" +

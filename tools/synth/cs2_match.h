@@ -1,0 +1,175 @@
+// Cs2Match: a synthetic CS2 match on top of a CS2 fixture's signon, and
+// the truth of every row gem's CS2 tables should hold (core/cs2/*.h).
+//
+// The fixture's ten controllers and their pawns play `rounds` rounds
+// (24: two halves of 12, sides switched between), each encoded both as
+// game events and as the fields the game rules, teams, pawns and
+// controllers carry, by the rules core/cs2 decodes:
+//
+// - A round starts (m_nRoundStartCount + 1, m_bFreezePeriod, round_start;
+//   round_officially_ended for the round before) with every player alive
+//   at their side's spawn, buys (money, m_iCashSpentThisRound, equipment)
+//   during a 2 s freeze (round_freeze_end), then up to 25 s of play:
+//   players walk, shoot (weapon_fire), hit (player_hurt, health, armor)
+//   and kill (player_death with its keys, kills/deaths/assists and kill
+//   rewards on the controllers), throw grenades (projectile entities
+//   flying a path, their detonate and expire events, an inferno for a
+//   molotov or incendiary, flashes blinding players: player_blind and
+//   m_flFlashDuration; an HE's damage), and the Ts carry the C4 (CC4) to
+//   a site, plant it (bomb_beginplant, bomb_planted, a CPlantedC4) and the
+//   CTs defuse it (bomb_begindefuse, bomb_defused) or it explodes. The
+//   round ends (m_nRoundEndCount + 1, m_iRoundWinStatus, m_eRoundWinReason,
+//   m_totalRoundsPlayed, the CCSTeam scores, round_end) by elimination,
+//   the bomb or the clock; 3 s later the next starts.
+// - `round_events` false leaves out round_start, round_freeze_end,
+//   round_end, round_officially_ended and player_blind (as many real
+//   demos do): the tables must then come out the same from the fields.
+// - `flaws`: in round 2 a player_hurt whose `health` is a string, a
+//   grenade whose m_hThrower names no entity, and a second round_end.
+//
+// Truth (JSON lines, "kind" first): round, damage, shot, kill, grenade,
+// path, flash, bomb and economy rows, in the tables' own terms.
+#ifndef GEM_TOOLS_SYNTH_CS2_MATCH_H_
+#define GEM_TOOLS_SYNTH_CS2_MATCH_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "tools/synth/replay_writer.h"
+#include "tools/synth/world.h"
+
+namespace gem::synth {
+
+struct Cs2Options {
+  int rounds = 24;
+  uint64_t seed = 1;
+  bool round_events = true;
+  bool flaws = false;
+  uint32_t full_packet_interval = 3840;  // ticks
+};
+
+struct Cs2Counters {
+  uint64_t rounds = 0, shots = 0, damages = 0, kills = 0, grenades = 0, flashes = 0,
+           bomb_events = 0;
+  uint32_t last_tick = 0;
+};
+
+class Cs2Match {
+ public:
+  Cs2Match(World* world, const Cs2Options& options);
+  // Writes the whole replay and, when `truth` is set, its truth lines.
+  Status Run(ReplayWriter* out, FILE* truth);
+  const Cs2Counters& counters() const { return counters_; }
+
+ private:
+  struct Player {
+    int32_t slot = 0;
+    SimEntity* controller = nullptr;
+    SimEntity* pawn = nullptr;
+    int team = 2;
+    bool alive = true;
+    double x = 0, y = 0, z = 0, tx = 0, ty = 0, yaw = 0;
+    int health = 100, armor = 0;
+    int money = 800, start_money = 800, spent = 0, equipment = 200;
+    int kills = 0, deaths = 0, assists = 0, kill_reward = 0, reward_at_start = 0;
+    int total_spent = 0, freeze_equipment = 0;
+    float flash = 0;
+    std::vector<int32_t> hurt_by;  // this round's attackers
+  };
+  struct Grenade {
+    int64_t id = 0;
+    std::string kind;
+    SimEntity* e = nullptr;
+    SimEntity* fire = nullptr;  // a molotov's inferno
+    int thrower = -1;
+    uint32_t throw_tick = 0, detonate_tick = 0, end_tick = 0;
+    double sx = 0, sy = 0, sz = 0, ex = 0, ey = 0;
+    double x = 0, y = 0, z = 0;  // where it went off
+    double round = 0;
+    bool detonated = false;
+    float lx = 0, ly = 0, lz = 0;  // the path's last point
+    bool has_point = false;
+  };
+  enum class BombState { kCarried, kPlanting, kPlanted, kDefusing, kDone, kDropped };
+
+  double Uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+
+  bool Find();
+  void StartRound(uint32_t tick);
+  void FreezeEnd(uint32_t tick);
+  void EndRound(uint32_t tick, int winner, int reason);
+  // The round's truth rows (official end -1: none).
+  void RoundTruth(int64_t official_end);
+  void FinishRound() { RoundTruth(-1); }
+  void Buy(Player* p);
+  int Index(int32_t slot) const;
+  // Whether damage spares `p` (the planter and the defuser at work).
+  bool Protected(const Player& p) const;
+  void Play(uint32_t tick);
+  void Fight(uint32_t tick);
+  void Hurt(uint32_t tick, Player* attacker, Player* victim, int damage, int hitgroup,
+            const std::string& weapon);
+  void Place(SimEntity* e, double x, double y, double z);
+  void PlacePlayer(Player* p);
+  void Money(Player* p);
+  Player* RandomAlive(int team);
+  int Alive(int team) const;
+  // The world position an entity's fields now say (what a reader reads).
+  void WorldPos(const SimEntity& e, double* x, double* y, double* z);
+  std::map<std::string, Value> Who(const char* key, const Player* p) const;
+  void Event(const std::string& name, std::map<std::string, Value> keys);
+
+  // Grenades and the bomb (cs2_utility.cc).
+  void Throw(uint32_t tick, Player* p);
+  void Grenades(uint32_t tick);
+  void Bomb(uint32_t tick);
+  void BombRow(uint32_t tick, const char* kind, const Player* p, const std::string& site,
+               const SimEntity* at);
+  void FinishGrenades();
+
+  void Truth(const std::string& line);
+  static std::string Num(double v);
+  static std::string Opt(int64_t v, bool present);
+
+  World* world_;
+  Cs2Options options_;
+  std::mt19937_64 rng_;
+  FILE* truth_ = nullptr;
+  std::vector<Player> players_;
+  SimEntity* rules_ = nullptr;
+  SimEntity* team_entity_[4] = {};  // by team number 2, 3
+  int32_t c4_class_ = -1, planted_class_ = -1, inferno_class_ = -1;
+  std::map<std::string, int32_t> projectile_class_;
+  uint32_t tick_ = 0;
+  int round_ = 0;  // the round in play, 0 before the first
+  int score_[4] = {};
+  uint32_t round_start_ = 0, freeze_end_ = 0, live_until_ = 0, next_start_ = 0;
+  bool in_freeze_ = false, live_ = false, ended_ = false;
+  int winner_ = 0, reason_ = 0;
+  uint32_t second_end_ = 0;  // flaws: the tick of the second round_end
+  bool flaw_hurt_done_ = false, flaw_grenade_done_ = false;
+  int start_count_ = 0, end_count_ = 0;
+  // The round row being built.
+  std::string round_site_;
+  int64_t plant_tick_ = -1;
+  std::vector<Grenade> grenades_;
+  uint64_t next_grenade_ = 1;
+  SimEntity* c4_ = nullptr;
+  SimEntity* planted_ = nullptr;
+  BombState bomb_ = BombState::kDone;
+  int carrier_ = -1, defuser_ = -1;
+  int site_ = 0;
+  uint32_t bomb_at_ = 0, defuse_at_ = 0;
+  bool round_events_ = true;
+  Cs2Counters counters_;
+};
+
+}  // namespace gem::synth
+
+#endif  // GEM_TOOLS_SYNTH_CS2_MATCH_H_

@@ -70,6 +70,7 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
   match::GameLayerOptions g;
   g.match_layer = options.match_layer;
+  g.game_tables = options.game_tables;
   g.timeline_step = options.timeline_step;
   game_ = std::make_unique<match::GameLayer>(&schema_, entities_.get(), &tables_, sink, g);
   // Creations' states and updates' changes are for the sink and the match

@@ -70,6 +70,10 @@ struct ParserOptions {
   // the game's analyst tables reach the sink as rows. Needs a sink. (The
   // game's own messages, such as Dota's combat log, are decoded anyway.)
   bool match_layer = false;
+  // With the match layer: the game's analyst tables too (CS2's rounds,
+  // damages, shots, grenades, flashes, bomb and economy; the other games
+  // write theirs regardless). Off only to measure what they cost.
+  bool game_tables = true;
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
   // Called after each outer frame with the offset the replay has been read

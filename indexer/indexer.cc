@@ -66,6 +66,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
 
   ParserOptions parser_options;
   parser_options.match_layer = options.match_layer;
+  parser_options.game_tables = options.game_tables;
   parser_options.timeline_step = options.timeline_step;
   // The parse reads the mapping once, front to back: pages behind it go
   // (the checksum reads the file on its own, not through the mapping).

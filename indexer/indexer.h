@@ -19,6 +19,9 @@ struct IndexOptions {
   // Leave the match-layer tables empty (what the match layer costs is
   // measured against this).
   bool match_layer = true;
+  // With the match layer, leave the game's own analyst tables empty (what
+  // they cost is measured against this; see ParserOptions::game_tables).
+  bool game_tables = true;
 };
 
 struct IndexReport {

@@ -1,6 +1,7 @@
 // gem-index: turns a Source 2 replay into a gem index (an SQLite database).
 //
 //   gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]
+//             [--no-game-tables]
 //             REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
@@ -38,6 +39,7 @@ void Usage(FILE* out) {
   fmt::print(
       out,
       "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
+      "                 [--no-game-tables]\n"
       "                 REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
@@ -51,6 +53,9 @@ void Usage(FILE* out) {
       "             once a game second (the tick rate), and the last tick\n"
       "  --no-match-layer\n"
       "             leave players, timeline, kills, wards and match_info empty\n"
+      "  --no-game-tables\n"
+      "             with the match layer, leave the game's analyst tables empty\n"
+      "             (CS2's rounds, damages, ...: to measure what they cost)\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
@@ -83,6 +88,8 @@ int main(int argc, char** argv) {
       stats = true;
     } else if (std::strcmp(a, "--no-match-layer") == 0) {
       options.match_layer = false;
+    } else if (std::strcmp(a, "--no-game-tables") == 0) {
+      options.game_tables = false;
     } else if (std::strcmp(a, "--timeline-step") == 0 ||
                std::strncmp(a, "--timeline-step=", 16) == 0) {
       const char* v = a[15] == '=' ? a + 16 : (i + 1 < argc ? argv[++i] : nullptr);

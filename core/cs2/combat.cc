@@ -134,19 +134,19 @@ void Combat::Blind(MatchContext& ctx, MatchState& state, const GameEvent& e, Eve
   ctx.Row(kFlashes, row);
 }
 
-void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
+void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state,
+                        std::span<const PlayerNow> players) {
   if (!initialized_) {
-    std::fill(std::begin(health_), std::end(health_), -1);
     std::fill(std::begin(flash_), std::end(flash_), 0.0f);
     initialized_ = true;
   }
-  for (int32_t slot = 0; slot < kSlots; ++slot) {
-    const Entity* pawn = state.Pawn(ctx, slot);
-    if (pawn == nullptr) {
-      health_[slot] = -1;
-      continue;
-    }
+  std::fill(std::begin(health_), std::end(health_), -1);
+  for (const PlayerNow& p : players) {
+    const int32_t slot = p.slot;
+    const Entity* pawn = p.pawn;
+    if (pawn == nullptr || !IsSlot(slot, kSlots)) continue;
     health_[slot] = match::ReadInt(health_field_, pawn).value_or(-1);
+    if (saw_blind_event_) continue;  // the events say who is blinded
     const std::optional<double> flash = match::ReadReal(flash_field_, pawn);
     const float now = flash ? static_cast<float>(*flash) : 0.0f;
     if (now != flash_[slot] && now > 0 && !saw_blind_event_) {

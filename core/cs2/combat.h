@@ -22,6 +22,7 @@
 #define GEM_CORE_CS2_COMBAT_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,7 +45,8 @@ class Combat {
   void OnGameEvent(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
                    EventKeys& keys);
   // After every frame: each player's health and flash for the next one.
-  void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
+  void OnFrameEnd(match::MatchContext& ctx, MatchState& state,
+                  std::span<const PlayerNow> players);
   // Fills `k->extra` (tables.h's KillColumn order) from a player_death.
   void FillKill(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
                 EventKeys& keys, KillRow* k);

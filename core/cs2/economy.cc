@@ -9,10 +9,12 @@ namespace gem::cs2 {
 using match::MatchContext;
 
 void Economy::Flush(MatchContext& ctx) {
-  for (const auto& [slot, r] : rows_) {
+  for (size_t slot = 0; slot < rows_.size(); ++slot) {
+    Row& r = rows_[slot];
+    if (!r.present) continue;
     std::array<MatchValue, kEconomyColumns> row{};
     row[kEcoRound] = MatchValue::Int(round_);
-    row[kEcoSlot] = MatchValue::Int(slot);
+    row[kEcoSlot] = MatchValue::Int(static_cast<int64_t>(slot));
     row[kEcoTeam] = r.team;
     row[kEcoTick] = MatchValue::Int(r.tick);
     row[kEcoStartMoney] = r.start_money;
@@ -20,49 +22,58 @@ void Economy::Flush(MatchContext& ctx) {
     row[kEcoSpent] = r.spent;
     row[kEcoKillReward] = r.kill_reward;
     ctx.Row(kEconomy, row);
+    r = Row();
   }
-  rows_.clear();
 }
 
 void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool in_freeze,
-                         std::span<const InPlay> players) {
+                         bool over, std::span<const PlayerNow> players) {
   const int64_t number = round.kind == MatchValue::Kind::kInt ? round.i : -1;
   if (number != round_ || started) {
     Flush(ctx);
     round_ = number;
     roster_taken_ = false;
-    // Each player's total before the round: its kill reward starts here.
-    reward_at_start_ = reward_;
   }
-  if (round_ >= 0 && !in_freeze && !roster_taken_) {
-    // The first frame past the freeze: the round's players, their money
-    // and equipment.
+  if (round_ < 0) return;
+  if (!in_freeze && !roster_taken_) {
+    // The first frame past the freeze: the round's players, their money,
+    // equipment and kill rewards so far (no one kills in the freeze).
     roster_taken_ = true;
-    for (const InPlay& p : players) {
-      Row r;
+    for (const PlayerNow& p : players) {
+      if (p.slot < 0 || p.slot >= kSlots) continue;
+      const size_t slot = static_cast<size_t>(p.slot);
+      if (slot >= rows_.size()) rows_.resize(slot + 1);
+      Row& r = rows_[slot];
+      r.present = true;
       r.tick = ctx.tick();
       std::optional<int64_t> team = match::ReadInt(team_, p.pawn);
       if (!team) team = match::ReadInt(team_, p.controller);
       r.team = match::IntCell(team);
       r.start_money = match::IntCell(match::ReadInt(start_account_, p.controller));
       r.equipment_value = match::IntCell(match::ReadInt(equipment_, p.pawn));
-      rows_.emplace(p.slot, r);
+      r.reward_at_start = match::ReadInt(reward_field_, p.controller);
     }
   }
-  for (const InPlay& p : players) {
-    const std::optional<int64_t> reward = match::ReadInt(reward_field_, p.controller);
-    if (reward) reward_[p.slot] = *reward;
-    auto it = rows_.find(p.slot);
-    if (it == rows_.end()) continue;
-    Row& r = it->second;
+  // Spending and rewards are over once the round is: read from then on,
+  // each frame until the next round, the last read stands.
+  if (over) Settle(players);
+}
+
+void Economy::Settle(std::span<const PlayerNow> players) {
+  for (const PlayerNow& p : players) {
+    if (p.slot < 0 || static_cast<size_t>(p.slot) >= rows_.size()) continue;
+    Row& r = rows_[static_cast<size_t>(p.slot)];
+    if (!r.present) continue;
     r.spent = match::IntCell(match::ReadInt(spent_, p.controller));
-    auto before = reward_at_start_.find(p.slot);
-    if (reward && before != reward_at_start_.end()) {
-      r.kill_reward = MatchValue::Int(*reward - before->second);
-    }
+    const std::optional<int64_t> reward = match::ReadInt(reward_field_, p.controller);
+    if (reward && r.reward_at_start) r.kill_reward = MatchValue::Int(*reward - *r.reward_at_start);
   }
 }
 
-void Economy::Finish(MatchContext& ctx) { Flush(ctx); }
+void Economy::Finish(MatchContext& ctx, std::span<const PlayerNow> players) {
+  // A round the replay ends in: what it has come to.
+  Settle(players);
+  Flush(ctx);
+}
 
 }  // namespace gem::cs2

@@ -52,7 +52,7 @@ class Module : public match::GameModule, public MatchState {
     players_.OnCreated(ctx, e);
     rules_.OnCreated(ctx, e);
     if (ctx.ClassName(e.class_id) == "CCSTeam") teams_.insert(e.index);
-    if (!ctx.match_layer()) return;
+    if (!ctx.game_tables()) return;
     rounds_.OnEntityCreated(ctx, e);
     grenades_.OnEntityCreated(ctx, *this, e);
     bomb_.OnEntityCreated(ctx, *this, e);
@@ -60,7 +60,7 @@ class Module : public match::GameModule, public MatchState {
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
     teams_.erase(e.index);
-    if (!ctx.match_layer()) return;
+    if (!ctx.game_tables()) return;
     rounds_.OnEntityDeleted(ctx, e);
     grenades_.OnEntityDeleted(ctx, *this, e);
     bomb_.OnEntityDeleted(ctx, e);
@@ -108,7 +108,7 @@ class Module : public match::GameModule, public MatchState {
     uint64_t pawn = 0, prev_pawn = 0;
     MatchValue x, y, z, px, py, pz;
   };
-  void Move(MatchContext& ctx, const match::PlayerControllers::Player& p);
+  void Move(MatchContext& ctx, const PlayerNow& p);
   void Kill(MatchContext& ctx, const GameEvent& e);
 
   match::PlayerControllers players_{"CCSPlayerController", "m_hPlayerPawn"};
@@ -122,7 +122,7 @@ class Module : public match::GameModule, public MatchState {
   Grenades grenades_;
   Bomb bomb_;
   Economy economy_;
-  std::vector<Economy::InPlay> in_play_;
+  std::vector<PlayerNow> in_play_;
   std::vector<Motion> motion_;  // by slot
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
@@ -158,28 +158,31 @@ std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   if (!ctx.match_layer() || !ctx.has_sink()) return;
-  rounds_.OnFrameEnd(ctx);
-  grenades_.OnFrameEnd(ctx, *this);
-  bomb_.OnFrameEnd(ctx, *this);
-  combat_.OnFrameEnd(ctx, *this);
   in_play_.clear();
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     in_play_.push_back({p.slot, p.controller, p.pawn});
   }
+  if (ctx.game_tables()) {
+    rounds_.OnFrameEnd(ctx);
+    grenades_.OnFrameEnd(ctx, *this);
+    bomb_.OnFrameEnd(ctx, *this);
+    combat_.OnFrameEnd(ctx, *this, in_play_);
+  }
   const uint32_t command = ctx.frame().command;
-  const bool packet = command == kDemPacket || command == kDemFullPacket;
-  if (packet && ctx.tick() >= 0) {
+  if ((command == kDemPacket || command == kDemFullPacket) && ctx.tick() >= 0) {
     if (ctx.tick() > packet_tick_) {
       prev_packet_tick_ = packet_tick_;
       packet_tick_ = ctx.tick();
     }
-    for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) Move(ctx, p);
+    for (const PlayerNow& p : in_play_) Move(ctx, p);
   }
+  if (!ctx.game_tables()) return;
   const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
-  economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze, in_play_);
+  economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze,
+                      rounds_.over(), in_play_);
 }
 
-void Module::Move(MatchContext& ctx, const match::PlayerControllers::Player& p) {
+void Module::Move(MatchContext& ctx, const PlayerNow& p) {
   if (p.slot < 0 || p.slot >= (1 << 14)) return;
   if (static_cast<size_t>(p.slot) >= motion_.size()) motion_.resize(p.slot + 1);
   Motion& m = motion_[static_cast<size_t>(p.slot)];
@@ -262,10 +265,12 @@ int32_t Module::Participant(MatchContext& ctx, const GameEvent& e, std::string_v
 
 void Module::OnGameEvent(MatchContext& ctx, const GameEvent& e) {
   if (!ctx.match_layer()) return;
-  rounds_.OnGameEvent(ctx, e, keys_);
-  combat_.OnGameEvent(ctx, *this, e, keys_);
-  grenades_.OnGameEvent(ctx, *this, e, keys_);
-  bomb_.OnGameEvent(ctx, *this, e, keys_);
+  if (ctx.game_tables()) {
+    rounds_.OnGameEvent(ctx, e, keys_);
+    combat_.OnGameEvent(ctx, *this, e, keys_);
+    grenades_.OnGameEvent(ctx, *this, e, keys_);
+    bomb_.OnGameEvent(ctx, *this, e, keys_);
+  }
   if (e.name == "player_death") Kill(ctx, e);
 }
 
@@ -283,7 +288,7 @@ void Module::Kill(MatchContext& ctx, const GameEvent& e) {
   if (const std::optional<std::string_view> w = keys_.Text(e, "weapon")) k.weapon.assign(*w);
   if (const std::optional<int64_t> h = keys_.Int(e, "headshot")) k.headshot = *h != 0;
   Position(Pawn(ctx, victim), &k.x, &k.y, &k.z);
-  combat_.FillKill(ctx, *this, e, keys_, &k);
+  if (ctx.game_tables()) combat_.FillKill(ctx, *this, e, keys_, &k);
   ctx.Kill(k);
 }
 
@@ -292,12 +297,16 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     players_.Record(ctx, p, {});
   }
   players_.AppendRows(&out->players);
-  if (ctx.match_layer() && ctx.has_sink()) {
+  if (ctx.game_tables() && ctx.has_sink()) {
     combat_.Finish(ctx);
     grenades_.Finish(ctx);
     bomb_.Finish(ctx);
     rounds_.Finish(ctx, bomb_);
-    economy_.Finish(ctx);
+    in_play_.clear();
+    for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
+      in_play_.push_back({p.slot, p.controller, p.pawn});
+    }
+    economy_.Finish(ctx, in_play_);
   }
   if (meta.match_id != 0) out->match_id = meta.match_id;
   const Entity* r = rules_.Get(ctx);

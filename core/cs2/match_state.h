@@ -15,6 +15,14 @@
 
 namespace gem::cs2 {
 
+// A player in play (team 2 or 3) now: its slot, controller and pawn (null
+// when the handle names no live entity).
+struct PlayerNow {
+  int32_t slot;
+  const Entity* controller;
+  const Entity* pawn;
+};
+
 class MatchState {
  public:
   virtual ~MatchState() = default;

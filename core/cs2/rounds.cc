@@ -132,8 +132,6 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
   bool warmup = false;
   int64_t played = 0;
   if (r != nullptr) {
-    warmup = match::ReadInt(warmup_field_, r).value_or(0) != 0;
-    played = match::ReadInt(played_field_, r).value_or(0);
     const int64_t starts = match::ReadInt(start_count_field_, r).value_or(-1);
     const int64_t ends = match::ReadInt(end_count_field_, r).value_or(-1);
     const bool freeze = match::ReadInt(freeze_field_, r).value_or(0) != 0;
@@ -142,6 +140,8 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
       // A replay that starts in a round in play: the round, its start
       // unknown (unless it starts in this very frame).
       const bool won = match::ReadInt(win_status_field_, r).value_or(0) != 0;
+      warmup = match::ReadInt(warmup_field_, r).value_or(0) != 0;
+      played = match::ReadInt(played_field_, r).value_or(0);
       if (!warmup && starts > 0 && !won && !event_start_) {
         Start(ctx, &events_, played + 1, false);
         Start(ctx, &game_rules_, played + 1, false);
@@ -156,6 +156,11 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
     start_count_ = starts;
     end_count_ = ends;
     freeze_ = freeze;
+  }
+  if (r != nullptr && (event_start_ || rules_start)) {
+    // Read only when a round starts (every frame reads but the counters).
+    warmup = match::ReadInt(warmup_field_, r).value_or(0) != 0;
+    played = match::ReadInt(played_field_, r).value_or(0);
   }
   // The round before ends officially as the next begins: first.
   if (event_official_end_ && !events_.rounds.empty() && events_.rounds.back().ended &&

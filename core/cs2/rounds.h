@@ -61,6 +61,11 @@ class Rounds {
   // Whether a round started at this frame's end (economy's cue).
   bool started_now() const { return started_now_; }
   bool freeze_ended_now() const { return freeze_ended_now_; }
+  // Whether the round in play has ended (by either source).
+  bool over() const {
+    return !current_.is_null() && ((!events_.rounds.empty() && events_.rounds.back().ended) ||
+                                   (!game_rules_.rounds.empty() && game_rules_.rounds.back().ended));
+  }
   // Writes the rounds table.
   void Finish(match::MatchContext& ctx, const Bomb& bomb);
 

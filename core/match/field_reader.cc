@@ -29,22 +29,4 @@ uint32_t FieldReader::IdSlow(const Entity& e) {
   return ClassFields::kInvalid;
 }
 
-std::optional<int64_t> AsInt(const Value& v) {
-  switch (v.kind) {
-    case ValueKind::kInt: return v.i;
-    case ValueKind::kUint: return static_cast<int64_t>(v.u);
-    case ValueKind::kBool: return v.b ? 1 : 0;
-    default: return std::nullopt;
-  }
-}
-
-std::optional<double> AsReal(const Value& v) {
-  switch (v.kind) {
-    case ValueKind::kFloat: return static_cast<double>(v.f);
-    case ValueKind::kInt: return static_cast<double>(v.i);
-    case ValueKind::kUint: return static_cast<double>(v.u);
-    default: return std::nullopt;
-  }
-}
-
 }  // namespace gem::match

@@ -68,9 +68,24 @@ class FieldReader {
   std::unordered_map<int32_t, PerClass> sparse_;
 };
 
-// Value conversions that keep "no value" apart from zero.
-std::optional<int64_t> AsInt(const Value& v);
-std::optional<double> AsReal(const Value& v);
+// Value conversions that keep "no value" apart from zero (inline: modules
+// convert a few values of every player at every frame).
+inline std::optional<int64_t> AsInt(const Value& v) {
+  switch (v.kind) {
+    case ValueKind::kInt: return v.i;
+    case ValueKind::kUint: return static_cast<int64_t>(v.u);
+    case ValueKind::kBool: return v.b ? 1 : 0;
+    default: return std::nullopt;
+  }
+}
+inline std::optional<double> AsReal(const Value& v) {
+  switch (v.kind) {
+    case ValueKind::kFloat: return static_cast<double>(v.f);
+    case ValueKind::kInt: return static_cast<double>(v.i);
+    case ValueKind::kUint: return static_cast<double>(v.u);
+    default: return std::nullopt;
+  }
+}
 // Reads an integer / real field; nullopt when there is no value.
 inline std::optional<int64_t> ReadInt(FieldReader& r, const Entity* e) {
   return e == nullptr ? std::nullopt : AsInt(r.Read(*e));

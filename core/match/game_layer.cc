@@ -29,6 +29,7 @@ GameLayer::GameLayer(const Schema* schema, const EntityManager* entities,
   // The match layer needs someone to take its rows.
   options_.match_layer = options_.match_layer && sink != nullptr;
   ctx_.SetMatchLayer(options_.match_layer);
+  ctx_.SetGameTables(options_.match_layer && options_.game_tables);
   // Classes are watched for the match layer only; a module may add more.
   if (options_.match_layer) ctx_.SetWatched(&watched_);
 }

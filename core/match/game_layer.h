@@ -38,6 +38,8 @@ namespace gem::match {
 struct GameLayerOptions {
   // Run the match layer (timeline, players, kills, wards, analyst tables).
   bool match_layer = false;
+  // With it, the game's analyst tables (ParserOptions::game_tables).
+  bool game_tables = true;
   // Ticks between timeline samples; 0: one game second (the tick rate).
   int64_t timeline_step = 0;
 };

@@ -60,6 +60,8 @@ class MatchContext {
   // wards and a game's analyst tables) are wanted. The game's own messages
   // are decoded either way.
   bool match_layer() const { return match_layer_; }
+  // Whether the game's analyst tables are written (with the match layer).
+  bool game_tables() const { return game_tables_; }
   // Whether anyone takes the rows (a parse without a sink only counts).
   bool has_sink() const { return sink_ != nullptr; }
 
@@ -92,6 +94,7 @@ class MatchContext {
   }
   void SetTickInterval(double interval) { tick_interval_ = interval; }
   void SetMatchLayer(bool on) { match_layer_ = on; }
+  void SetGameTables(bool on) { game_tables_ = on; }
   // The game layer's watched classes (by class id: -1 not asked yet, 0
   // no, 1 yes).
   void SetWatched(std::vector<int8_t>* watched) { watched_ = watched; }
@@ -106,6 +109,7 @@ class MatchContext {
   int64_t net_tick_ = 0;
   double tick_interval_ = 0;
   bool match_layer_ = false;
+  bool game_tables_ = true;
   uint64_t chat_lines_ = 0;
   std::vector<int8_t>* watched_ = nullptr;
   // Renamed in Dota 7.41.

@@ -53,7 +53,12 @@ std::optional<int64_t> PlayerControllers::UserId(MatchContext& ctx, int32_t slot
 
 int32_t PlayerControllers::SlotOfUserId(MatchContext& ctx, int64_t user_id) {
   // Game events name a player by the low byte of its user id; in current
-  // replays that is the slot itself.
+  // replays that is the slot itself: that slot first.
+  const int32_t guess = static_cast<int32_t>(user_id & 0xFF);
+  if (indexes_.count(guess + 1)) {
+    const std::optional<int64_t> id = UserId(ctx, guess);
+    if (id && (*id & 0xFF) == guess) return guess;
+  }
   for (int32_t index : indexes_) {
     const std::optional<int64_t> id = UserId(ctx, index - 1);
     if (id && (*id & 0xFF) == (user_id & 0xFF)) return index - 1;

@@ -9,6 +9,7 @@
 // files (see peer.h); --peer-only measures just that.
 //
 //   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
+//             [--cs2-rounds 24] [--cs2-from FIXTURE]
 //             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]
 //             [--peer PATH [--peer-only]] [REPLAY...]
 //
@@ -43,6 +44,8 @@ struct Options {
   int runs = 3;
   std::vector<double> minutes = {5, 15, 30, 60};
   std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
+  int cs2_rounds = 24;     // the synthetic CS2 match's length; 0: none
+  std::string cs2_from;    // its fixture
   bool fixtures = true;
   std::string fixtures_dir;
   std::string from;
@@ -66,6 +69,7 @@ struct Row {
   double db_bytes = 0;
   QueryLatencies q;
   MatchLayerCost match;  // when measured
+  GameTablesCost tables;  // the CS2 synthetic match: its tables' cost
   PeerComparison peer;   // with --peer
   PeerComparison index_peer;  // with --peer, synthetic replays: gem-index against it
 };
@@ -218,6 +222,16 @@ void PrintTable(const std::vector<Row>& rows) {
   }
   bool any_match = false;
   for (const Row& r : rows) any_match |= r.match.ok;
+  for (const Row& r : rows) {
+    if (!r.tables.ok) continue;
+    const GameTablesCost& t = r.tables;
+    fmt::print(
+        "\ngame tables ({}: gem-index with them over --no-game-tables, {} pairs):\n"
+        "wall {:.3f}x ({:.3f}-{:.3f}; {:.3f} vs {:.3f} s), cpu {:.3f}x, index {:.2f} vs {:.2f} MB, "
+        "peak {:.0f} vs {:.0f} MiB\n",
+        r.name, t.pairs, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max, t.with_s, t.without_s,
+        t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
+  }
   if (any_match) {
     fmt::print(
         "\nmatch layer (gem-index without it, with its default step, with every tick):\n"
@@ -312,6 +326,16 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
         r.q.value_mmap_p99_us, r.q.state_entity_median_us, r.q.state_all_median_ms,
         r.q.state_all_rows, r.q.history_median_us, r.q.history_rows, r.q.sample_median_ms,
         r.q.sample_rows);
+    if (r.tables.ok) {
+      const GameTablesCost& t = r.tables;
+      fmt::print(
+          ",\"game_tables\":{{\"pairs\":{},\"with_seconds\":{:.6f},\"without_seconds\":{:.6f},"
+          "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
+          "\"cpu_ratio\":{:.4f},\"with_mb\":{:.3f},\"without_mb\":{:.3f},"
+          "\"with_peak_mib\":{:.1f},\"without_peak_mib\":{:.1f}}}",
+          t.pairs, t.with_s, t.without_s, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max,
+          t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
+    }
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;
       fmt::print(
@@ -345,6 +369,7 @@ std::vector<double> NumberList(const std::string& list) {
 void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
+             "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
              "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
              "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
              "\n"
@@ -355,7 +380,9 @@ void Usage(FILE* out) {
              "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
              "every replay, and gem-index against it on the synthetic ones, whole processes\n"
              "run alternately (wall time and peak memory, ratios within pairs); --peer-only\n"
-             "measures just that.\n");
+             "measures just that. A synthetic CS2 match of --cs2-rounds rounds (24; 0: none),\n"
+             "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
+             "its tables cost: gem-index with them over --no-game-tables, alternating.\n");
 }
 
 }  // namespace
@@ -384,6 +411,10 @@ int main(int argc, char** argv) {
       o.minutes = NumberList(next());
     } else if (a == "--match-minutes") {
       o.match_minutes = NumberList(next());
+    } else if (a == "--cs2-rounds") {
+      o.cs2_rounds = std::atoi(next().c_str());
+    } else if (a == "--cs2-from") {
+      o.cs2_from = next();
     } else if (a == "--no-fixtures") {
       o.fixtures = false;
     } else if (a == "--fixtures") {
@@ -449,6 +480,24 @@ int main(int argc, char** argv) {
     }
   }
 
+  std::string cs2_name;
+  if (o.replays.empty() && o.cs2_rounds > 0 && !o.peer_only) {
+    // The synthetic CS2 match, for what its tables cost.
+    if (o.cs2_from.empty()) o.cs2_from = o.fixtures_dir + "/cs2_demofilenet_14155_de_dust2.dem";
+    cs2_name = "synthetic-cs2-" + std::to_string(o.cs2_rounds) + "rounds-seed1.dem";
+    const std::string path = o.work + "/" + cs2_name;
+    if (!Exists(path)) {
+      fmt::print(stderr, "gem-bench: writing {}\n", path);
+      ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.cs2_from, "--rounds",
+                               std::to_string(o.cs2_rounds), "--seed", "1", "--quiet", path});
+      if (run.exit_code != 0) {
+        fmt::print(stderr, "gem-bench: gem-synth failed for the CS2 match\n");
+        cs2_name.clear();
+      }
+    }
+    if (!cs2_name.empty()) todo.emplace_back(cs2_name, path);
+  }
+
   std::vector<Row> rows;
   for (const auto& [name, path] : todo) {
     fmt::print(stderr, "gem-bench: {}\n", name);
@@ -457,6 +506,11 @@ int main(int argc, char** argv) {
         std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
       fmt::print(stderr, "gem-bench: {}: match layer\n", name);
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
+    }
+    if (rows.back().error.empty() && name == cs2_name) {
+      fmt::print(stderr, "gem-bench: {}: game tables\n", name);
+      rows.back().tables = MeasureGameTables(Tool("indexer/gem-index"), path, o.work,
+                                             std::max(o.runs, 5));
     }
   }
   if (o.json) {

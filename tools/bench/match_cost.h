@@ -21,6 +21,21 @@ struct MatchLayerCost {
   double default_peak_mib = 0, every_tick_peak_mib = 0;
 };
 
+// What the game's analyst tables cost gem-index: the same replay with
+// them and without (--no-game-tables), alternating run by run; each
+// ratio pairs a run with the run without them just before it.
+struct GameTablesCost {
+  bool ok = false;
+  std::string error;
+  int pairs = 0;
+  double with_s = 0, without_s = 0, wall_ratio = 0, cpu_ratio = 0;
+  double wall_ratio_min = 0, wall_ratio_max = 0;
+  double with_mb = 0, without_mb = 0, with_peak_mib = 0, without_peak_mib = 0;
+};
+
+GameTablesCost MeasureGameTables(const std::string& gem_index, const std::string& replay,
+                                 const std::string& work, int runs);
+
 MatchLayerCost MeasureMatchLayer(const std::string& gem_index, const std::string& replay,
                                  const std::string& work, int runs);
 

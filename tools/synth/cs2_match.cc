@@ -126,6 +126,38 @@ void Cs2Match::PlacePlayer(Player* p) {
   const float angles[3] = {static_cast<float>(std::round(Uniform() * 20 - 10)),
                            static_cast<float>(p->yaw), 0};
   world_->Set(p->pawn, "m_angEyeAngles", Value::Vector(angles, 3));
+  // What else a real pawn sends every tick it lives (about fifteen fields,
+  // as the fixtures' pawns do): its velocity, body and head rotation,
+  // movement prediction and weapon animation state.
+  auto set = [&](const char* name, double v) {
+    world_->Set(p->pawn, name, world_->Number(*p->pawn, name, v));
+  };
+  set("m_vecVelocity.m_vecX", p->vx);
+  set("m_vecVelocity.m_vecY", p->vy);
+  const float rotation[3] = {0, static_cast<float>(p->yaw), 0};
+  world_->Set(p->pawn, "CBodyComponent.m_angRotation", Value::Vector(rotation, 3));
+  world_->Set(p->pawn, "m_thirdPersonHeading", Value::Vector(rotation, 3));
+  set("m_flSlopeDropHeight", std::round(Uniform() * 64) / 8);
+  set("m_flSlopeDropOffset", std::round(Uniform() * 64) / 8);
+  for (const char* pred : {"CBodyComponent.m_PredFloatVariables.0005",
+                           "CBodyComponent.m_PredFloatVariables.0009",
+                           "CBodyComponent.m_PredFloatVariables.0010",
+                           "CBodyComponent.m_PredFloatVariables.0011"}) {
+    set(pred, std::round(Uniform() * 1024) / 16);
+  }
+  // Builds name these differently: what the fixture's build has is set.
+  for (const char* timing :
+       {"m_pWeaponServices.m_networkAnimTiming.0001", "m_pWeaponServices.m_networkAnimTiming.0002",
+        "m_pWeaponServices.m_networkAnimTiming.0004", "m_pWeaponServices.m_networkAnimTiming.0005",
+        "m_pWeaponServices.m_networkAnimTiming.0011", "m_pWeaponServices.m_networkAnimTiming.0012",
+        "m_pWeaponServices.m_networkAnimTiming.0014", "m_pWeaponServices.m_networkAnimTiming.0015",
+        "CBodyComponent.m_SerializePoseRecipeAG2Dynamic.0000",
+        "CBodyComponent.m_SerializePoseRecipeAG2Dynamic.0014",
+        "CBodyComponent.m_SerializePoseRecipeAG2Dynamic.0015",
+        "CBodyComponent.m_SerializePoseRecipeAG2Dynamic.0019",
+        "CBodyComponent.m_SerializePoseRecipeAG2Dynamic.0045"}) {
+    set(timing, static_cast<double>(Below(256)));
+  }
 }
 
 void Cs2Match::Money(Player* p) {
@@ -275,7 +307,7 @@ void Cs2Match::StartRound(uint32_t tick) {
       Place(c4_, carrier->x, carrier->y, carrier->z);
       bomb_ = BombState::kCarried;
       site_ = static_cast<int>(Below(2));
-      bomb_at_ = Uniform() < 0.65 ? freeze_end_ + 2 * static_cast<uint32_t>(150 + Below(200))
+      bomb_at_ = Uniform() < 0.65 ? freeze_end_ + static_cast<uint32_t>(200 + Below(400))
                                   : UINT32_MAX;
       Event("bomb_pickup", Who("userid", carrier));
       BombRow(tick, "pickup", carrier, "", carrier->pawn);
@@ -470,14 +502,17 @@ int Cs2Match::Index(int32_t slot) const {
 
 bool Cs2Match::Protected(const Player& p) const {
   // The carrier while the bomb is on them, the defuser while defusing.
+  // (A carrier bound for a site makes it there; one who is not can fall
+  // and drop the bomb.)
   return (p.slot == carrier_ && bomb_ == BombState::kPlanting) ||
+         (p.slot == carrier_ && bomb_ == BombState::kCarried && bomb_at_ != UINT32_MAX) ||
          (p.slot == defuser_ && bomb_ == BombState::kDefusing);
 }
 
 void Cs2Match::Fight(uint32_t tick) {
   for (Player& p : players_) {
     if (!p.alive) continue;
-    if (Uniform() < 0.04) {
+    if (Uniform() < 0.02) {
       std::map<std::string, Value> keys = Who("userid", &p);
       keys["weapon"] = Value::String(p.team == 2 ? "weapon_ak47" : "weapon_m4a1");
       keys["silenced"] = Value::Bool(p.team == 3);
@@ -492,7 +527,7 @@ void Cs2Match::Fight(uint32_t tick) {
             std::to_string(p.team == 3) + ",\"x\":" + Num(x) + ",\"y\":" + Num(y) + ",\"z\":" +
             Num(z) + ",\"pitch\":" + Num(a.v[0]) + ",\"yaw\":" + Num(a.v[1]) + "}");
     }
-    if (Uniform() < 0.012) {
+    if (Uniform() < 0.006) {
       Player* victim = RandomAlive(5 - p.team);
       if (victim == nullptr || Protected(*victim)) continue;
       const int hitgroup = 1 + static_cast<int>(Below(7));
@@ -529,7 +564,8 @@ void Cs2Match::Play(uint32_t tick) {
       if (p.slot == carrier_ && bomb_ == BombState::kPlanting) continue;
       if (p.slot == defuser_ && bomb_ == BombState::kDefusing) continue;
       const double dx = p.tx - p.x, dy = p.ty - p.y, d = std::hypot(dx, dy);
-      const double step = 250.0 * 2 / 64;
+      const double step = 250.0 / 64;
+      p.vx = p.vy = 0;
       if (d < step) {
         const double* aim = p.slot == carrier_ && bomb_ == BombState::kCarried
                                 ? kSite[site_] : kSpawn[5 - p.team];
@@ -538,6 +574,8 @@ void Cs2Match::Play(uint32_t tick) {
       } else {
         p.x += dx / d * step;
         p.y += dy / d * step;
+        p.vx = dx / d * 250.0;
+        p.vy = dy / d * 250.0;
         p.yaw = std::round(std::atan2(dy, dx) * 180 / M_PI);
       }
       PlacePlayer(&p);
@@ -548,7 +586,7 @@ void Cs2Match::Play(uint32_t tick) {
     return;
   }
   Fight(tick);
-  if (Uniform() < 0.08) {
+  if (Uniform() < 0.04) {
     Player* p = RandomAlive(Below(2) ? 2 : 3);
     if (p != nullptr && !Protected(*p)) Throw(tick, p);
   }
@@ -576,12 +614,13 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   start_count_ = static_cast<int>(world_->GetInt(*rules_, "m_pGameRules.m_nRoundStartCount", 0));
   end_count_ = static_cast<int>(world_->GetInt(*rules_, "m_pGameRules.m_nRoundEndCount", 0));
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
-  const uint32_t start = world_->start_tick() + (world_->start_tick() & 1);
-  uint32_t t = start + 2;
+  // A packet every tick, as CS2's GOTV records (the fixtures do).
+  const uint32_t start = world_->start_tick();
+  uint32_t t = start + 1;
   ended_ = true;
   next_start_ = t;
   uint32_t last = t;
-  for (;; t += 2) {
+  for (;; ++t) {
     Play(t);
     GEM_RETURN_IF_ERROR(world_->FlushPacket(t, out));
     if (options_.full_packet_interval > 0 && (t - start) % options_.full_packet_interval == 0) {
@@ -593,7 +632,7 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   // The match is over: the last round's rows (no round follows it).
   world_->Set(rules_, "m_pGameRules.m_gamePhase",
               world_->Number(*rules_, "m_pGameRules.m_gamePhase", 5));
-  t += 2;
+  ++t;
   GEM_RETURN_IF_ERROR(world_->FlushPacket(t, out));
   last = t;
   FinishRound();

@@ -27,6 +27,10 @@
 // - `flaws`: in round 2 a player_hurt whose `health` is a string, a
 //   grenade whose m_hThrower names no entity, and a second round_end.
 //
+// A packet every tick, as GOTV records them; a live pawn sends about
+// fifteen fields a tick (position, velocity, angles, prediction and weapon
+// animation state), as the fixtures' do.
+//
 // Truth (JSON lines, "kind" first): round, damage, shot, kill, grenade,
 // path, flash, bomb and economy rows, in the tables' own terms.
 #ifndef GEM_TOOLS_SYNTH_CS2_MATCH_H_
@@ -73,7 +77,7 @@ class Cs2Match {
     SimEntity* pawn = nullptr;
     int team = 2;
     bool alive = true;
-    double x = 0, y = 0, z = 0, tx = 0, ty = 0, yaw = 0;
+    double x = 0, y = 0, z = 0, tx = 0, ty = 0, yaw = 0, vx = 0, vy = 0;
     int health = 100, armor = 0;
     int money = 800, start_money = 800, spent = 0, equipment = 200;
     int kills = 0, deaths = 0, assists = 0, kill_reward = 0, reward_at_start = 0;
@@ -109,7 +113,8 @@ class Cs2Match {
   void FinishRound() { RoundTruth(-1); }
   void Buy(Player* p);
   int Index(int32_t slot) const;
-  // Whether damage spares `p` (the planter and the defuser at work).
+  // Whether damage spares `p` (a carrier bound for a site, the planter and
+  // the defuser at work).
   bool Protected(const Player& p) const;
   void Play(uint32_t tick);
   void Fight(uint32_t tick);

@@ -26,15 +26,16 @@ SEED = 5
 _made = {}
 
 
-def synthetic(*options):
+def synthetic(*options, rounds=24):
     """(index connection, truth rows by kind), made once per options."""
-    if options in _made:
-        return _made[options]
+    key = options + (rounds,)
+    if key in _made:
+        return _made[key]
     fixture = replay_path(FIXTURE)
     if not os.path.exists(fixture):
         raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (FIXTURE, FIXTURES))
-    stem = os.path.join(TMP, "cs2" + "".join(o.replace("-", "_") for o in options))
-    subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "24", "--seed", str(SEED),
+    stem = os.path.join(TMP, "cs2-%d" % rounds + "".join(o.replace("-", "_") for o in options))
+    subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", str(rounds), "--seed", str(SEED),
                     "--match-truth", stem + ".truth", "--quiet"] + list(options) +
                    [stem + ".dem"], check=True)
     subprocess.run([GEM_INDEX, "--quiet", stem + ".dem", stem + ".db"], check=True)
@@ -43,8 +44,8 @@ def synthetic(*options):
         for line in f:
             t = json.loads(line)
             truth.setdefault(t.pop("kind"), []).append(t)
-    _made[options] = (connect(stem + ".db"), truth)
-    return _made[options]
+    _made[key] = (connect(stem + ".db"), truth)
+    return _made[key]
 
 
 def rows(con, sql):
@@ -68,9 +69,9 @@ def same(test, got, want, what):
 
 
 class Tables(unittest.TestCase):
-    def check_all(self, con, truth):
+    def check_all(self, con, truth, rounds=24):
         same(self, rows(con, "SELECT * FROM rounds ORDER BY round"), truth["round"], "rounds")
-        self.assertEqual(len(truth["round"]), 24)
+        self.assertEqual(len(truth["round"]), rounds)
         same(self, rows(con, "SELECT * FROM damages ORDER BY id"), truth["damage"], "damages")
         same(self, rows(con, "SELECT * FROM shots ORDER BY id"), truth["shot"], "shots")
         same(self, rows(con, "SELECT * FROM kills ORDER BY id"), truth["kill"], "kills")
@@ -100,25 +101,26 @@ class Tables(unittest.TestCase):
             self.assertEqual(meta[key], 0, key)
 
     def test_without_round_and_blind_events_the_fields_give_the_same(self):
-        con, truth = synthetic("--no-round-events")
+        # Six rounds, a side switch among them (the 24 are above).
+        con, truth = synthetic("--no-round-events", rounds=6)
         names = {r[0] for r in con.execute("SELECT DISTINCT name FROM game_events")}
         self.assertFalse(names & {"round_start", "round_end", "round_freeze_end",
                                   "round_officially_ended", "player_blind"})
-        self.check_all(con, truth)
+        self.check_all(con, truth, rounds=6)
         meta = dict(con.execute("SELECT key, value FROM meta"))
-        self.assertEqual(meta["rounds_from_game_rules"], 24)
+        self.assertEqual(meta["rounds_from_game_rules"], 6)
         self.assertEqual(meta["rounds_from_events"], 0)
         self.assertEqual(meta["flashes_from_pawns"], len(truth["flash"]))
         # And the same as with the events.
-        with_events, _ = synthetic()
+        with_events, _ = synthetic(rounds=6)
         for table in ("rounds", "flashes", "economy", "damages"):
             self.assertEqual(con.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table).fetchall(),
                              with_events.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
                              .fetchall(), table)
 
     def test_flaws_give_nulls_and_counts(self):
-        con, truth = synthetic("--flaws")
-        self.check_all(con, truth)
+        con, truth = synthetic("--flaws", rounds=6)
+        self.check_all(con, truth, rounds=6)
         meta = dict(con.execute("SELECT key, value FROM meta"))
         self.assertEqual(meta["event_keys_of_wrong_type"], 1)
         self.assertEqual(meta["grenades_without_thrower"], 1)

@@ -61,6 +61,7 @@ void Bomb::OnEntityCreated(MatchContext& ctx, MatchState& state, const Entity& e
   const std::string_view c = ctx.ClassName(e.class_id);
   if (c == "CC4") {
     c4_ = e.index;
+    owner_handle_.reset();
     // One the replay starts with is where it is, not picked up.
     c4_joined_ = ctx.tick() < 0;
   } else if (c == "CPlantedC4") {
@@ -109,8 +110,14 @@ void Bomb::OnGameEvent(MatchContext& ctx, MatchState& state, const GameEvent& e,
 void Bomb::OnFrameEnd(MatchContext& ctx, MatchState& state) {
   const Entity* c4 = c4_ >= 0 ? ctx.Get(c4_) : nullptr;
   if (c4 != nullptr) {
-    const Entity* owner = ctx.ByHandle(match::ReadInt(owner_, c4));
-    const int32_t holder = owner ? state.SlotOfEntity(ctx, *owner) : -1;
+    // The holder's slot, looked up again only when the owner changes.
+    const std::optional<int64_t> handle = match::ReadInt(owner_, c4);
+    if (handle != owner_handle_ || c4_joined_) {
+      owner_handle_ = handle;
+      const Entity* owner = ctx.ByHandle(handle);
+      owner_slot_ = owner ? state.SlotOfEntity(ctx, *owner) : -1;
+    }
+    const int32_t holder = owner_slot_;
     if (c4_joined_) {
       c4_joined_ = false;
       holder_ = holder;

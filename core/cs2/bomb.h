@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,8 @@ class Bomb {
   int32_t holder_ = -1;                          // slot holding the C4
   int32_t last_holder_ = -1;
   bool c4_joined_ = false;  // the C4 was there as the replay began
+  std::optional<int64_t> owner_handle_;  // the C4's m_hOwnerEntity last frame
+  int32_t owner_slot_ = -1;
   bool arming_ = false, defusing_ = false, defused_ = false, exploded_ = false;
   match::FieldReader owner_{"m_hOwnerEntity"}, arming_field_{"m_bStartedArming"};
   match::FieldReader site_{"m_nBombSite"}, being_defused_{"m_bBeingDefused"};

@@ -73,7 +73,9 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
   if (damage) {
     // The health before the hit caps what it took; a hit that left health
     // took all it says.
-    const int64_t before = IsSlot(victim, kSlots) && initialized_ ? health_[victim] : -1;
+    const int64_t before = IsSlot(victim, kSlots) && health_frame_[victim] == frames_
+                               ? health_[victim]
+                               : -1;
     if (before >= 0) {
       row[kDmgReal] = MatchValue::Int(std::min(*damage, before));
     } else if (health && *health > 0) {
@@ -82,7 +84,9 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
       ++damage_unknown_health_;
     }
   }
-  if (health && IsSlot(victim, kSlots) && initialized_) health_[victim] = *health;
+  if (health && IsSlot(victim, kSlots) && health_frame_[victim] == frames_) {
+    health_[victim] = *health;
+  }
   if (attacker >= 0) {
     state.Position(state.Pawn(ctx, attacker), &row[kDmgAttackerX], &row[kDmgAttackerY],
                    &row[kDmgAttackerZ]);
@@ -136,16 +140,14 @@ void Combat::Blind(MatchContext& ctx, MatchState& state, const GameEvent& e, Eve
 
 void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state,
                         std::span<const PlayerNow> players) {
-  if (!initialized_) {
-    std::fill(std::begin(flash_), std::end(flash_), 0.0f);
-    initialized_ = true;
-  }
-  std::fill(std::begin(health_), std::end(health_), -1);
+  // A slot's health holds for the next frame only if read in this one.
+  ++frames_;
   for (const PlayerNow& p : players) {
     const int32_t slot = p.slot;
     const Entity* pawn = p.pawn;
     if (pawn == nullptr || !IsSlot(slot, kSlots)) continue;
     health_[slot] = match::ReadInt(health_field_, pawn).value_or(-1);
+    health_frame_[slot] = frames_;
     if (saw_blind_event_) continue;  // the events say who is blinded
     const std::optional<double> flash = match::ReadReal(flash_field_, pawn);
     const float now = flash ? static_cast<float>(*flash) : 0.0f;

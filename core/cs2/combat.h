@@ -62,9 +62,10 @@ class Combat {
 
   static constexpr int32_t kSlots = 128;
   // Health as of the last frame's end, or the last hit since (-1 unknown).
-  int64_t health_[kSlots];
-  float flash_[kSlots];  // m_flFlashDuration at the last frame's end
-  bool initialized_ = false;
+  int64_t health_[kSlots] = {};
+  uint64_t health_frame_[kSlots] = {};  // the frame health_ was read at
+  uint64_t frames_ = 0;
+  float flash_[kSlots] = {};  // m_flFlashDuration at the last frame's end
   bool saw_blind_event_ = false;
   // Flashes read off the pawns, kept until the end tells whether events
   // gave them instead: each row's cells (text-free).

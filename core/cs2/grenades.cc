@@ -199,8 +199,9 @@ void Grenades::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     const Entity* e = ctx.Get(index);
     if (e == nullptr) continue;
     Grenade& g = grenades_[pos];
-    PathPoint(ctx, state, &g, *e);
+    // Once gone off a grenade lies still (a smoke, a decoy): its path ends.
     if (!g.detonate_tick.is_null()) continue;
+    PathPoint(ctx, state, &g, *e);
     // Without its event, the projectile tells when it went off.
     MatchValue x, y, z;
     if (g.kind == "smoke") {

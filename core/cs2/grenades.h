@@ -21,7 +21,8 @@
 //   inferno_extinguish (entityid the inferno), else its deletion; one that
 //   made no fire ends as it burst. A flash and an HE end as they go off.
 // - grenade_paths: the projectile's position at its creation and at the
-//   end of every frame in which it moved, until it is deleted.
+//   end of every frame in which it moved, until it went off (then it lies
+//   still, or is gone).
 #ifndef GEM_CORE_CS2_GRENADES_H_
 #define GEM_CORE_CS2_GRENADES_H_
 

@@ -8,9 +8,11 @@
 namespace gem::synth {
 namespace {
 
-constexpr uint32_t kFreezeTicks = 128;  // 2 s at 64 ticks a second
-constexpr uint32_t kLiveTicks = 1600;   // 25 s
-constexpr uint32_t kPostTicks = 192;    // 3 s
+// A competitive round's clock at 64 ticks a second: 15 s of freeze, at
+// most 1:55 of play, 7 s before the next.
+constexpr uint32_t kFreezeTicks = 960;
+constexpr uint32_t kLiveTicks = 7360;
+constexpr uint32_t kPostTicks = 448;
 constexpr double kCell = 512;
 constexpr int64_t kNoHandle = 0xFFFFFF;
 constexpr int kNoPlayer = 65535;
@@ -307,7 +309,7 @@ void Cs2Match::StartRound(uint32_t tick) {
       Place(c4_, carrier->x, carrier->y, carrier->z);
       bomb_ = BombState::kCarried;
       site_ = static_cast<int>(Below(2));
-      bomb_at_ = Uniform() < 0.65 ? freeze_end_ + static_cast<uint32_t>(200 + Below(400))
+      bomb_at_ = Uniform() < 0.65 ? freeze_end_ + static_cast<uint32_t>(1280 + Below(1280))
                                   : UINT32_MAX;
       Event("bomb_pickup", Who("userid", carrier));
       BombRow(tick, "pickup", carrier, "", carrier->pawn);
@@ -512,7 +514,7 @@ bool Cs2Match::Protected(const Player& p) const {
 void Cs2Match::Fight(uint32_t tick) {
   for (Player& p : players_) {
     if (!p.alive) continue;
-    if (Uniform() < 0.02) {
+    if (Uniform() < 0.006) {  // about one shot in 2.6 s a player
       std::map<std::string, Value> keys = Who("userid", &p);
       keys["weapon"] = Value::String(p.team == 2 ? "weapon_ak47" : "weapon_m4a1");
       keys["silenced"] = Value::Bool(p.team == 3);
@@ -527,7 +529,7 @@ void Cs2Match::Fight(uint32_t tick) {
             std::to_string(p.team == 3) + ",\"x\":" + Num(x) + ",\"y\":" + Num(y) + ",\"z\":" +
             Num(z) + ",\"pitch\":" + Num(a.v[0]) + ",\"yaw\":" + Num(a.v[1]) + "}");
     }
-    if (Uniform() < 0.006) {
+    if (Uniform() < 0.0015) {  // a hit in 10 s
       Player* victim = RandomAlive(5 - p.team);
       if (victim == nullptr || Protected(*victim)) continue;
       const int hitgroup = 1 + static_cast<int>(Below(7));
@@ -586,7 +588,7 @@ void Cs2Match::Play(uint32_t tick) {
     return;
   }
   Fight(tick);
-  if (Uniform() < 0.04) {
+  if (Uniform() < 0.006) {  // a grenade in 2.6 s, some 15 a round
     Player* p = RandomAlive(Below(2) ? 2 : 3);
     if (p != nullptr && !Protected(*p)) Throw(tick, p);
   }

@@ -9,7 +9,9 @@
 // - A round starts (m_nRoundStartCount + 1, m_bFreezePeriod, round_start;
 //   round_officially_ended for the round before) with every player alive
 //   at their side's spawn, buys (money, m_iCashSpentThisRound, equipment)
-//   during a 2 s freeze (round_freeze_end), then up to 25 s of play:
+//   during a 15 s freeze (round_freeze_end), then up to 1:55 of play at
+//   a competitive match's pace (a shot in 2.6 s and a hit in 10 s a
+//   player, a grenade in 2.6 s):
 //   players walk, shoot (weapon_fire), hit (player_hurt, health, armor)
 //   and kill (player_death with its keys, kills/deaths/assists and kill
 //   rewards on the controllers), throw grenades (projectile entities
@@ -20,7 +22,7 @@
 //   CTs defuse it (bomb_begindefuse, bomb_defused) or it explodes. The
 //   round ends (m_nRoundEndCount + 1, m_iRoundWinStatus, m_eRoundWinReason,
 //   m_totalRoundsPlayed, the CCSTeam scores, round_end) by elimination,
-//   the bomb or the clock; 3 s later the next starts.
+//   the bomb or the clock; 7 s later the next starts.
 // - `round_events` false leaves out round_start, round_freeze_end,
 //   round_end, round_officially_ended and player_blind (as many real
 //   demos do): the tables must then come out the same from the fields.

@@ -71,8 +71,9 @@ void Cs2Match::Grenades(uint32_t tick) {
       Place(g.e, g.sx + (g.ex - g.sx) * u, g.sy + (g.ey - g.sy) * u,
             g.sz * (1 - u) + 4 * 120 * u * (1 - u));
     }
-    if (g.e != nullptr) {
-      // The path: where a reader sees it, at every packet it moved.
+    if (g.e != nullptr && !g.detonated) {
+      // The path: where a reader sees it, at every packet it moved until
+      // it went off.
       double x, y, z;
       WorldPos(*g.e, &x, &y, &z);
       const float fx = static_cast<float>(x), fy = static_cast<float>(y),

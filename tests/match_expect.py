@@ -187,8 +187,8 @@ def packet_ticks(replay):
 
 def velocity(f, controller, pawn, tick):
     """The pawn's speed over the last packet at or before tick: its move
-    from the packet before, in units a second; None unless the player was
-    in play with the same pawn at that packet before."""
+    from the packet before, in units a second; None unless the pawn was
+    there at that packet before."""
     if pawn is None:
         return None
     i = bisect.bisect_right(f.packets, tick) - 1
@@ -196,9 +196,9 @@ def velocity(f, controller, pawn, tick):
         return None
     now, before = f.packets[i], f.packets[i - 1]
     a, b = f.position(pawn, now, CELL["cs2"]), f.position(pawn, before, CELL["cs2"])
-    in_play = f.value(controller, "m_iTeamNum", before) in (2, 3)
-    same = f.by_handle(f.value(controller, "m_hPlayerPawn", before), before) == pawn
-    if not in_play or not same or None in a or None in b:
+    there = f.con.execute("SELECT created_tick <= ? FROM entities WHERE entity = ?",
+                          (before, pawn)).fetchone()[0]
+    if not there or None in a or None in b:
         return None
     rate = f.con.execute("SELECT tick_rate FROM match_info").fetchone()[0]
     d = math.sqrt(sum((p - q) * (p - q) for p, q in zip(a, b)))

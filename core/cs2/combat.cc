@@ -11,8 +11,6 @@ namespace {
 
 using match::MatchContext;
 
-bool IsSlot(int32_t slot, int32_t slots) { return slot >= 0 && slot < slots; }
-
 MatchValue SlotCell(int32_t slot) { return slot >= 0 ? MatchValue::Int(slot) : MatchValue(); }
 
 }  // namespace
@@ -73,9 +71,9 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
   if (damage) {
     // The health before the hit caps what it took; a hit that left health
     // took all it says.
-    const int64_t before = IsSlot(victim, kSlots) && health_frame_[victim] == frames_
-                               ? health_[victim]
-                               : -1;
+    const Entity* victim_pawn = state.Pawn(ctx, victim);
+    const int32_t pawn_index = victim_pawn ? victim_pawn->index : -1;
+    const int64_t before = HealthBefore(pawn_index);
     if (before >= 0) {
       row[kDmgReal] = MatchValue::Int(std::min(*damage, before));
     } else if (health && *health > 0) {
@@ -83,9 +81,12 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
     } else {
       ++damage_unknown_health_;
     }
-  }
-  if (health && IsSlot(victim, kSlots) && health_frame_[victim] == frames_) {
-    health_[victim] = *health;
+    // A later hit of this frame starts from what this one left.
+    if (health && pawn_index >= 0 && pawn_index < kMaxIndex) {
+      PawnHealth& h = HealthOf(pawn_index);
+      h.hit_frame = frames_;
+      h.hit_health = *health;
+    }
   }
   if (attacker >= 0) {
     state.Position(state.Pawn(ctx, attacker), &row[kDmgAttackerX], &row[kDmgAttackerY],
@@ -138,38 +139,68 @@ void Combat::Blind(MatchContext& ctx, MatchState& state, const GameEvent& e, Eve
   ctx.Row(kFlashes, row);
 }
 
-void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state,
-                        std::span<const PlayerNow> players) {
-  // A slot's health holds for the next frame only if read in this one.
-  ++frames_;
-  for (const PlayerNow& p : players) {
-    const int32_t slot = p.slot;
-    const Entity* pawn = p.pawn;
-    if (pawn == nullptr || !IsSlot(slot, kSlots)) continue;
-    health_[slot] = match::ReadInt(health_field_, pawn).value_or(-1);
-    health_frame_[slot] = frames_;
-    if (saw_blind_event_) continue;  // the events say who is blinded
-    const std::optional<double> flash = match::ReadReal(flash_field_, pawn);
-    const float now = flash ? static_cast<float>(*flash) : 0.0f;
-    if (now != flash_[slot] && now > 0 && !saw_blind_event_) {
-      // Set anew: a flash, thrown by this frame's flashbang if one went off.
-      MatchValue grenade;
-      int32_t thrower = -1;
-      state.FlashbangNow(ctx, &grenade, &thrower);
-      std::vector<MatchValue> row(kFlashColumns);
-      row[kFlashTick] = MatchValue::Int(ctx.tick());
-      row[kFlashTime] = state.Clock(ctx);
-      row[kFlashRound] = state.Round(ctx);
-      row[kFlashThrower] = SlotCell(thrower);
-      row[kFlashVictim] = MatchValue::Int(slot);
-      if (thrower >= 0) row[kFlashThrowerTeam] = state.Team(ctx, thrower);
-      row[kFlashVictimTeam] = state.Team(ctx, slot);
-      row[kFlashDuration] = MatchValue::Real(now);
-      row[kFlashGrenade] = grenade;
-      pawn_flashes_.push_back(std::move(row));
-    }
-    flash_[slot] = now;
+Combat::PawnHealth& Combat::HealthOf(int32_t pawn_index) {
+  const size_t i = static_cast<size_t>(pawn_index);
+  if (i >= health_.size()) health_.resize(i + 1);
+  return health_[i];
+}
+
+void Combat::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health) {
+  if (pawn_index < 0 || pawn_index >= kMaxIndex) return;
+  // A new pawn had no health before this frame.
+  PawnHealth& h = HealthOf(pawn_index);
+  h.frame = frames_;
+  h.before = -1;
+  h.now = health.value_or(-1);
+}
+
+void Combat::OnPawnHealth(int32_t pawn_index, const Value& value) {
+  if (pawn_index < 0 || pawn_index >= kMaxIndex) return;
+  PawnHealth& h = HealthOf(pawn_index);
+  if (h.frame != frames_) {
+    h.before = h.now;  // what the last frame ended with
+    h.frame = frames_;
   }
+  h.now = match::AsInt(value).value_or(-1);
+}
+
+void Combat::OnPawnFlash(int32_t pawn_index, const Value& value) {
+  if (saw_blind_event_) return;  // the events say who is blinded
+  const std::optional<double> d = match::AsReal(value);
+  if (d && *d > 0) pending_flashes_.push_back({pawn_index, static_cast<float>(*d)});
+}
+
+int64_t Combat::HealthBefore(int32_t pawn_index) const {
+  if (pawn_index < 0 || static_cast<size_t>(pawn_index) >= health_.size()) return -1;
+  const PawnHealth& h = health_[static_cast<size_t>(pawn_index)];
+  if (h.hit_frame == frames_) return h.hit_health;
+  return h.frame == frames_ ? h.before : h.now;
+}
+
+void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
+  // Flashes the pawns said, each thrown by this frame's flashbang if one
+  // went off (the grenades have told theirs by now).
+  for (const PendingFlash& f : pending_flashes_) {
+    const Entity* pawn = ctx.Get(f.pawn_index);
+    const int32_t slot = pawn ? state.SlotOfEntity(ctx, *pawn) : -1;
+    if (slot < 0) continue;
+    MatchValue grenade;
+    int32_t thrower = -1;
+    state.FlashbangNow(ctx, &grenade, &thrower);
+    std::vector<MatchValue> row(kFlashColumns);
+    row[kFlashTick] = MatchValue::Int(ctx.tick());
+    row[kFlashTime] = state.Clock(ctx);
+    row[kFlashRound] = state.Round(ctx);
+    row[kFlashThrower] = SlotCell(thrower);
+    row[kFlashVictim] = MatchValue::Int(slot);
+    if (thrower >= 0) row[kFlashThrowerTeam] = state.Team(ctx, thrower);
+    row[kFlashVictimTeam] = state.Team(ctx, slot);
+    row[kFlashDuration] = MatchValue::Real(f.duration);
+    row[kFlashGrenade] = grenade;
+    pawn_flashes_.push_back(std::move(row));
+  }
+  pending_flashes_.clear();
+  ++frames_;
 }
 
 void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,

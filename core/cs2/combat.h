@@ -12,9 +12,9 @@
 // - shots: weapon_fire: the shooter's pawn position and eye angles.
 // - flashes: player_blind (attacker the thrower, blind_duration). A replay
 //   without player_blind events gets its flashes from the pawns instead:
-//   each time a pawn's m_flFlashDuration is set anew (read at the end of
-//   every frame), a flash of that duration, thrown by whoever's flashbang
-//   went off in that frame (grenades.h).
+//   each time a pawn's m_flFlashDuration is sent above 0, a flash of that
+//   duration, thrown by whoever's flashbang went off in that frame
+//   (grenades.h).
 // - kills: penetrated, thrusmoke, noscope, attackerblind, assistedflash,
 //   distance and hitgroup from player_death's keys; both teams and the
 //   attacker's position from the pawns.
@@ -44,9 +44,13 @@ class Combat {
   // Game events this tracker reads; others are ignored.
   void OnGameEvent(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
                    EventKeys& keys);
-  // After every frame: each player's health and flash for the next one.
-  void OnFrameEnd(match::MatchContext& ctx, MatchState& state,
-                  std::span<const PlayerNow> players);
+  // A pawn's creation and the changes of its m_iHealth and
+  // m_flFlashDuration (the module watches the pawns' updates).
+  void OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health);
+  void OnPawnHealth(int32_t pawn_index, const Value& value);
+  void OnPawnFlash(int32_t pawn_index, const Value& value);
+  // After every frame (after the grenades'): the flashes the pawns said.
+  void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
   // Fills `k->extra` (tables.h's KillColumn order) from a player_death.
   void FillKill(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
                 EventKeys& keys, KillRow* k);
@@ -60,17 +64,30 @@ class Combat {
   void Shot(match::MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys);
   void Blind(match::MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys);
 
-  static constexpr int32_t kSlots = 128;
-  // Health as of the last frame's end, or the last hit since (-1 unknown).
-  int64_t health_[kSlots] = {};
-  uint64_t health_frame_[kSlots] = {};  // the frame health_ was read at
-  uint64_t frames_ = 0;
-  float flash_[kSlots] = {};  // m_flFlashDuration at the last frame's end
+  // A pawn's health: as the last frame ended it (`before`, when it
+  // changed in frame `frame`) and now; a hit's in this frame.
+  struct PawnHealth {
+    uint64_t frame = 0;
+    int64_t before = -1, now = -1;
+    uint64_t hit_frame = UINT64_MAX;
+    int64_t hit_health = -1;
+  };
+  struct PendingFlash {
+    int32_t pawn_index;
+    float duration;
+  };
+  static constexpr int32_t kMaxIndex = 1 << 14;  // entity indexes
+  PawnHealth& HealthOf(int32_t pawn_index);
+  // The victim's health before a hit now (-1 unknown).
+  int64_t HealthBefore(int32_t pawn_index) const;
+
+  std::vector<PawnHealth> health_;  // by pawn entity index
+  uint64_t frames_ = 0;             // frames ended so far: this frame's number
   bool saw_blind_event_ = false;
+  std::vector<PendingFlash> pending_flashes_;  // this frame's
   // Flashes read off the pawns, kept until the end tells whether events
   // gave them instead: each row's cells (text-free).
   std::vector<std::vector<MatchValue>> pawn_flashes_;
-  match::FieldReader health_field_{"m_iHealth"}, flash_field_{"m_flFlashDuration"};
   match::FieldReader eye_angles_{"m_angEyeAngles"};
   uint64_t damage_unknown_health_ = 0, unknown_hitgroups_ = 0, events_without_player_ = 0;
 };

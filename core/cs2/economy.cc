@@ -27,7 +27,8 @@ void Economy::Flush(MatchContext& ctx) {
 }
 
 void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool in_freeze,
-                         bool over, std::span<const PlayerNow> players) {
+                         bool over,
+                         const std::function<std::span<const PlayerNow>()>& players) {
   const int64_t number = round.kind == MatchValue::Kind::kInt ? round.i : -1;
   if (number != round_ || started) {
     Flush(ctx);
@@ -39,7 +40,7 @@ void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool
     // The first frame past the freeze: the round's players, their money,
     // equipment and kill rewards so far (no one kills in the freeze).
     roster_taken_ = true;
-    for (const PlayerNow& p : players) {
+    for (const PlayerNow& p : players()) {
       if (p.slot < 0 || p.slot >= kSlots) continue;
       const size_t slot = static_cast<size_t>(p.slot);
       if (slot >= rows_.size()) rows_.resize(slot + 1);
@@ -56,7 +57,7 @@ void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool
   }
   // Spending and rewards are over once the round is: read from then on,
   // each frame until the next round, the last read stands.
-  if (over) Settle(players);
+  if (over) Settle(players());
 }
 
 void Economy::Settle(std::span<const PlayerNow> players) {

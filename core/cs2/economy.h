@@ -16,6 +16,7 @@
 #define GEM_CORE_CS2_ECONOMY_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -32,8 +33,9 @@ class Economy {
   // After every frame: `round` the round in play, whether it started in
   // this frame, whether the freeze time is on (m_bFreezePeriod), whether
   // the round is over (rounds.h); `players` those in play now.
+  // `players` is asked only on the frames that need them.
   void OnFrameEnd(match::MatchContext& ctx, MatchValue round, bool started, bool in_freeze,
-                  bool over, std::span<const PlayerNow> players);
+                  bool over, const std::function<std::span<const PlayerNow>()>& players);
   // The last round's rows, as the replay leaves its players.
   void Finish(match::MatchContext& ctx, std::span<const PlayerNow> players);
 

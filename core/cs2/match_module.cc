@@ -15,9 +15,11 @@
 #include "core/cs2/rounds.h"
 #include "core/cs2/tables.h"
 #include "core/match/body.h"
+#include "core/match/field_codes.h"
 #include "core/match/game_clock.h"
 #include "core/match/named_entity.h"
 #include "core/match/player_controllers.h"
+#include "core/world_coord.h"
 
 namespace gem::cs2 {
 namespace {
@@ -46,10 +48,14 @@ class Module : public match::GameModule, public MatchState {
   const GameSchema& schema() const override { return Cs2Schema(); }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
   float cell_width() const override { return 512.0f; }
-  bool Watches(std::string_view) const override { return false; }
+  // The pawns: where they move, their health and flashes, as they change.
+  bool Watches(std::string_view c) const override { return c == "CCSPlayerPawn"; }
+  void OnEntityUpdated(MatchContext& ctx, const Entity& e,
+                       std::span<const FieldChange> changes) override;
 
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
     players_.OnCreated(ctx, e);
+    if (ctx.match_layer() && ctx.ClassName(e.class_id) == "CCSPlayerPawn") PawnCreated(ctx, e);
     rules_.OnCreated(ctx, e);
     if (ctx.ClassName(e.class_id) == "CCSTeam") teams_.insert(e.index);
     if (!ctx.game_tables()) return;
@@ -101,14 +107,31 @@ class Module : public match::GameModule, public MatchState {
   }
 
  private:
-  // Where each player's pawn was at the end of the last two packets, for
-  // the velocity.
-  struct Motion {
-    int64_t tick = -1, prev_tick = -1;
-    uint64_t pawn = 0, prev_pawn = 0;
-    MatchValue x, y, z, px, py, pz;
+  // A pawn's body position as sent (cell and offset a axis), since its
+  // last move (at `tick`) and before that move; for the velocity. Kept
+  // from the updates' own values: a move reads no field.
+  struct BodyPosition {
+    std::optional<int64_t> cell[3];
+    std::optional<float> vec[3];
+    bool World(double* out) const;  // false without every part
   };
-  void Move(MatchContext& ctx, const PlayerNow& p);
+  struct Motion {
+    uint64_t lifetime = 0;
+    int64_t tick = -1;
+    bool has_before = false;
+    BodyPosition now, before;
+  };
+  // Codes of the pawn fields followed: the cells and offsets by axis.
+  enum PawnField : uint16_t {
+    kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash
+  };
+  void PawnCreated(MatchContext& ctx, const Entity& e);
+  // The motion of pawn `e`, if followed since its creation.
+  Motion* MotionOf(const Entity& e);
+  // The velocity column of `pawn` now.
+  MatchValue Velocity(MatchContext& ctx, const Entity* pawn) const;
+  // The players in play now, built once a frame when asked for.
+  std::span<const PlayerNow> InPlayNow(MatchContext& ctx);
   void Kill(MatchContext& ctx, const GameEvent& e);
 
   match::PlayerControllers players_{"CCSPlayerController", "m_hPlayerPawn"};
@@ -123,10 +146,20 @@ class Module : public match::GameModule, public MatchState {
   Bomb bomb_;
   Economy economy_;
   std::vector<PlayerNow> in_play_;
-  std::vector<Motion> motion_;  // by slot
+  int64_t in_play_frame_ = -1;  // the frame in_play_ is of
+  int64_t frames_ = 0;
+  std::vector<Motion> motion_;  // by pawn entity index
+  match::FieldCodes pawn_codes_{{{"CBodyComponent.m_cellX", kCellX},
+                                 {"CBodyComponent.m_cellY", kCellY},
+                                 {"CBodyComponent.m_cellZ", kCellZ},
+                                 {"CBodyComponent.m_vecX", kVecX},
+                                 {"CBodyComponent.m_vecY", kVecY},
+                                 {"CBodyComponent.m_vecZ", kVecZ},
+                                 {"m_iHealth", kPawnHealth},
+                                 {"m_flFlashDuration", kPawnFlash}}};
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
-  FieldReader max_health_{"m_iMaxHealth"};
+  FieldReader max_health_{"m_iMaxHealth"}, health_{"m_iHealth"};
   FieldReader team_{"m_iTeamNum"}, armor_{"m_ArmorValue"};
   FieldReader weapon_{"m_pWeaponServices.m_hActiveWeapon"};
   FieldReader money_{"m_pInGameMoneyServices.m_iAccount"};
@@ -156,49 +189,135 @@ std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   return pause_clock_.GameSeconds(r, ctx.ServerTickAt(tick), ctx.tick_interval()) - *start;
 }
 
+std::span<const PlayerNow> Module::InPlayNow(MatchContext& ctx) {
+  if (in_play_frame_ != frames_) {
+    in_play_frame_ = frames_;
+    in_play_.clear();
+    for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
+      in_play_.push_back({p.slot, p.controller, p.pawn});
+    }
+  }
+  return in_play_;
+}
+
+bool Module::BodyPosition::World(double* out) const {
+  for (int a = 0; a < 3; ++a) {
+    if (!cell[a] || !vec[a]) return false;
+    out[a] = CellCoord(*cell[a], 512.0, kWorldOffset, *vec[a]);
+  }
+  return true;
+}
+
+Module::Motion* Module::MotionOf(const Entity& e) {
+  if (e.index < 0 || static_cast<size_t>(e.index) >= motion_.size()) return nullptr;
+  Motion& m = motion_[static_cast<size_t>(e.index)];
+  return m.lifetime == e.lifetime ? &m : nullptr;
+}
+
+void Module::PawnCreated(MatchContext& ctx, const Entity& e) {
+  if (e.index < 0 || e.index >= (1 << 14)) return;
+  if (static_cast<size_t>(e.index) >= motion_.size()) motion_.resize(e.index + 1);
+  Motion& m = motion_[static_cast<size_t>(e.index)];
+  m = Motion();
+  m.lifetime = e.lifetime;
+  m.tick = ctx.tick();
+  // Its creation state: the only read of its position.
+  for (const uint16_t kind : {kCellX, kCellY, kCellZ, kVecX, kVecY, kVecZ}) {
+    const uint32_t id = pawn_codes_.FieldOf(e, kind, 0);
+    if (id == ClassFields::kInvalid) continue;
+    const Value v = e.state.Get(e.fields->slot(id)).value;
+    const int a = (kind - kCellX) % 3;
+    if (kind <= kCellZ) {
+      m.now.cell[a] = match::AsInt(v);
+    } else if (v.kind == ValueKind::kFloat) {
+      m.now.vec[a] = v.f;
+    }
+  }
+  combat_.OnPawnCreated(e.index, match::ReadInt(health_, &e));
+}
+
+void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
+                             std::span<const FieldChange> changes) {
+  if (!ctx.match_layer()) return;
+  const std::span<const uint32_t> codes = pawn_codes_.Codes(e);
+  Motion* m = nullptr;
+  for (const FieldChange& c : changes) {
+    const uint32_t code =
+        c.field_id < codes.size() ? codes[c.field_id] : pawn_codes_.Code(e, c.field_id);
+    const uint16_t kind = match::FieldCodes::KindOf(code);
+    if (kind == 0) continue;
+    if (kind <= kVecZ) {
+      if (m == nullptr) {
+        m = MotionOf(e);
+        if (m == nullptr) continue;
+        if (ctx.tick() != m->tick) {
+          // The first move of this tick: where it was is where it had been
+          // since its last move (packets of one tick are one move).
+          m->before = m->now;
+          m->has_before = true;
+          m->tick = ctx.tick();
+        }
+      }
+      const int a = (kind - kCellX) % 3;
+      if (kind <= kCellZ) {
+        m->now.cell[a] = match::AsInt(c.value);
+      } else {
+        m->now.vec[a] = c.value.kind == ValueKind::kFloat ? std::optional<float>(c.value.f)
+                                                          : std::nullopt;
+      }
+    } else if (kind == kPawnHealth) {
+      combat_.OnPawnHealth(e.index, c.value);
+    } else if (kind == kPawnFlash && ctx.game_tables()) {
+      combat_.OnPawnFlash(e.index, c.value);
+    }
+  }
+}
+
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   if (!ctx.match_layer() || !ctx.has_sink()) return;
-  in_play_.clear();
-  for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
-    in_play_.push_back({p.slot, p.controller, p.pawn});
+  const uint32_t command = ctx.frame().command;
+  if ((command == kDemPacket || command == kDemFullPacket) && ctx.tick() >= 0 &&
+      ctx.tick() > packet_tick_) {
+    prev_packet_tick_ = packet_tick_;
+    packet_tick_ = ctx.tick();
   }
   if (ctx.game_tables()) {
     rounds_.OnFrameEnd(ctx);
     grenades_.OnFrameEnd(ctx, *this);
     bomb_.OnFrameEnd(ctx, *this);
-    combat_.OnFrameEnd(ctx, *this, in_play_);
+    combat_.OnFrameEnd(ctx, *this);
+    const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
+    economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze,
+                        rounds_.over(), [&] { return InPlayNow(ctx); });
   }
-  const uint32_t command = ctx.frame().command;
-  if ((command == kDemPacket || command == kDemFullPacket) && ctx.tick() >= 0) {
-    if (ctx.tick() > packet_tick_) {
-      prev_packet_tick_ = packet_tick_;
-      packet_tick_ = ctx.tick();
-    }
-    for (const PlayerNow& p : in_play_) Move(ctx, p);
-  }
-  if (!ctx.game_tables()) return;
-  const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
-  economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze,
-                      rounds_.over(), in_play_);
+  ++frames_;
 }
 
-void Module::Move(MatchContext& ctx, const PlayerNow& p) {
-  if (p.slot < 0 || p.slot >= (1 << 14)) return;
-  if (static_cast<size_t>(p.slot) >= motion_.size()) motion_.resize(p.slot + 1);
-  Motion& m = motion_[static_cast<size_t>(p.slot)];
-  if (ctx.tick() > m.tick) {
-    // A packet of a later tick: the last one's position becomes the one
-    // before (several packets of one tick are one position), if the player
-    // was in play at the packet tick before.
-    m.prev_tick = m.tick == prev_packet_tick_ ? m.tick : -1;
-    m.prev_pawn = m.pawn;
-    m.px = m.x;
-    m.py = m.y;
-    m.pz = m.z;
-    m.tick = ctx.tick();
+MatchValue Module::Velocity(MatchContext& ctx, const Entity* pawn) const {
+  // The speed over the last packet: the pawn's move in it (none: 0), over
+  // the ticks since the packet before, in units a second.
+  if (pawn == nullptr || pawn->index < 0 || static_cast<size_t>(pawn->index) >= motion_.size() ||
+      ctx.tick_interval() <= 0 || prev_packet_tick_ < 0) {
+    return MatchValue();
   }
-  m.pawn = p.pawn ? p.pawn->lifetime : 0;
-  Position(p.pawn, &m.x, &m.y, &m.z);
+  const Motion& m = motion_[static_cast<size_t>(pawn->index)];
+  if (m.lifetime != pawn->lifetime || m.tick > packet_tick_) return MatchValue();
+  double now[3], before[3];
+  if (!m.now.World(now)) return MatchValue();
+  if (m.tick < packet_tick_) {
+    // It did not move in the last packet; it is known if it was there.
+    return m.tick <= prev_packet_tick_ ? MatchValue::Real(0) : MatchValue();
+  }
+  if (!m.has_before || !m.before.World(before)) return MatchValue();
+  // World coordinates as float32, as the timeline's x, y, z are.
+  double d2 = 0;
+  for (int a = 0; a < 3; ++a) {
+    const double d = static_cast<double>(static_cast<float>(now[a])) -
+                     static_cast<double>(static_cast<float>(before[a]));
+    d2 += d * d;
+  }
+  return MatchValue::Real(std::sqrt(d2) / (static_cast<double>(packet_tick_ - prev_packet_tick_) *
+                                           ctx.tick_interval()));
 }
 
 void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
@@ -222,22 +341,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     row[kHasHelmet] = IntCell(match::ReadInt(helmet_, pawn));
     row[kEquipment] = IntCell(match::ReadInt(equipment_, pawn));
     row[kFlashDuration] = match::RealCell(match::ReadReal(flash_, pawn));
-    // The speed over the last packet: the pawn's move from the packet
-    // before (the same pawn, in play in both), in units a second.
-    row[kVelocity] = MatchValue();
-    const size_t slot = static_cast<size_t>(p.slot);
-    if (slot < motion_.size() && ctx.tick_interval() > 0) {
-      const Motion& m = motion_[slot];
-      auto real = [](const MatchValue& v) { return v.kind == MatchValue::Kind::kReal; };
-      if (m.prev_tick >= 0 && m.tick == packet_tick_ && m.pawn != 0 &&
-          m.pawn == m.prev_pawn && pawn != nullptr && pawn->lifetime == m.pawn && real(m.x) &&
-          real(m.y) && real(m.z) && real(m.px) && real(m.py) && real(m.pz)) {
-        const double dx = m.x.r - m.px.r, dy = m.y.r - m.py.r, dz = m.z.r - m.pz.r;
-        row[kVelocity] = MatchValue::Real(
-            std::sqrt(dx * dx + dy * dy + dz * dz) /
-            (static_cast<double>(m.tick - m.prev_tick) * ctx.tick_interval()));
-      }
-    }
+    row[kVelocity] = Velocity(ctx, pawn);
     emit.Emit(row);
   }
 }
@@ -302,11 +406,8 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     grenades_.Finish(ctx);
     bomb_.Finish(ctx);
     rounds_.Finish(ctx, bomb_);
-    in_play_.clear();
-    for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
-      in_play_.push_back({p.slot, p.controller, p.pawn});
-    }
-    economy_.Finish(ctx, in_play_);
+    ++frames_;  // the state now, past the last frame's list
+    economy_.Finish(ctx, InPlayNow(ctx));
   }
   if (meta.match_id != 0) out->match_id = meta.match_id;
   const Entity* r = rules_.Get(ctx);

@@ -223,29 +223,6 @@ SimTable* World::FindTable(const std::string& name) {
   return nullptr;
 }
 
-const FieldPath* World::PathOf(int32_t class_id, const std::string& name) {
-  auto& by_name = names_[class_id];
-  auto it = by_name.find(name);
-  if (it == by_name.end()) {
-    // Misses are remembered too, as a path of depth 0 (last = -1).
-    FieldPath path;
-    path.last = -1;
-    ClassFields* fields = parser_->mutable_entities().mutable_class_fields(class_id);
-    const uint32_t id = fields == nullptr ? ClassFields::kInvalid : fields->FindByName(name);
-    if (id != ClassFields::kInvalid) {
-      path = fields->path(id);
-    } else if (fields != nullptr) {
-      // A field the replay never sent (a class without a baseline): its
-      // path by the schema, for simple fields of tables.
-      if (fields->serializer() != nullptr) {
-        Schema::FindSimplePath(*fields->serializer(), name, &path);
-      }
-    }
-    it = by_name.emplace(name, path).first;
-  }
-  return it->second.last < 0 ? nullptr : &it->second;
-}
-
 const FieldDecoder* World::DecoderOf(const SimEntity& e, const FieldPath& path) {
   bool is_new = false;
   const uint32_t id = e.fields->Lookup(path, &is_new);

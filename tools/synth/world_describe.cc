@@ -1,5 +1,6 @@
-// World: the parts that describe rather than encode (see world.h): the
-// truth lines and the replay's end (its stop and file info).
+// World: the parts that describe rather than encode (see world.h): field
+// paths by name, game events, the truth lines and the replay's end (its
+// stop and file info).
 #include <iterator>
 #include <string>
 
@@ -10,6 +11,29 @@
 #include "tools/synth/world.h"
 
 namespace gem::synth {
+
+const FieldPath* World::PathOf(int32_t class_id, const std::string& name) {
+  auto& by_name = names_[class_id];
+  auto it = by_name.find(name);
+  if (it == by_name.end()) {
+    // Misses are remembered too, as a path of depth 0 (last = -1).
+    FieldPath path;
+    path.last = -1;
+    ClassFields* fields = parser_->mutable_entities().mutable_class_fields(class_id);
+    const uint32_t id = fields == nullptr ? ClassFields::kInvalid : fields->FindByName(name);
+    if (id != ClassFields::kInvalid) {
+      path = fields->path(id);
+    } else if (fields != nullptr) {
+      // A field the replay never sent (a class without a baseline): its
+      // path by the schema, for simple fields of tables.
+      if (fields->serializer() != nullptr) {
+        Schema::FindSimplePath(*fields->serializer(), name, &path);
+      }
+    }
+    it = by_name.emplace(name, path).first;
+  }
+  return it->second.last < 0 ? nullptr : &it->second;
+}
 
 bool World::AddGameEvent(std::string_view name, const std::map<std::string, Value>& keys) {
   const GameEventRegistry::Descriptor* d = parser_->game_events().FindByName(name);

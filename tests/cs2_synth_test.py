@@ -118,6 +118,13 @@ class Tables(unittest.TestCase):
                              with_events.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
                              .fetchall(), table)
 
+    def test_round_ends_without_round_starts_take_the_game_rules(self):
+        # round_end alone is no round table: the game rules give it whole.
+        con, truth = synthetic("--no-round-start-events", rounds=6)
+        same(self, rows(con, "SELECT * FROM rounds ORDER BY round"), truth["round"], "rounds")
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual((meta["rounds_from_game_rules"], meta["rounds_from_events"]), (6, 0))
+
     def test_flaws_give_nulls_and_counts(self):
         con, truth = synthetic("--flaws", rounds=6)
         self.check_all(con, truth, rounds=6)

@@ -52,6 +52,7 @@ void Rounds::OnEntityDeleted(MatchContext&, const Entity& e) { teams_.erase(e.in
 
 void Rounds::OnGameEvent(MatchContext&, const GameEvent& e, EventKeys& keys) {
   if (e.name == "round_start") {
+    saw_round_start_event_ = true;
     event_start_ = true;
   } else if (e.name == "round_freeze_end") {
     event_freeze_end_ = true;
@@ -193,7 +194,7 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
 }
 
 void Rounds::Finish(MatchContext& ctx, const Bomb& bomb) {
-  const Source& s = saw_round_end_event_ ? events_ : game_rules_;
+  const Source& s = UseEvents() ? events_ : game_rules_;
   for (const Round& round : s.rounds) {
     std::array<MatchValue, kRoundColumns> row{};
     row[kRoundNumber] = MatchValue::Int(round.number);
@@ -217,7 +218,7 @@ void Rounds::Finish(MatchContext& ctx, const Bomb& bomb) {
 }
 
 std::vector<std::pair<std::string, uint64_t>> Rounds::Counters() const {
-  const bool events = saw_round_end_event_;
+  const bool events = UseEvents();
   const Source& s = events ? events_ : game_rules_;
   return {{"rounds_from_events", events ? s.rounds.size() : 0},
           {"rounds_from_game_rules", events ? 0 : s.rounds.size()},

@@ -1,8 +1,9 @@
 // Rounds: CS2's rounds table and the round every other row is in.
 //
 // Two sources are followed side by side, and the rounds table takes the
-// events' rounds when the replay has round_end events, else the game
-// rules' (the meta's rounds_from_events / rounds_from_game_rules say which):
+// events' rounds when the replay has round_start and round_end events,
+// else the game rules' (the meta's rounds_from_events /
+// rounds_from_game_rules say which):
 //
 // - events: round_start (start), round_freeze_end, round_end (winner,
 //   reason), round_officially_ended;
@@ -97,7 +98,10 @@ class Rounds {
   MatchValue current_;
   bool started_now_ = false, freeze_ended_now_ = false;
   bool seen_rules_ = false;   // the game rules have been read once
-  bool saw_round_end_event_ = false;
+  bool saw_round_end_event_ = false, saw_round_start_event_ = false;
+  // The events make the table only when they both start and end rounds
+  // (a replay with round_end but no round_start gets the game rules').
+  bool UseEvents() const { return saw_round_end_event_ && saw_round_start_event_; }
   // What this frame's events said, applied at its end.
   bool event_start_ = false, event_freeze_end_ = false, event_official_end_ = false;
   bool event_end_ = false;

@@ -286,7 +286,7 @@ void Cs2Match::StartRound(uint32_t tick) {
   ended_ = false;
   plant_tick_ = -1;
   round_site_.clear();
-  if (round_events_) {
+  if (round_events_ && options_.round_start_events) {
     Event("round_start", {{"timelimit", Value::Int(115)}, {"objective",
                                                            Value::String("BOMB TARGET")}});
   }

@@ -26,6 +26,7 @@
 // - `round_events` false leaves out round_start, round_freeze_end,
 //   round_end, round_officially_ended and player_blind (as many real
 //   demos do): the tables must then come out the same from the fields.
+//   `round_start_events` false leaves out round_start alone.
 // - `flaws`: in round 2 a player_hurt whose `health` is a string, a
 //   grenade whose m_hThrower names no entity, and a second round_end.
 //
@@ -55,6 +56,7 @@ struct Cs2Options {
   int rounds = 24;
   uint64_t seed = 1;
   bool round_events = true;
+  bool round_start_events = true;  // false: round_start alone left out
   bool flaws = false;
   uint32_t full_packet_interval = 3840;  // ticks
 };

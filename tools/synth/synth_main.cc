@@ -54,7 +54,8 @@ void Usage(FILE* out) {
              "  --quiet                print nothing on success\n"
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
-             "in --match-truth; --no-round-events leaves out the round and blind events.\n");
+             "in --match-truth; --no-round-events leaves out the round and blind events,\n"
+             "--no-round-start-events round_start alone.\n");
 }
 
 bool ParseNumber(const char* text, double* out) {
@@ -109,6 +110,8 @@ int main(int argc, char** argv) {
       cs2.rounds = std::max(1, static_cast<int>(x));
     } else if (a == "--no-round-events") {
       cs2.round_events = false;
+    } else if (a == "--no-round-start-events") {
+      cs2.round_start_events = false;
     } else if (a == "--quiet") {
       quiet = true;
     } else if (a == "--flaws") {

@@ -137,28 +137,21 @@ void Bomb::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     holder_ = -1;
   }
   const Entity* planted = planted_ >= 0 ? ctx.Get(planted_) : nullptr;
-  if (planted != nullptr) {
-    const bool defusing = Flag(being_defused_, planted);
-    if (defusing && !defusing_) {
-      const Entity* who = ctx.ByHandle(match::ReadInt(defuser_, planted));
-      from_entities_.push_back(
-          Make(ctx, state, "defuse_begin", who ? state.SlotOfEntity(ctx, *who) : -1));
-    }
-    defusing_ = defusing;
-    const bool defused = Flag(defused_field_, planted);
-    if (defused && !defused_) {
-      const Entity* who = ctx.ByHandle(match::ReadInt(defuser_, planted));
-      from_entities_.push_back(
-          Make(ctx, state, "defuse", who ? state.SlotOfEntity(ctx, *who) : -1));
-    }
-    defused_ = defused;
-    const bool exploded = Flag(exploded_field_, planted);
-    // The bomb's planter is the player an explosion names, as its event does.
-    if (exploded && !exploded_) {
-      from_entities_.push_back(Make(ctx, state, "explode", last_holder_));
-    }
-    exploded_ = exploded;
-  }
+  if (planted == nullptr) return;
+  // Each flag of the planted bomb turning true is a row; `slot` names who.
+  auto rise = [&](match::FieldReader& flag, bool* was, const char* kind, auto slot) {
+    const bool now = Flag(flag, planted);
+    if (now && !*was) from_entities_.push_back(Make(ctx, state, kind, slot()));
+    *was = now;
+  };
+  auto defuser = [&] {
+    const Entity* who = ctx.ByHandle(match::ReadInt(defuser_, planted));
+    return who ? state.SlotOfEntity(ctx, *who) : -1;
+  };
+  rise(being_defused_, &defusing_, "defuse_begin", defuser);
+  rise(defused_field_, &defused_, "defuse", defuser);
+  // The bomb's planter is the player an explosion names, as its event does.
+  rise(exploded_field_, &exploded_, "explode", [&] { return last_holder_; });
 }
 
 void Bomb::Finish(MatchContext& ctx) {

@@ -59,7 +59,6 @@ class Module : public match::GameModule, public MatchState {
     rules_.OnCreated(ctx, e);
     if (ctx.ClassName(e.class_id) == "CCSTeam") teams_.insert(e.index);
     if (!ctx.game_tables()) return;
-    rounds_.OnEntityCreated(ctx, e);
     grenades_.OnEntityCreated(ctx, *this, e);
     bomb_.OnEntityCreated(ctx, *this, e);
   }
@@ -67,7 +66,6 @@ class Module : public match::GameModule, public MatchState {
     players_.OnDeleted(ctx, e);
     teams_.erase(e.index);
     if (!ctx.game_tables()) return;
-    rounds_.OnEntityDeleted(ctx, e);
     grenades_.OnEntityDeleted(ctx, *this, e);
     bomb_.OnEntityDeleted(ctx, e);
   }
@@ -97,11 +95,13 @@ class Module : public match::GameModule, public MatchState {
   void Position(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z) override {
     body_.position().Read(e, x, y, z);
   }
-  MatchValue Round(MatchContext& ctx) override { return rounds_.current(ctx); }
+  MatchValue Round(MatchContext& ctx) override { return rounds_.current(ctx, *this); }
   MatchValue Clock(MatchContext& ctx) override {
     return match::RealCell(GameTime(ctx, ctx.tick()));
   }
   MatchValue GrenadeAt(int32_t index) override { return grenades_.IdAt(index); }
+  const Entity* GameRules(MatchContext& ctx) override { return rules_.Get(ctx); }
+  void TeamScores(MatchContext& ctx, MatchValue* ct, MatchValue* t) override;
   bool FlashbangNow(MatchContext& ctx, MatchValue* id, int32_t* thrower) override {
     return grenades_.FlashAt(ctx.tick(), id, thrower);
   }
@@ -130,8 +130,6 @@ class Module : public match::GameModule, public MatchState {
   Motion* MotionOf(const Entity& e);
   // The velocity column of `pawn` now.
   MatchValue Velocity(MatchContext& ctx, const Entity* pawn) const;
-  // The players in play now, built once a frame when asked for.
-  std::span<const PlayerNow> InPlayNow(MatchContext& ctx);
   void Kill(MatchContext& ctx, const GameEvent& e);
 
   match::PlayerControllers players_{"CCSPlayerController", "m_hPlayerPawn"};
@@ -145,9 +143,6 @@ class Module : public match::GameModule, public MatchState {
   Grenades grenades_;
   Bomb bomb_;
   Economy economy_;
-  std::vector<PlayerNow> in_play_;
-  int64_t in_play_frame_ = -1;  // the frame in_play_ is of
-  int64_t frames_ = 0;
   std::vector<Motion> motion_;  // by pawn entity index
   match::FieldCodes pawn_codes_{{{"CBodyComponent.m_cellX", kCellX},
                                  {"CBodyComponent.m_cellY", kCellY},
@@ -178,6 +173,18 @@ class Module : public match::GameModule, public MatchState {
   FieldReader clan_name_{"m_szClanTeamname"}, team_name_{"m_szTeamname"};
 };
 
+void Module::TeamScores(MatchContext& ctx, MatchValue* ct, MatchValue* t) {
+  *ct = *t = MatchValue();
+  for (int32_t index : teams_) {
+    const Entity* e = ctx.Get(index);
+    const std::optional<int64_t> team = match::ReadInt(team_, e);
+    const std::optional<int64_t> score = match::ReadInt(score_, e);
+    if (!team || !score) continue;
+    if (*team == 3) *ct = MatchValue::Int(*score);
+    if (*team == 2) *t = MatchValue::Int(*score);
+  }
+}
+
 std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   const Entity* r = rules_.Get(ctx);
   if (r == nullptr || match::ReadInt(warmup_, r).value_or(0) != 0) return std::nullopt;
@@ -189,16 +196,6 @@ std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
   return pause_clock_.GameSeconds(r, ctx.ServerTickAt(tick), ctx.tick_interval()) - *start;
 }
 
-std::span<const PlayerNow> Module::InPlayNow(MatchContext& ctx) {
-  if (in_play_frame_ != frames_) {
-    in_play_frame_ = frames_;
-    in_play_.clear();
-    for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
-      in_play_.push_back({p.slot, p.controller, p.pawn});
-    }
-  }
-  return in_play_;
-}
 
 bool Module::BodyPosition::World(double* out) const {
   for (int a = 0; a < 3; ++a) {
@@ -282,15 +279,14 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     packet_tick_ = ctx.tick();
   }
   if (ctx.game_tables()) {
-    rounds_.OnFrameEnd(ctx);
+    rounds_.OnFrameEnd(ctx, *this);
     grenades_.OnFrameEnd(ctx, *this);
     bomb_.OnFrameEnd(ctx, *this);
     combat_.OnFrameEnd(ctx, *this);
     const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
-    economy_.OnFrameEnd(ctx, rounds_.current(ctx), rounds_.started_now(), in_freeze,
-                        rounds_.over(), [&] { return InPlayNow(ctx); });
+    economy_.OnFrameEnd(ctx, rounds_.current(ctx, *this), rounds_.started_now(), in_freeze,
+                        rounds_.over(), [&]() -> std::span<const PlayerNow> { return players_.InPlay(ctx); });
   }
-  ++frames_;
 }
 
 MatchValue Module::Velocity(MatchContext& ctx, const Entity* pawn) const {
@@ -334,7 +330,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     row[kKills] = IntCell(match::ReadInt(kills_, p.controller));
     row[kDeaths] = IntCell(match::ReadInt(deaths_, p.controller));
     row[kAssists] = IntCell(match::ReadInt(assists_, p.controller));
-    row[kRound] = rounds_.current(ctx);
+    row[kRound] = rounds_.current(ctx, *this);
     const Value place = pawn ? place_.Read(*pawn) : Value();
     row[kPlace] = place.kind == ValueKind::kString ? MatchValue::Text(place.s) : MatchValue();
     row[kHasDefuser] = IntCell(match::ReadInt(defuser_, pawn));
@@ -406,8 +402,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     grenades_.Finish(ctx);
     bomb_.Finish(ctx);
     rounds_.Finish(ctx, bomb_);
-    ++frames_;  // the state now, past the last frame's list
-    economy_.Finish(ctx, InPlayNow(ctx));
+    economy_.Finish(ctx, players_.InPlay(ctx));
   }
   if (meta.match_id != 0) out->match_id = meta.match_id;
   const Entity* r = rules_.Get(ctx);

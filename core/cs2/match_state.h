@@ -11,17 +11,14 @@
 #include "core/entities.h"
 #include "core/events.h"
 #include "core/match/match_context.h"
+#include "core/match/player_controllers.h"
 #include "core/match_rows.h"
 
 namespace gem::cs2 {
 
 // A player in play (team 2 or 3) now: its slot, controller and pawn (null
 // when the handle names no live entity).
-struct PlayerNow {
-  int32_t slot;
-  const Entity* controller;
-  const Entity* pawn;
-};
+using PlayerNow = match::PlayerControllers::Player;
 
 class MatchState {
  public:
@@ -45,6 +42,10 @@ class MatchState {
   // The grenades table's id of the projectile at entity index `index`
   // (alive now or deleted this tick); NULL when none.
   virtual MatchValue GrenadeAt(int32_t index) = 0;
+  // The game rules entity (CCSGameRulesProxy) now; null before it exists.
+  virtual const Entity* GameRules(match::MatchContext& ctx) = 0;
+  // The CCSTeam m_iScore of teams 3 (CT) and 2 (T) now; NULL when unknown.
+  virtual void TeamScores(match::MatchContext& ctx, MatchValue* ct, MatchValue* t) = 0;
   // The flashbang that went off in this frame (its grenades id and
   // thrower slot, -1 unknown); false when none did.
   virtual bool FlashbangNow(match::MatchContext& ctx, MatchValue* id, int32_t* thrower) = 0;

@@ -43,13 +43,6 @@ const char* ReasonName(int64_t reason) {
   }
 }
 
-void Rounds::OnEntityCreated(MatchContext& ctx, const Entity& e) {
-  rules_.OnCreated(ctx, e);
-  if (ctx.ClassName(e.class_id) == "CCSTeam") teams_.insert(e.index);
-}
-
-void Rounds::OnEntityDeleted(MatchContext&, const Entity& e) { teams_.erase(e.index); }
-
 void Rounds::OnGameEvent(MatchContext&, const GameEvent& e, EventKeys& keys) {
   if (e.name == "round_start") {
     saw_round_start_event_ = true;
@@ -69,8 +62,8 @@ void Rounds::OnGameEvent(MatchContext&, const GameEvent& e, EventKeys& keys) {
   }
 }
 
-MatchValue Rounds::current(MatchContext& ctx) {
-  const Entity* r = Rules(ctx);
+MatchValue Rounds::current(MatchContext& ctx, MatchState& state) {
+  const Entity* r = state.GameRules(ctx);
   if (r == nullptr || !seen_rules_) return current_;
   const bool starting =
       event_start_ || match::ReadInt(start_count_field_, r).value_or(-1) != start_count_;
@@ -79,16 +72,6 @@ MatchValue Rounds::current(MatchContext& ctx) {
   return MatchValue::Int(match::ReadInt(played_field_, r).value_or(0) + 1);
 }
 
-void Rounds::Scores(MatchContext& ctx, Round* r) {
-  for (int32_t index : teams_) {
-    const Entity* t = ctx.Get(index);
-    const std::optional<int64_t> team = match::ReadInt(team_field_, t);
-    const std::optional<int64_t> score = match::ReadInt(score_field_, t);
-    if (!team || !score) continue;
-    if (*team == 3) r->ct_score = MatchValue::Int(*score);
-    if (*team == 2) r->t_score = MatchValue::Int(*score);
-  }
-}
 
 void Rounds::Start(MatchContext& ctx, Source* s, int64_t number, bool known_start) {
   // A restart counts from 1 again: the rounds it voids are dropped.
@@ -106,7 +89,8 @@ void Rounds::Start(MatchContext& ctx, Source* s, int64_t number, bool known_star
   s->open = true;
 }
 
-void Rounds::End(MatchContext& ctx, Source* s, MatchValue winner, MatchValue reason) {
+void Rounds::End(MatchContext& ctx, MatchState& state, Source* s, MatchValue winner,
+                 MatchValue reason) {
   if (!s->open || s->rounds.empty()) {
     if (!s->rounds.empty()) ++s->repeated_ends;
     return;
@@ -116,7 +100,7 @@ void Rounds::End(MatchContext& ctx, Source* s, MatchValue winner, MatchValue rea
   r.winner = winner;
   r.reason = reason;
   r.ended = true;
-  Scores(ctx, &r);
+  state.TeamScores(ctx, &r.ct_score, &r.t_score);
   s->open = false;
 }
 
@@ -126,9 +110,9 @@ void Rounds::FreezeEnd(MatchContext& ctx, Source* s) {
   if (r.freeze_end_tick.is_null()) r.freeze_end_tick = MatchValue::Int(ctx.tick());
 }
 
-void Rounds::OnFrameEnd(MatchContext& ctx) {
+void Rounds::OnFrameEnd(MatchContext& ctx, MatchState& state) {
   started_now_ = freeze_ended_now_ = false;
-  const Entity* r = Rules(ctx);
+  const Entity* r = state.GameRules(ctx);
   bool rules_start = false, rules_freeze_end = false, rules_end = false;
   bool warmup = false;
   int64_t played = 0;
@@ -182,12 +166,12 @@ void Rounds::OnFrameEnd(MatchContext& ctx) {
   if (event_freeze_end_) FreezeEnd(ctx, &events_);
   if (rules_freeze_end) FreezeEnd(ctx, &game_rules_);
   freeze_ended_now_ = (event_freeze_end_ || rules_freeze_end) && !current_.is_null();
-  if (event_end_) End(ctx, &events_, event_winner_, event_reason_);
+  if (event_end_) End(ctx, state, &events_, event_winner_, event_reason_);
   if (rules_end && r != nullptr) {
     const std::optional<int64_t> reason = match::ReadInt(win_reason_field_, r);
     const char* name = reason ? ReasonName(*reason) : nullptr;
     if (reason && *reason != 0 && name == nullptr) ++unknown_reasons_;
-    End(ctx, &game_rules_, TeamCell(match::ReadInt(win_status_field_, r)),
+    End(ctx, state, &game_rules_, TeamCell(match::ReadInt(win_status_field_, r)),
         name ? MatchValue::Text(name) : MatchValue());
   }
   event_start_ = event_freeze_end_ = event_end_ = event_official_end_ = false;

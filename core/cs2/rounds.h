@@ -30,16 +30,15 @@
 #define GEM_CORE_CS2_ROUNDS_H_
 
 #include <cstdint>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/cs2/bomb.h"
 #include "core/cs2/event_keys.h"
+#include "core/cs2/match_state.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/match/named_entity.h"
 #include "core/match_rows.h"
 
 namespace gem::cs2 {
@@ -50,15 +49,13 @@ const char* ReasonName(int64_t reason);
 
 class Rounds {
  public:
-  void OnEntityCreated(match::MatchContext& ctx, const Entity& e);
-  void OnEntityDeleted(match::MatchContext& ctx, const Entity& e);
   void OnGameEvent(match::MatchContext& ctx, const GameEvent& e, EventKeys& keys);
   // Applies what this frame told (see above).
-  void OnFrameEnd(match::MatchContext& ctx);
+  void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
   // The round in play: NULL in the warm-up and before the first round. In
   // a frame where a round starts, the new one already (as the frame's end
   // will say): rows of that tick are the new round's.
-  MatchValue current(match::MatchContext& ctx);
+  MatchValue current(match::MatchContext& ctx, MatchState& state);
   // Whether a round started at this frame's end (economy's cue).
   bool started_now() const { return started_now_; }
   bool freeze_ended_now() const { return freeze_ended_now_; }
@@ -87,13 +84,11 @@ class Rounds {
     uint64_t repeated_ends = 0;
   };
   void Start(match::MatchContext& ctx, Source* s, int64_t number, bool known_start);
-  void End(match::MatchContext& ctx, Source* s, MatchValue winner, MatchValue reason);
+  void End(match::MatchContext& ctx, MatchState& state, Source* s, MatchValue winner,
+           MatchValue reason);
   void FreezeEnd(match::MatchContext& ctx, Source* s);
-  void Scores(match::MatchContext& ctx, Round* r);
-  const Entity* Rules(match::MatchContext& ctx) { return rules_.Get(ctx); }
+  
 
-  match::NamedEntity rules_{"CCSGameRulesProxy"};
-  std::set<int32_t> teams_;
   Source events_, game_rules_;
   MatchValue current_;
   bool started_now_ = false, freeze_ended_now_ = false;
@@ -116,7 +111,6 @@ class Rounds {
   match::FieldReader played_field_{"m_pGameRules.m_totalRoundsPlayed"};
   match::FieldReader win_status_field_{"m_pGameRules.m_iRoundWinStatus"};
   match::FieldReader win_reason_field_{"m_pGameRules.m_eRoundWinReason"};
-  match::FieldReader team_field_{"m_iTeamNum"}, score_field_{"m_iScore"};
   uint64_t unknown_reasons_ = 0, started_before_ = 0;
 };
 

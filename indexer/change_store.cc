@@ -208,14 +208,22 @@ Status ChangeStore::Seal(uint64_t entity) {
   return Status::Ok();
 }
 
-Status ChangeStore::WriteAll(Insert* insert) {
+Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
   const uint64_t entities = open_.size();
   std::atomic<uint64_t> sealed{0};  // entities [0, sealed) are ready
   std::atomic<bool> stop{false};
   Status seal_status;
   std::thread sealer([&] {
+    std::vector<ChunkView> views;
     for (uint64_t e = 0; e < entities && !stop.load(std::memory_order_relaxed); ++e) {
       Status s = Seal(e);
+      if (s.ok() && hooks.sealed) {
+        views.clear();
+        for (const Done& d : open_[e].done) {
+          views.push_back({d.field, d.start_tick, std::string_view(d.data, d.size)});
+        }
+        s = hooks.sealed(e, views);
+      }
       if (!s.ok()) {
         seal_status = s;
         stop.store(true, std::memory_order_relaxed);
@@ -280,6 +288,7 @@ Status ChangeStore::WriteAll(Insert* insert) {
       pending.emplace_back(e, &d);
       if (pending.size() == many) status = flush();
     }
+    if (status.ok() && hooks.written) status = hooks.written(e);
   }
   if (status.ok()) status = flush();
   stop.store(true, std::memory_order_relaxed);

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -37,6 +38,7 @@
 #include "core/status.h"
 #include "core/value.h"
 #include "indexer/chunk_spill.h"
+#include "indexer/keyframe_builder.h"
 #include "indexer/quantizer_registry.h"
 #include "indexer/sqlite_db.h"
 
@@ -158,7 +160,18 @@ class ChangeStore {
   // whose columns are (entity, field_id, start_tick, seq, end_tick, count,
   // data), many rows to a statement run. A helper thread closes and sorts
   // each entity's chunks while this one inserts the entities before it.
-  Status WriteAll(Insert* insert);
+  // Hooks (either may be empty): `sealed` runs on the helper thread once
+  // an entity's chunks are in key order, every entity in turn, with views
+  // valid during the call; `written` on the calling thread once the
+  // entity's rows are queued for `insert`, after its `sealed`.
+  struct WriteHooks {
+    std::function<Status(uint64_t entity, std::span<const ChunkView> chunks)> sealed;
+    std::function<Status(uint64_t entity)> written;
+  };
+  Status WriteAll(Insert* insert, const WriteHooks& hooks = {});
+  // Entities [0, entities()) are the ones WriteAll visits; later ones
+  // have no changes.
+  uint64_t entities() const { return open_.size(); }
 
   uint64_t changes() const { return changes_; }
   uint64_t chunks() const { return chunks_; }

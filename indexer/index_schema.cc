@@ -83,6 +83,19 @@ CREATE TABLE changes(
   PRIMARY KEY(entity, field_id, start_tick, seq)
 ) WITHOUT ROWID;
 
+-- Each entity's state at every keyframe tick K (a multiple of meta's
+-- keyframe_interval E) and which fields change before the next one, packed
+-- by core/codec/keyframe_codec.h: one row per entity and interval in which
+-- it is alive, so that the state at any tick reads one row, not the
+-- entity's whole history. key = entity * 2^24 + K / E + 1 (ticks start at
+-- -1): a reader computes the row's key and seeks it.
+CREATE TABLE keyframes(
+  key INTEGER PRIMARY KEY,
+  entity INTEGER NOT NULL,
+  tick INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
+
 CREATE TABLE string_tables(
   table_id INTEGER PRIMARY KEY,  -- creation order in the replay
   name TEXT NOT NULL,

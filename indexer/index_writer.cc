@@ -82,7 +82,11 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
   return Status::Ok();
 }
 
-int64_t IndexWriter::IndexTick(const TickInfo& t) { return ticks_.Next(t); }
+int64_t IndexWriter::IndexTick(const TickInfo& t) {
+  const int64_t tick = ticks_.Next(t);
+  if (tick > max_tick_) max_tick_ = tick;
+  return tick;
+}
 
 void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
                                   std::span<const FieldChange> state) {
@@ -105,10 +109,18 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
       diff_scratch_.size() * 2 <= state_scratch_.size()) {
     EncodeState(&diff_scratch_, &blob_scratch_);
     base_lifetime = base.lifetime;
+    if (keyframe_seconds_ > 0) {
+      if (r.lifetime >= creation_states_.size()) creation_states_.resize(r.lifetime + 1);
+      EncodeState(&state_scratch_, &creation_states_[r.lifetime]);
+    }
   } else {
     EncodeState(&state_scratch_, &blob_scratch_);
     base.lifetime = static_cast<int64_t>(r.lifetime);
     base.blob = blob_scratch_;
+    if (keyframe_seconds_ > 0) {
+      if (r.lifetime >= creation_states_.size()) creation_states_.resize(r.lifetime + 1);
+      creation_states_[r.lifetime] = blob_scratch_;
+    }
   }
   RowBuffer& row =
       pipeline_.Row(kStateRow).Int(static_cast<int64_t>(r.lifetime)).Int(tick).Blob(blob_scratch_);
@@ -329,6 +341,11 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(num("signon_tick", kSignonTick));
   GEM_RETURN_IF_ERROR(num("first_tick", m.first_tick));
   GEM_RETURN_IF_ERROR(num("last_tick", m.last_tick));
+  // 0: no keyframes (gem-index --keyframe-seconds 0); readers then read
+  // each entity's state from its history.
+  GEM_RETURN_IF_ERROR(num("keyframe_interval", stats_.keyframe_interval));
+  GEM_RETURN_IF_ERROR(num("keyframe_max_logged", keyframe_max_logged_));
+  GEM_RETURN_IF_ERROR(num("keyframe_last_tick", max_tick_));
   GEM_RETURN_IF_ERROR(num("game_start_tick", m.game_start_tick));
   GEM_RETURN_IF_ERROR(num("game_end_tick", m.game_end_tick));
   GEM_RETURN_IF_ERROR(num("truncated", m.truncated));
@@ -425,7 +442,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   GEM_RETURN_IF_ERROR(chunk.Prepare(
       db_, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7));
   lap();
-  GEM_RETURN_IF_ERROR(changes_.WriteAll(&chunk));
+  GEM_RETURN_IF_ERROR(WriteChangesAndKeyframes(&chunk, meta_.tick_interval));
   if (bulk_written) bulk_written();
   stats_.finish_changes_seconds = lap();
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();

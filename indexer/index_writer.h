@@ -39,6 +39,8 @@ struct WriterStats {
   uint64_t entities = 0;
   uint64_t string_table_rows = 0;
   uint64_t game_table_rows = 0;  // rows of the game's own tables
+  KeyframeTotals keyframes;
+  int64_t keyframe_interval = 0;  // ticks; 0: none
   // Time in SQLite: the worker's row inserts during the parse (they
   // overlap it) and Finish() after the drain.
   double sqlite_seconds = 0;
@@ -76,6 +78,14 @@ class IndexWriter : public Sink {
                 const std::function<void()>& bulk_written = {});
 
   const WriterStats& stats() const { return stats_; }
+
+  // Keyframes every `seconds` of game time (0: none), and how many of a
+  // field's changes in an interval a row logs (keyframe_builder.h). Before
+  // the parse.
+  void SetKeyframes(double seconds, uint32_t max_logged) {
+    keyframe_seconds_ = seconds;
+    keyframe_max_logged_ = max_logged;
+  }
 
   // Sink.
   void OnEntityCreated(const TickInfo& t, const EntityRef& r,
@@ -115,6 +125,9 @@ class IndexWriter : public Sink {
   // Records the rows that describe a class's field (field_defs,
   // class_fields).
   void RecordField(const ClassFields& fields, uint32_t id);
+  // The keyframes table (keyframe_builder.h), beside WriteAll: the rows of
+  // entities with changes as their chunks are sealed, then the others.
+  Status WriteChangesAndKeyframes(Insert* chunk, double tick_interval);
   // Gathers the query planner's statistics (sqlite_stat1).
   Status Analyze();
 
@@ -171,6 +184,12 @@ class IndexWriter : public Sink {
   std::unordered_map<int32_t, StateTemplate> templates_;
   std::string blob_scratch_;
   std::string json_scratch_;
+  double keyframe_seconds_ = 0;
+  uint32_t keyframe_max_logged_ = 4;
+  int64_t max_tick_ = INT64_MIN;  // the latest index tick given out
+  // With keyframes: each entity's whole creation state (a state blob), by
+  // lifetime id, until its keyframes are built.
+  std::vector<std::string> creation_states_;
   // Distinct field descriptions (see RecordField) and their def_id.
   std::unordered_map<std::string, int64_t> field_defs_;
   std::string field_key_scratch_;

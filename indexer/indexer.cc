@@ -61,6 +61,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
   Progress progress(file.size(), options.progress);
   IndexWriter writer(&db, &progress);
+  writer.SetKeyframes(options.keyframe_seconds, options.keyframe_max_logged);
   GEM_RETURN_IF_ERROR(writer.Open(match::TimelineColumnsFor(game), match::SchemaFor(game),
                                   output.directory()));
 

@@ -11,6 +11,10 @@
 
 namespace gem::index {
 
+// Measured on the 60-minute synthetic replay (README, "State at any tick").
+constexpr double kDefaultKeyframeSeconds = 180;
+constexpr uint32_t kDefaultKeyframeMaxLogged = 4;
+
 struct IndexOptions {
   bool force = false;     // replace an existing output
   bool progress = false;  // draw progress on stderr (if it is a terminal)
@@ -22,6 +26,11 @@ struct IndexOptions {
   // With the match layer, leave the game's own analyst tables empty (what
   // they cost is measured against this; see ParserOptions::game_tables).
   bool game_tables = true;
+  // Keyframes every this many game seconds (0: none; then gem_state reads
+  // every entity's history) and the changes a row logs per field
+  // (keyframe_builder.h).
+  double keyframe_seconds = kDefaultKeyframeSeconds;
+  uint32_t keyframe_max_logged = kDefaultKeyframeMaxLogged;
 };
 
 struct IndexReport {

@@ -1,7 +1,7 @@
 // gem-index: turns a Source 2 replay into a gem index (an SQLite database).
 //
 //   gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]
-//             [--no-game-tables]
+//             [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]
 //             REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -39,7 +40,7 @@ void Usage(FILE* out) {
   fmt::print(
       out,
       "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
-      "                 [--no-game-tables]\n"
+      "                 [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]\n"
       "                 REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
@@ -56,12 +57,20 @@ void Usage(FILE* out) {
       "  --no-game-tables\n"
       "             with the match layer, leave the game's analyst tables empty\n"
       "             (CS2's rounds, damages, ...: to measure what they cost)\n"
+      "  --keyframe-seconds S\n"
+      "             keep every entity's state each S game seconds (default {}), so\n"
+      "             that the state at any tick reads fast; 0: none\n"
+      "  --keyframe-logged N\n"
+      "             a keyframe holds a field's changes until the next one when\n"
+      "             there are at most N (default {}); more are read from the\n"
+      "             changes table\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
       "exit codes: 0 ok (a truncated replay too; meta.truncated = 1), 64 usage,\n"
       "65 bad data, 66 input missing or unreadable, 73 cannot create OUT.db,\n"
-      "74 I/O error while writing\n");
+      "74 I/O error while writing\n",
+      gem::index::kDefaultKeyframeSeconds, gem::index::kDefaultKeyframeMaxLogged);
 }
 
 }  // namespace
@@ -100,6 +109,22 @@ int main(int argc, char** argv) {
                    v == nullptr ? "nothing" : v);
         return cli::kExitUsage;
       }
+    } else if (std::strcmp(a, "--keyframe-seconds") == 0 ||
+               std::strcmp(a, "--keyframe-logged") == 0) {
+      const bool seconds = a[11] == 's';
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      char* end = nullptr;
+      const double d = v == nullptr ? -1 : std::strtod(v, &end);
+      if (v == nullptr || end == v || *end != '\0' || !(d >= 0) || d > 1e6 ||
+          (!seconds && (d != static_cast<uint32_t>(d) || d > 1000))) {
+        fmt::print(stderr, "gem-index: {} needs {} (got {})\n", a,
+                   seconds ? "a number of seconds from 0 to 1000000"
+                           : "a whole number from 0 to 1000",
+                   v == nullptr ? "nothing" : v);
+        return cli::kExitUsage;
+      }
+      if (seconds) options.keyframe_seconds = d;
+      else options.keyframe_max_logged = static_cast<uint32_t>(d);
     } else if (a[0] == '-' && a[1] != '\0') {
       fmt::print(stderr, "gem-index: unknown option {}\n", a);
       Usage(stderr);
@@ -153,6 +178,13 @@ int main(int argc, char** argv) {
     fmt::print("string_table_rows\t{}\n", w.string_table_rows);
     fmt::print("game_table_rows\t{}\n", w.game_table_rows);
     fmt::print("bytes_per_value\t{:.3f}\n", values ? double(report.db_bytes) / values : 0.0);
+    fmt::print("keyframe_interval\t{}\n", w.keyframe_interval);
+    fmt::print("keyframe_rows\t{}\n", w.keyframes.rows);
+    fmt::print("keyframe_bytes\t{}\n", w.keyframes.bytes);
+    fmt::print("keyframe_state_values\t{}\n", w.keyframes.state_values);
+    fmt::print("keyframe_overlay_rows\t{}\n", w.keyframes.overlay_rows);
+    fmt::print("keyframe_logged_changes\t{}\n", w.keyframes.logged_changes);
+    fmt::print("keyframe_sought_fields\t{}\n", w.keyframes.sought_fields);
     fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);
   }
   return 0;

@@ -169,7 +169,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        ",\"counters\":{\"seeks\":" + std::to_string(t.seeks) +
                        ",\"chunks_read\":" + std::to_string(t.chunks_read) +
                        ",\"states_read\":" + std::to_string(t.states_read) +
-                       ",\"values_decoded\":" + std::to_string(t.values_decoded) + "}}";
+                       ",\"values_decoded\":" + std::to_string(t.values_decoded) +
+                       ",\"keyframes_read\":" + std::to_string(t.keyframes_read) + "}}";
     sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
   } catch (...) {
     sqlite3_result_error_nomem(ctx);

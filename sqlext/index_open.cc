@@ -145,7 +145,8 @@ bool IndexReader::LoadMeta(std::string* error) {
   sqlite3_stmt* st = nullptr;
   if (!Prepare(&st,
                "SELECT key, value FROM " + Table("meta") +
-                   " WHERE key IN ('last_tick', 'cell_width', 'world_offset')",
+                   " WHERE key IN ('last_tick', 'cell_width', 'world_offset',"
+                   " 'keyframe_interval', 'keyframe_last_tick')",
                error)) {
     return false;
   }
@@ -162,6 +163,10 @@ bool IndexReader::LoadMeta(std::string* error) {
           cell_width_ = v;
         } else if (key == "world_offset" && std::abs(v) <= 1e9) {
           world_offset_ = v;
+        } else if (key == "keyframe_interval" && type == SQLITE_INTEGER) {
+          keyframe_interval_ = std::max<int64_t>(0, sqlite3_column_int64(st, 1));
+        } else if (key == "keyframe_last_tick" && type == SQLITE_INTEGER) {
+          keyframe_last_tick_ = sqlite3_column_int64(st, 1);
         }
         return true;
       },
@@ -223,6 +228,7 @@ bool IndexReader::Open(std::string* error) {
                "SELECT field_id FROM " + changes +
                    " WHERE entity = ?1 AND field_id > ?2 ORDER BY field_id LIMIT 1",
                error) ||
+      !Prepare(&keyframe_, "SELECT data FROM " + Table("keyframes") + " WHERE key = ?1", error) ||
       !Prepare(&state_, "SELECT data, base FROM " + Table("entity_states") + " WHERE entity = ?1",
                error) ||
       !Prepare(&fields_,

@@ -22,7 +22,7 @@ void Own(Value* v, std::string* storage) {
 }  // namespace
 
 IndexReader::~IndexReader() {
-  for (sqlite3_stmt* st : {last_chunk_, chunk_range_, next_field_, state_, fields_}) {
+  for (sqlite3_stmt* st : {last_chunk_, chunk_range_, next_field_, state_, fields_, keyframe_}) {
     if (st != nullptr) sqlite3_finalize(st);
   }
 }
@@ -33,6 +33,11 @@ std::string IndexReader::StateKey(const EntityInfo& e) const {
 
 bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   if (state_entity_ == e.entity) return true;
+  if (auto it = state_cache_.find(e.entity); it != state_cache_.end()) {
+    state_blob_.assign(it->second);
+    state_entity_ = e.entity;
+    return true;
+  }
   state_entity_ = -1;  // until state_blob_ holds e's state
   sqlite3_reset(state_);
   sqlite3_bind_int64(state_, 1, e.entity);
@@ -75,6 +80,10 @@ bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   sqlite3_reset(state_);
   state_entity_ = e.entity;
   ++counters_.states_read;
+  if (state_cache_bytes_ + state_blob_.size() <= kStateCacheBytes) {
+    state_cache_bytes_ += state_blob_.size();
+    state_cache_.emplace(e.entity, state_blob_);
+  }
   return true;
 }
 
@@ -242,6 +251,7 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
                           const std::vector<uint32_t>* only,
                           const std::function<void(uint32_t, const Value&)>& emit,
                           std::string* error) {
+  if (only == nullptr && keyframe_interval_ > 0) return KeyframeStateAt(e, tick, emit, error);
   if (only != nullptr) {
     // Named fields: one seek each (and the creation state at most once).
     for (uint32_t f : *only) {
@@ -438,6 +448,7 @@ ReadCounters Readers::Totals() const {
     t.chunks_read += c.chunks_read;
     t.states_read += c.states_read;
     t.values_decoded += c.values_decoded;
+    t.keyframes_read += c.keyframes_read;
   }
   return t;
 }

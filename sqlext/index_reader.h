@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/codec/keyframe_codec.h"
 #include "core/value.h"
 #include "sqlext/sqlite_api.h"
 
@@ -41,6 +42,7 @@ struct ReadCounters {
   uint64_t chunks_read = 0;    // chunk blobs decoded
   uint64_t states_read = 0;    // creation-state blobs decoded
   uint64_t values_decoded = 0;
+  uint64_t keyframes_read = 0;  // keyframe rows decoded
 };
 
 struct EntityInfo {
@@ -126,6 +128,8 @@ class IndexReader {
   // From meta: the last tick of the replay, and the game's position rule
   // (world = cell * cell_width - world_offset + offset; 0 when unknown).
   int64_t last_tick() const { return last_tick_; }
+  // Ticks between keyframes (0: the index has none).
+  int64_t keyframe_interval() const { return keyframe_interval_; }
   double cell_width() const { return cell_width_; }
   double world_offset() const { return world_offset_; }
 
@@ -161,7 +165,21 @@ class IndexReader {
   bool LoadMeta(std::string* error);
   bool LoadClasses(std::string* error);
 
+  // StateAt of every field from the entity's keyframe row at or before
+  // `tick` (keyframe_state.cc).
+  bool KeyframeStateAt(const EntityInfo& e, int64_t tick,
+                       const std::function<void(uint32_t, const Value&)>& emit,
+                       std::string* error);
+  std::string KeyframeKeyText(const EntityInfo& e, int64_t keyframe_tick) const;
+
   bool ReadState(const EntityInfo& e, std::string* error);
+  // e's creation state blob (empty: none recorded), valid until the next
+  // read of another entity's state.
+  bool CreationState(const EntityInfo& e, std::string_view* blob, std::string* error) {
+    if (!ReadState(e, error)) return false;
+    *blob = state_blob_;
+    return true;
+  }
   std::string StateKey(const EntityInfo& e) const;
   // e's creation values in ascending field id: visit(field_id, value)
   // until it returns false.
@@ -181,11 +199,31 @@ class IndexReader {
   int64_t last_tick_ = INT64_MAX;
   double cell_width_ = 0;
   double world_offset_ = 0;
+  int64_t keyframe_interval_ = 0;
+  int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick keyframes cover
   ReadCounters counters_;
+  // KeyframeStateAt's scratch: the state's values, the later fields'
+  // values (ascending field ids), and the strings sought changes own.
+  struct KeyedValue {
+    uint32_t field;
+    Value value;
+    int32_t owned;  // index into kf_strings_, or -1
+  };
+  std::vector<KeyedValue> kf_base_, kf_later_;
+  std::vector<std::string> kf_strings_;
+  KeyframeInflater kf_inflater_;  // a deflated row's body
+  size_t kf_strings_used_ = 0;
 
   // The last creation state read (one entity at a time, typically).
   int64_t state_entity_ = -1;
   std::string state_blob_;
+  // Creation states already read (merged with their base), up to a bound:
+  // a whole-state query reads every live entity's, and a viewer asks for
+  // the same entities frame after frame. Like the entity list, they are
+  // read once: an index is written once and never changed in place.
+  static constexpr size_t kStateCacheBytes = 64u << 20;
+  std::unordered_map<int64_t, std::string> state_cache_;
+  size_t state_cache_bytes_ = 0;
   std::string diff_blob_;  // ReadState: a difference being merged
 
   sqlite3_stmt* last_chunk_ = nullptr;   // latest chunk at or before a tick
@@ -193,6 +231,7 @@ class IndexReader {
   sqlite3_stmt* next_field_ = nullptr;   // next field id with chunks
   sqlite3_stmt* state_ = nullptr;        // creation state
   sqlite3_stmt* fields_ = nullptr;       // a class's fields
+  sqlite3_stmt* keyframe_ = nullptr;     // a keyframe row by key
 };
 
 // The readers of one connection, by schema name; shared by all functions.

@@ -42,6 +42,15 @@ for step in 0 -3 abc 1.5 "" 99999999999999999999; do
   [ -e "$work/step.db" ] && fail "step '$step': an output was created"
 done
 run 64 "--timeline-step without a value" x.dem "$work/step.db" --timeline-step
+for v in -1 abc "" nan 1e7 "2 "; do
+  run 64 "--keyframe-seconds '$v'" --keyframe-seconds "$v" x.dem "$work/kf.db"
+  grep -q -- "--keyframe-seconds needs a number of seconds" "$work/err" || fail "keyframe seconds '$v': no message"
+done
+for v in -1 1.5 1001 abc; do
+  run 64 "--keyframe-logged '$v'" --keyframe-logged "$v" x.dem "$work/kf.db"
+  grep -q -- "--keyframe-logged needs a whole number" "$work/err" || fail "keyframe logged '$v': no message"
+done
+[ -e "$work/kf.db" ] && fail "a bad keyframe option created an output"
 run 66 "missing input" "$work/nope.dem" "$work/nope.db"
 [ -e "$work/nope.db" ] && fail "missing input created an output"
 

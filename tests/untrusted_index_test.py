@@ -25,11 +25,16 @@ _copies = itertools.count()
 STEP_BUDGET = 50_000_000
 
 
-def damaged_copy(*statements):
-    """A copy of the nekit index with `statements` run on it by plain
-    sqlite3 (no extension)."""
+# Most cases damage what an entity's history is read from: an index
+# without keyframes, where gem_state reads every state that way.
+HISTORY = ("--keyframe-seconds", "0")
+
+
+def damaged_copy(*statements, keyframes=False):
+    """A copy of the nekit index (without keyframes, unless `keyframes`)
+    with `statements` run on it by plain sqlite3 (no extension)."""
     path = os.path.join(TMP, "damaged-%d.db" % next(_copies))
-    shutil.copy(need(NEKIT), path)
+    shutil.copy(need(NEKIT) if keyframes else need(NEKIT, *HISTORY), path)
     con = sqlite3.connect(path)
     for sql in statements:
         con.execute(sql)
@@ -57,8 +62,9 @@ LAST_CHUNK_BEFORE = (
     "AND e.created_tick <= ?")
 
 
-def one(sql, *args):
-    return sqlite3.connect(need(NEKIT)).execute(sql, args).fetchone()
+def one(sql, *args, keyframes=False):
+    path = need(NEKIT) if keyframes else need(NEKIT, *HISTORY)
+    return sqlite3.connect(path).execute(sql, args).fetchone()
 
 
 class Damage(unittest.TestCase):
@@ -130,6 +136,37 @@ class Damage(unittest.TestCase):
                                 (base, entity))
             self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
                               "table entity_states, entity %d: %s" % (entity, says))
+
+    def keyframe_row(self):
+        """(entity, keyframe tick) of the largest keyframe row that answers
+        gem_state(TICK, entity)."""
+        return one("SELECT k.entity, k.tick FROM keyframes k JOIN entities e USING(entity) "
+                   "WHERE k.tick = (SELECT ? / value * value FROM meta "
+                   "WHERE key = 'keyframe_interval') AND e.created_tick <= ? "
+                   "ORDER BY length(k.data) DESC LIMIT 1", TICK, TICK, keyframes=True)
+
+    def test_a_keyframe_row_that_does_not_decode(self):
+        entity, tick = self.keyframe_row()
+        key = "table keyframes, entity %d tick %d" % (entity, tick)
+        # Garbage; cut short; an unknown flag; a deflated body that does not
+        # inflate, or claims more than any row holds (refused before it is
+        # allocated), or more than its bytes can inflate to.
+        for blob in ("x'ff'", "substr(data, 1, length(data) / 2)", "x'0180'", "x'0104050102'",
+                     "x'010481808008' || zeroblob(64)", "x'010480ade204' || zeroblob(9)"):
+            path = damaged_copy("UPDATE keyframes SET data = %s WHERE entity = %d AND tick = %d" %
+                                (blob, entity, tick), keyframes=True)
+            with self.subTest(blob=blob):
+                self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                                  key + ": data does not decode")
+                self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
+                                  key + ": data does not decode")
+
+    def test_a_missing_keyframe_row(self):
+        entity, tick = self.keyframe_row()
+        path = damaged_copy("DELETE FROM keyframes WHERE entity = %d AND tick = %d" %
+                            (entity, tick), keyframes=True)
+        self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                          "table keyframes, entity %d tick %d: no row" % (entity, tick))
 
     def test_a_field_id_far_past_the_class_fields(self):
         # A class's field list is as long as its rows: a field id of four

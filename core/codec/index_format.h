@@ -22,7 +22,9 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 //    teamfight_participation; Deadlock's HeroID_t reads unsigned.
 // 5: field names unique within a class (send nodes where two fields of a
 //    serializer share a var_name); field_defs and fields gain short_name.
-constexpr int32_t kIndexSchemaVersion = 5;
+// 6: keyframes (every entity's state at regular ticks; keyframe_codec.h),
+//    meta keyframe_interval and keyframe_max_logged.
+constexpr int32_t kIndexSchemaVersion = 6;
 
 }  // namespace gem
 

@@ -23,6 +23,34 @@ bool GetFloat(std::string_view data, size_t* pos, float* f) {
 
 }  // namespace
 
+void PutStateValue(const Value& v, std::string* out) {
+  out->push_back(static_cast<char>(v.kind));
+  switch (v.kind) {
+    case ValueKind::kNone:
+      break;
+    case ValueKind::kBool:
+      out->push_back(v.b ? 1 : 0);
+      break;
+    case ValueKind::kInt:
+      PutVarint(ZigZag(v.i), out);
+      break;
+    case ValueKind::kUint:
+      PutVarint(v.u, out);
+      break;
+    case ValueKind::kFloat:
+      PutFloat(v.f, out);
+      break;
+    case ValueKind::kVector:
+      out->push_back(static_cast<char>(v.count));
+      for (int k = 0; k < v.count && k < 4; ++k) PutFloat(v.v[k], out);
+      break;
+    case ValueKind::kString:
+      PutVarint(v.s.size(), out);
+      out->append(v.s);
+      break;
+  }
+}
+
 void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* out) {
   std::sort(entries->begin(), entries->end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -32,32 +60,56 @@ void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* 
   for (const auto& [field, v] : *entries) {
     PutVarint(field - prev, out);
     prev = field;
-    out->push_back(static_cast<char>(v.kind));
-    switch (v.kind) {
-      case ValueKind::kNone:
-        break;
-      case ValueKind::kBool:
-        out->push_back(v.b ? 1 : 0);
-        break;
-      case ValueKind::kInt:
-        PutVarint((static_cast<uint64_t>(v.i) << 1) ^ static_cast<uint64_t>(v.i >> 63), out);
-        break;
-      case ValueKind::kUint:
-        PutVarint(v.u, out);
-        break;
-      case ValueKind::kFloat:
-        PutFloat(v.f, out);
-        break;
-      case ValueKind::kVector:
-        out->push_back(static_cast<char>(v.count));
-        for (int k = 0; k < v.count && k < 4; ++k) PutFloat(v.v[k], out);
-        break;
-      case ValueKind::kString:
-        PutVarint(v.s.size(), out);
-        out->append(v.s);
-        break;
-    }
+    PutStateValue(v, out);
   }
+}
+
+bool GetStateValue(std::string_view data, size_t* pos, Value* value) {
+  if (*pos >= data.size()) return false;
+  uint64_t raw;
+  const uint8_t kind = static_cast<uint8_t>(data[(*pos)++]);
+  switch (static_cast<ValueKind>(kind)) {
+    case ValueKind::kNone:
+      *value = Value::None();
+      break;
+    case ValueKind::kBool:
+      if (*pos >= data.size()) return false;
+      *value = Value::Bool(data[(*pos)++] != 0);
+      break;
+    case ValueKind::kInt:
+      if (!GetVarint(data, pos, &raw)) return false;
+      *value = Value::Int(UnZigZag(raw));
+      break;
+    case ValueKind::kUint:
+      if (!GetVarint(data, pos, &raw)) return false;
+      *value = Value::Uint(raw);
+      break;
+    case ValueKind::kFloat: {
+      float f;
+      if (!GetFloat(data, pos, &f)) return false;
+      *value = Value::Float(f);
+      break;
+    }
+    case ValueKind::kVector: {
+      if (*pos >= data.size()) return false;
+      uint8_t n = static_cast<uint8_t>(data[(*pos)++]);
+      if (n > 4) return false;
+      float v[4] = {0, 0, 0, 0};
+      for (int k = 0; k < n; ++k) {
+        if (!GetFloat(data, pos, &v[k])) return false;
+      }
+      *value = Value::Vector(v, n);
+      break;
+    }
+    case ValueKind::kString:
+      if (!GetVarint(data, pos, &raw) || raw > data.size() - *pos) return false;
+      *value = Value::String(data.substr(*pos, raw));
+      *pos += raw;
+      break;
+    default:
+      return false;
+  }
+  return true;
 }
 
 bool StateReader::Open(std::string_view blob) {
@@ -75,52 +127,11 @@ bool StateReader::Open(std::string_view blob) {
 
 bool StateReader::Next(uint32_t* field_id, Value* value) {
   if (!ok_ || index_ >= count_) return false;
-  uint64_t delta, raw;
+  uint64_t delta;
   if (!GetVarint(blob_, &pos_, &delta) || pos_ >= blob_.size()) return ok_ = false;
   field_ += static_cast<uint32_t>(delta);
   *field_id = field_;
-  uint8_t kind = static_cast<uint8_t>(blob_[pos_++]);
-  switch (static_cast<ValueKind>(kind)) {
-    case ValueKind::kNone:
-      *value = Value::None();
-      break;
-    case ValueKind::kBool:
-      if (pos_ >= blob_.size()) return ok_ = false;
-      *value = Value::Bool(blob_[pos_++] != 0);
-      break;
-    case ValueKind::kInt:
-      if (!GetVarint(blob_, &pos_, &raw)) return ok_ = false;
-      *value = Value::Int(static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1));
-      break;
-    case ValueKind::kUint:
-      if (!GetVarint(blob_, &pos_, &raw)) return ok_ = false;
-      *value = Value::Uint(raw);
-      break;
-    case ValueKind::kFloat: {
-      float f;
-      if (!GetFloat(blob_, &pos_, &f)) return ok_ = false;
-      *value = Value::Float(f);
-      break;
-    }
-    case ValueKind::kVector: {
-      if (pos_ >= blob_.size()) return ok_ = false;
-      uint8_t n = static_cast<uint8_t>(blob_[pos_++]);
-      if (n > 4) return ok_ = false;
-      float v[4] = {0, 0, 0, 0};
-      for (int k = 0; k < n; ++k) {
-        if (!GetFloat(blob_, &pos_, &v[k])) return ok_ = false;
-      }
-      *value = Value::Vector(v, n);
-      break;
-    }
-    case ValueKind::kString:
-      if (!GetVarint(blob_, &pos_, &raw) || raw > blob_.size() - pos_) return ok_ = false;
-      *value = Value::String(blob_.substr(pos_, raw));
-      pos_ += raw;
-      break;
-    default:
-      return ok_ = false;
-  }
+  if (!GetStateValue(blob_, &pos_, value)) return ok_ = false;
   ++index_;
   return true;
 }

@@ -42,6 +42,12 @@ bool DiffState(const std::vector<std::pair<uint32_t, Value>>& entries, std::stri
 // where diff has the field, as one state blob in `out`. False on damage.
 bool MergeStates(std::string_view base, std::string_view diff, std::string* out);
 
+// One value as the layout above writes it (kind byte, then the value),
+// appended to `out`; and read back at *pos (advanced), strings pointing
+// into `data`. False on damage.
+void PutStateValue(const Value& v, std::string* out);
+bool GetStateValue(std::string_view data, size_t* pos, Value* value);
+
 class StateReader {
  public:
   bool Open(std::string_view blob);

@@ -33,6 +33,7 @@
 #include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
 #include "tools/bench/peer.h"
+#include "tools/bench/keyframe_cost.h"
 #include "tools/bench/queries.h"
 
 namespace {
@@ -44,6 +45,8 @@ struct Options {
   int runs = 3;
   std::vector<double> minutes = {5, 15, 30, 60};
   std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
+  std::vector<double> keyframe_minutes = {60};  // ... whose keyframes are measured
+  int keyframe_ticks = 101;
   int cs2_rounds = 24;     // the synthetic CS2 match's length; 0: none
   std::string cs2_from;    // its fixture
   bool fixtures = true;
@@ -70,6 +73,7 @@ struct Row {
   QueryLatencies q;
   MatchLayerCost match;  // when measured
   GameTablesCost tables;  // the CS2 synthetic match: its tables' cost
+  KeyframeFigures keyframes;  // when measured
   PeerComparison peer;   // with --peer
   PeerComparison index_peer;  // with --peer, synthetic replays: gem-index against it
 };
@@ -232,6 +236,20 @@ void PrintTable(const std::vector<Row>& rows) {
         r.name, t.pairs, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max, t.with_s, t.without_s,
         t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
   }
+  for (const Row& r : rows) {
+    if (!r.keyframes.ok) continue;
+    const KeyframeFigures& k = r.keyframes;
+    fmt::print(
+        "\nkeyframes ({}: gem_state of every entity at {} random ticks, {:.0f} rows a tick):\n"
+        "with p50 {:.2f} ms, p99 {:.2f} ms; without (--keyframe-seconds 0) p50 {:.2f} ms, p99 "
+        "{:.2f} ms;\nSQLite stepping as many rows from a virtual table that computes nothing: "
+        "p50 {:.2f} ms, p99 {:.2f} ms;\nsix fields pushed down, p50 {:.2f} ms; index {:.2f} vs "
+        "{:.2f} MB ({:.3f}x), gem-index {:.3f} vs {:.3f} s\n",
+        r.name, k.ticks, k.rows, k.with_p50_ms, k.with_p99_ms, k.without_p50_ms, k.without_p99_ms,
+        k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with / 1e6,
+        k.bytes_without / 1e6, k.bytes_without ? double(k.bytes_with) / k.bytes_without : 0.0,
+        k.index_with_s, k.index_without_s);
+  }
   if (any_match) {
     fmt::print(
         "\nmatch layer (gem-index without it, with its default step, with every tick):\n"
@@ -336,6 +354,18 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
           t.pairs, t.with_s, t.without_s, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max,
           t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
     }
+    if (r.keyframes.ok) {
+      const KeyframeFigures& k = r.keyframes;
+      fmt::print(
+          ",\"keyframes\":{{\"ticks\":{},\"rows\":{:.0f},\"with_p50_ms\":{:.3f},"
+          "\"with_p99_ms\":{:.3f},\"without_p50_ms\":{:.3f},\"without_p99_ms\":{:.3f},"
+          "\"floor_p50_ms\":{:.3f},\"floor_p99_ms\":{:.3f},\"pushdown_p50_ms\":{:.3f},"
+          "\"bytes_with\":{},\"bytes_without\":{},\"index_with_seconds\":{:.4f},"
+          "\"index_without_seconds\":{:.4f}}}",
+          k.ticks, k.rows, k.with_p50_ms, k.with_p99_ms, k.without_p50_ms, k.without_p99_ms,
+          k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with, k.bytes_without,
+          k.index_with_s, k.index_without_s);
+    }
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;
       fmt::print(
@@ -369,6 +399,7 @@ std::vector<double> NumberList(const std::string& list) {
 void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
+             "                 [--keyframe-minutes 60] [--keyframe-ticks 101]\n"
              "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
              "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
              "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
@@ -382,7 +413,10 @@ void Usage(FILE* out) {
              "run alternately (wall time and peak memory, ratios within pairs); --peer-only\n"
              "measures just that. A synthetic CS2 match of --cs2-rounds rounds (24; 0: none),\n"
              "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
-             "its tables cost: gem-index with them over --no-game-tables, alternating.\n");
+             "its tables cost: gem-index with them over --no-game-tables, alternating.\n"
+             "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
+             "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
+             "and without them, SQLite's own cost of as many rows, index sizes and times.\n");
 }
 
 }  // namespace
@@ -411,6 +445,10 @@ int main(int argc, char** argv) {
       o.minutes = NumberList(next());
     } else if (a == "--match-minutes") {
       o.match_minutes = NumberList(next());
+    } else if (a == "--keyframe-minutes") {
+      o.keyframe_minutes = NumberList(next());
+    } else if (a == "--keyframe-ticks") {
+      o.keyframe_ticks = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--cs2-rounds") {
       o.cs2_rounds = std::atoi(next().c_str());
     } else if (a == "--cs2-from") {
@@ -447,6 +485,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::pair<std::string, std::string>> todo;  // (name, path)
   std::vector<std::string> match_names;                    // their match layer timed too
+  std::vector<std::string> keyframe_names;                 // their keyframes measured
   if (!o.replays.empty()) {
     for (const std::string& r : o.replays) todo.emplace_back(r.substr(r.rfind('/') + 1), r);
   } else if (o.fixtures) {
@@ -478,6 +517,10 @@ int main(int argc, char** argv) {
     if (std::find(o.match_minutes.begin(), o.match_minutes.end(), m) != o.match_minutes.end()) {
       match_names.push_back(name);
     }
+    if (std::find(o.keyframe_minutes.begin(), o.keyframe_minutes.end(), m) !=
+        o.keyframe_minutes.end()) {
+      keyframe_names.push_back(name);
+    }
   }
 
   std::string cs2_name;
@@ -506,6 +549,16 @@ int main(int argc, char** argv) {
         std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
       fmt::print(stderr, "gem-bench: {}: match layer\n", name);
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
+    }
+    if (rows.back().error.empty() && !o.peer_only &&
+        std::find(keyframe_names.begin(), keyframe_names.end(), name) != keyframe_names.end()) {
+      fmt::print(stderr, "gem-bench: {}: keyframes\n", name);
+      rows.back().keyframes =
+          MeasureKeyframes(Tool("indexer/gem-index"), Tool("sqlext/libgem.so"), path, o.work,
+                           o.runs, o.keyframe_ticks);
+      if (!rows.back().keyframes.ok) {
+        fmt::print(stderr, "gem-bench: {}: keyframes: {}\n", name, rows.back().keyframes.error);
+      }
     }
     if (rows.back().error.empty() && name == cs2_name) {
       fmt::print(stderr, "gem-bench: {}: game tables\n", name);

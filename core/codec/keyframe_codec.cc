@@ -1,0 +1,220 @@
+#include "core/codec/keyframe_codec.h"
+
+#include <zlib.h>
+
+#include "core/codec/state_codec.h"
+#include "core/codec/varint.h"
+
+namespace gem {
+
+void KeyframeWriter::Begin(int64_t keyframe_tick, uint8_t flags) {
+  keyframe_tick_ = keyframe_tick;
+  flags_ = flags;
+  state_.clear();
+  later_.clear();
+  logged_.clear();
+  state_count_ = later_count_ = 0;
+  prev_state_field_ = prev_later_field_ = 0;
+  logging_ = false;
+}
+
+void KeyframeWriter::AddState(uint32_t field_id, const Value& v) {
+  PutVarint(field_id - prev_state_field_, &state_);
+  prev_state_field_ = field_id;
+  PutStateValue(v, &state_);
+  ++state_count_;
+}
+
+void KeyframeWriter::EndLaterField() {
+  if (!logging_) return;
+  PutVarint(logged_field_ - prev_later_field_, &later_);
+  prev_later_field_ = logged_field_;
+  PutVarint(logged_count_, &later_);
+  later_.append(logged_);
+  logged_.clear();
+  ++later_count_;
+  logging_ = false;
+}
+
+void KeyframeWriter::AddSought(uint32_t field_id, int64_t first_tick) {
+  EndLaterField();
+  PutVarint(field_id - prev_later_field_, &later_);
+  prev_later_field_ = field_id;
+  PutVarint(0, &later_);
+  PutVarint(static_cast<uint64_t>(first_tick - keyframe_tick_), &later_);
+  ++later_count_;
+}
+
+void KeyframeWriter::AddLogged(uint32_t field_id, int64_t tick, const Value& v) {
+  if (!logging_ || logged_field_ != field_id) {
+    EndLaterField();
+    logging_ = true;
+    logged_field_ = field_id;
+    logged_count_ = 0;
+    logged_tick_ = keyframe_tick_;
+  }
+  PutVarint(static_cast<uint64_t>(tick - logged_tick_), &logged_);
+  logged_tick_ = tick;
+  PutStateValue(v, &logged_);
+  ++logged_count_;
+}
+
+void KeyframeWriter::Finish(std::string* out) {
+  EndLaterField();
+  out->clear();
+  out->push_back(static_cast<char>(kKeyframeFormatVersion));
+  out->push_back(static_cast<char>(flags_));
+  if ((flags_ & kKeyframeBorn) == 0) {
+    std::string count;
+    PutVarint(state_count_, &count);
+    PutVarint(1 + count.size() + state_.size(), out);
+    out->push_back(static_cast<char>(kStateFormatVersion));
+    out->append(count);
+    out->append(state_);
+  }
+  PutVarint(later_count_, out);
+  out->append(later_);
+}
+
+struct KeyframeDeflater::State {
+  z_stream z{};
+  bool ok = false;
+};
+
+KeyframeDeflater::KeyframeDeflater() : state_(new State) {
+  // Raw deflate (no zlib header or checksum: the row is its own unit),
+  // level 6, zlib's default.
+  state_->ok = deflateInit2(&state_->z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+}
+
+KeyframeDeflater::~KeyframeDeflater() {
+  if (state_->ok) deflateEnd(&state_->z);
+  delete state_;
+}
+
+bool KeyframeDeflater::Deflate(std::string_view row, std::string* out) {
+  if (!state_->ok || row.size() < 2 || (row[1] & kKeyframeDeflated) != 0) return false;
+  z_stream& z = state_->z;
+  if (deflateReset(&z) != Z_OK) return false;
+  const std::string_view body = row.substr(2);
+  out->clear();
+  out->push_back(row[0]);
+  out->push_back(static_cast<char>(row[1] | kKeyframeDeflated));
+  PutVarint(body.size(), out);
+  const size_t head = out->size();
+  out->resize(head + deflateBound(&z, body.size()));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+  z.avail_in = static_cast<uInt>(body.size());
+  z.next_out = reinterpret_cast<Bytef*>(out->data() + head);
+  z.avail_out = static_cast<uInt>(out->size() - head);
+  if (deflate(&z, Z_FINISH) != Z_STREAM_END) return false;
+  out->resize(out->size() - z.avail_out);
+  return out->size() < row.size();
+}
+
+struct KeyframeInflater::State {
+  z_stream z{};
+  bool ok = false;
+  std::string buffer;
+};
+
+KeyframeInflater::KeyframeInflater() : state_(new State) {
+  state_->ok = inflateInit2(&state_->z, -15) == Z_OK;
+}
+
+KeyframeInflater::~KeyframeInflater() {
+  if (state_->ok) inflateEnd(&state_->z);
+  delete state_;
+}
+
+bool KeyframeInflater::Inflate(std::string_view in, size_t size, std::string_view* out) {
+  if (!state_->ok) return false;
+  z_stream& z = state_->z;
+  if (inflateReset(&z) != Z_OK) return false;
+  std::string& buffer = state_->buffer;
+  buffer.resize(size);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(buffer.data());
+  z.avail_out = static_cast<uInt>(size);
+  const int rc = inflate(&z, Z_FINISH);
+  if (rc != Z_STREAM_END || z.avail_out != 0 || z.avail_in != 0) return false;
+  *out = buffer;
+  return true;
+}
+
+bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick,
+                          KeyframeInflater* inflater) {
+  *this = KeyframeReader();
+  blob_ = blob;
+  keyframe_tick_ = keyframe_tick;
+  if (blob.size() < 2 || static_cast<uint8_t>(blob[0]) != kKeyframeFormatVersion) {
+    return ok_ = false;
+  }
+  flags_ = static_cast<uint8_t>(blob[1]);
+  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay | kKeyframeDeflated)) != 0) return ok_ = false;
+  pos_ = 2;
+  uint64_t n;
+  if ((flags_ & kKeyframeDeflated) != 0) {
+    // Deflate expands at most 1032 to 1: a larger claim is damage, found
+    // before anything is allocated.
+    if (!GetVarint(blob_, &pos_, &n) || n > kMaxKeyframeBody ||
+        n / 1032 > blob_.size() - pos_ || !inflater->Inflate(blob_.substr(pos_), n, &blob_)) {
+      return ok_ = false;
+    }
+    pos_ = 0;
+  }
+  if (!born()) {
+    if (!GetVarint(blob_, &pos_, &n) || n > blob_.size() - pos_) return ok_ = false;
+    state_ = blob_.substr(pos_, n);
+    pos_ += n;
+  }
+  // Every later field takes at least two bytes.
+  if (!GetVarint(blob_, &pos_, &n) || n > blob_.size() - pos_) return ok_ = false;
+  later_count_ = static_cast<size_t>(n);
+  return true;
+}
+
+bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_tick) {
+  int64_t t;
+  Value v;
+  while (ok_ && logged_left_ > 0) NextLogged(&t, &v);  // what the caller left
+  if (!ok_ || later_index_ >= later_count_) return false;
+  uint64_t delta, n;
+  if (!GetVarint(blob_, &pos_, &delta) || !GetVarint(blob_, &pos_, &n) ||
+      delta > UINT32_MAX - field_ || (later_index_ > 0 && delta == 0)) {
+    return ok_ = false;
+  }
+  field_ += static_cast<uint32_t>(delta);
+  *field_id = field_;
+  ++later_index_;
+  logged_tick_ = keyframe_tick_;
+  if (n == 0) {
+    uint64_t d;
+    if (!GetVarint(blob_, &pos_, &d) || d > static_cast<uint64_t>(INT64_MAX - keyframe_tick_)) {
+      return ok_ = false;
+    }
+    *sought = true;
+    *first_tick = keyframe_tick_ + static_cast<int64_t>(d);
+    return true;
+  }
+  if (n > blob_.size() - pos_) return ok_ = false;  // each change takes two bytes or more
+  *sought = false;
+  logged_left_ = n;
+  return true;
+}
+
+bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
+  if (!ok_ || logged_left_ == 0) return false;
+  uint64_t d;
+  if (!GetVarint(blob_, &pos_, &d) || d > static_cast<uint64_t>(INT64_MAX - logged_tick_) ||
+      !GetStateValue(blob_, &pos_, v)) {
+    return ok_ = false;
+  }
+  logged_tick_ += static_cast<int64_t>(d);
+  *tick = logged_tick_;
+  --logged_left_;
+  return true;
+}
+
+}  // namespace gem

@@ -1,0 +1,176 @@
+// The storage codec of keyframes: one entity's state at a keyframe tick K
+// (a multiple of the index's keyframe interval E), and what changes after
+// it before the next keyframe, so that the state at any tick T in
+// [K, K + E) is read from one row and a few chunks, never from the
+// entity's whole history.
+//
+// A row covers one entity and one interval [K, K + E) in which it is alive
+// at some tick. Its state is the entity's values as of K, or, when the
+// entity was created after K ("born"), its creation state (the
+// entity_states row). Then, in ascending field id, each field that changes
+// in (K, K + E):
+//   - logged: the interval's changes, (tick, value) in tick order, when
+//     there are at most a few (most fields change rarely: their values
+//     are here, where a read of the whole state finds them);
+//   - sought: when it changes often, only the tick of its first change in
+//     the interval; the value as of T is then the field's last change at
+//     or before T in the changes table (one seek, only when T is at or
+//     past that first change).
+// The value as of T is the latest logged change at or before T, else the
+// sought field's change, else the state's value. A logged kNone value, or
+// kNone in an overlay state, means the field has no value (dropped by an
+// array shrink).
+//
+// Layout (integers are LEB128 varints unless said otherwise):
+//   u8      format version (1)
+//   u8      flags: 1 born (no state part; the state is the creation
+//           state); 2 overlay (the state part lists only the fields whose
+//           value as of K differs from the creation state, kNone for one
+//           the creation state has and K has not); 4 deflated: what
+//           follows is a varint (the body's length, at most
+//           kMaxKeyframeBody) and the body as a raw deflate stream (zlib),
+//           the body being what follows the flags in a row without it
+//   varint  state part length, then a state blob (state_codec.h), unless
+//           born
+//   varint  number of later fields
+//   each, in ascending field id:
+//     varint  field id - previous (previous starts at 0)
+//     varint  n: 0 sought, else n logged changes
+//     sought: varint first change tick - K
+//     logged: n x (varint tick - previous tick (previous starts at K),
+//                  value as state_codec.h's PutStateValue writes it)
+#ifndef GEM_CORE_CODEC_KEYFRAME_CODEC_H_
+#define GEM_CORE_CODEC_KEYFRAME_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/value.h"
+
+namespace gem {
+
+constexpr uint8_t kKeyframeFormatVersion = 1;
+constexpr uint8_t kKeyframeBorn = 1;
+constexpr uint8_t kKeyframeOverlay = 2;
+constexpr uint8_t kKeyframeDeflated = 4;
+// A body larger than this is damage (an entity's state is kilobytes).
+constexpr size_t kMaxKeyframeBody = 16u << 20;
+
+// zlib's raw deflate of rows' bodies, one stream kept for every row
+// (setting a stream up costs more than a small row's compression).
+class KeyframeDeflater {
+ public:
+  KeyframeDeflater();
+  ~KeyframeDeflater();
+  KeyframeDeflater(const KeyframeDeflater&) = delete;
+  KeyframeDeflater& operator=(const KeyframeDeflater&) = delete;
+  // `row` (a KeyframeWriter blob) with its body deflated, into *out; false
+  // when that is not smaller (then keep `row`).
+  bool Deflate(std::string_view row, std::string* out);
+
+ private:
+  struct State;
+  State* state_;
+};
+
+class KeyframeInflater {
+ public:
+  KeyframeInflater();
+  ~KeyframeInflater();
+  KeyframeInflater(const KeyframeInflater&) = delete;
+  KeyframeInflater& operator=(const KeyframeInflater&) = delete;
+  // Inflates `in` into the inflater's buffer, which must come out exactly
+  // `size` bytes; the view is valid until the next call.
+  bool Inflate(std::string_view in, size_t size, std::string_view* out);
+
+ private:
+  struct State;
+  State* state_;
+};
+
+// The multiple of `interval` (> 0) at or below `tick`.
+inline int64_t KeyframeTickOf(int64_t tick, int64_t interval) {
+  int64_t q = tick / interval;
+  if (tick % interval != 0 && tick < 0) --q;
+  return q * interval;
+}
+
+// The keyframes table's row key for entity `entity` at keyframe tick `k`
+// (KeyframeTickOf's): entity * 2^24 + k / interval + 1. False when the
+// two do not fit it (an entity id of 2^38 or more, a tick below -interval
+// or 2^24 - 1 intervals on).
+constexpr int kKeyframeSlotBits = 24;
+inline bool KeyframeKey(int64_t entity, int64_t k, int64_t interval, int64_t* key) {
+  if (interval <= 0 || entity < 0 || entity >= (int64_t{1} << 38)) return false;
+  const int64_t slot = k / interval + 1;
+  if (slot < 0 || slot >= (int64_t{1} << kKeyframeSlotBits)) return false;
+  *key = (entity << kKeyframeSlotBits) | slot;
+  return true;
+}
+
+// Builds one row. Usage: AddState for each state value (ascending field
+// ids), then for each later field (ascending) AddSought, or AddLogged for
+// each of its changes (ticks ascending, all > K); then Finish.
+class KeyframeWriter {
+ public:
+  void Begin(int64_t keyframe_tick, uint8_t flags);
+  void AddState(uint32_t field_id, const Value& v);
+  void AddSought(uint32_t field_id, int64_t first_tick);
+  void AddLogged(uint32_t field_id, int64_t tick, const Value& v);
+  // Appends the blob to `out` (cleared first).
+  void Finish(std::string* out);
+  size_t state_count() const { return state_count_; }
+
+ private:
+  void EndLaterField();
+  int64_t keyframe_tick_ = 0;
+  uint8_t flags_ = 0;
+  std::string state_, later_, logged_;
+  size_t state_count_ = 0, later_count_ = 0;
+  uint32_t prev_state_field_ = 0, prev_later_field_ = 0;
+  // The logged field being written: its id, changes, last tick.
+  bool logging_ = false;
+  uint32_t logged_field_ = 0;
+  uint32_t logged_count_ = 0;
+  int64_t logged_tick_ = 0;
+};
+
+// Reads a row. Open, then the state (state(): a state blob, empty when
+// born), then NextLater for each later field; a logged field's changes
+// come from NextLogged until it returns false.
+class KeyframeReader {
+ public:
+  // `keyframe_tick` is the row's tick; a deflated body is inflated by
+  // `inflater`, which must outlive the reads. False on a malformed header.
+  bool Open(std::string_view blob, int64_t keyframe_tick, KeyframeInflater* inflater);
+  uint8_t flags() const { return flags_; }
+  bool born() const { return (flags_ & kKeyframeBorn) != 0; }
+  bool overlay() const { return (flags_ & kKeyframeOverlay) != 0; }
+  std::string_view state() const { return state_; }
+  size_t later_count() const { return later_count_; }
+
+  // The next later field: *sought true with its first change tick, else
+  // its logged changes follow (NextLogged). Skips what the previous field
+  // left unread. False after the last or on damage (ok() false).
+  bool NextLater(uint32_t* field_id, bool* sought, int64_t* first_tick);
+  // The current logged field's next change; strings point into the blob.
+  bool NextLogged(int64_t* tick, Value* v);
+  bool ok() const { return ok_; }
+
+ private:
+  std::string_view blob_;
+  size_t pos_ = 0;
+  std::string_view state_;
+  int64_t keyframe_tick_ = 0;
+  uint8_t flags_ = 0;
+  size_t later_count_ = 0, later_index_ = 0;
+  uint32_t field_ = 0;
+  uint64_t logged_left_ = 0;
+  int64_t logged_tick_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_CODEC_KEYFRAME_CODEC_H_

@@ -1,0 +1,88 @@
+// IndexWriter's keyframes (index_writer.h, keyframe_builder.h): built from
+// each entity's sealed chunks on ChangeStore::WriteAll's sealing thread,
+// inserted on the writer's.
+#include <algorithm>
+#include <cmath>
+
+#include "core/codec/keyframe_codec.h"
+#include "indexer/index_writer.h"
+
+namespace gem::index {
+
+Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval) {
+  if (keyframe_seconds_ <= 0) return changes_.WriteAll(chunk);
+  // Game seconds to ticks; a replay that names no rate counts 30 a second.
+  const double rate = tick_interval > 0 ? 1.0 / tick_interval : 30.0;
+  KeyframeSettings settings;
+  settings.interval = std::max<int64_t>(1, std::llround(keyframe_seconds_ * rate));
+  // Every row's key must fit (keyframe_codec.h): a replay of more than
+  // 2^24 intervals gets longer ones.
+  const int64_t span = std::max<int64_t>(max_tick_, 0) + 2;
+  const int64_t slots = (int64_t{1} << kKeyframeSlotBits) - 2;
+  if (span / settings.interval >= slots) settings.interval = span / slots + 1;
+  settings.max_logged = keyframe_max_logged_;
+  stats_.keyframe_interval = settings.interval;
+  Insert insert;
+  GEM_RETURN_IF_ERROR(insert.Prepare(db_, "keyframes(key, entity, tick, data)", 4));
+  creation_states_.resize(std::max(creation_states_.size(), entities_.size()));
+  // Built on the sealing thread, inserted on this one.
+  const uint64_t with_changes = std::min<uint64_t>(changes_.entities(), entities_.size());
+  std::vector<std::vector<KeyframeRow>> built(with_changes);
+  KeyframeBuilder sealing(settings), here(settings);
+  auto build = [&](KeyframeBuilder* b, uint64_t id, std::span<const ChunkView> chunks,
+                   std::vector<KeyframeRow>* rows) {
+    if (id == 0 || id >= entities_.size()) return Status::Ok();  // ids start at 1
+    const EntityRow& e = entities_[id];
+    const int64_t end = e.deleted_tick == kNoTick ? max_tick_ + 1 : e.deleted_tick;
+    if (!b->Build(e.created_tick, end, creation_states_[id], chunks, rows)) {
+      return Status::Corrupt("keyframes: entity " + std::to_string(id) +
+                             ": its own chunks do not decode (an indexer bug)");
+    }
+    std::string().swap(creation_states_[id]);
+    return Status::Ok();
+  };
+  auto insert_rows = [&](uint64_t id, std::vector<KeyframeRow>* rows) {
+    for (const KeyframeRow& r : *rows) {
+      int64_t key = 0;
+      if (!KeyframeKey(static_cast<int64_t>(id), r.tick, settings.interval, &key)) {
+        return Status::InvalidArgument("keyframes: entity " + std::to_string(id) + " tick " +
+                                       std::to_string(r.tick) + " has no row key");
+      }
+      GEM_RETURN_IF_ERROR(insert.one()
+                              .Int(1, key)
+                              .Int(2, static_cast<int64_t>(id))
+                              .Int(3, r.tick)
+                              .Blob(4, r.data)
+                              .Run());
+    }
+    std::vector<KeyframeRow>().swap(*rows);
+    return Status::Ok();
+  };
+  ChangeStore::WriteHooks hooks;
+  hooks.sealed = [&](uint64_t id, std::span<const ChunkView> chunks) {
+    return id < built.size() ? build(&sealing, id, chunks, &built[id]) : Status::Ok();
+  };
+  hooks.written = [&](uint64_t id) {
+    return id < built.size() ? insert_rows(id, &built[id]) : Status::Ok();
+  };
+  GEM_RETURN_IF_ERROR(changes_.WriteAll(chunk, hooks));
+  std::vector<KeyframeRow> rows;
+  for (uint64_t id = std::max<uint64_t>(with_changes, 1); id < entities_.size(); ++id) {
+    GEM_RETURN_IF_ERROR(build(&here, id, {}, &rows));
+    GEM_RETURN_IF_ERROR(insert_rows(id, &rows));
+  }
+  KeyframeTotals& t = stats_.keyframes;
+  for (const KeyframeTotals* p : {&sealing.totals(), &here.totals()}) {
+    t.rows += p->rows;
+    t.bytes += p->bytes;
+    t.state_values += p->state_values;
+    t.logged_changes += p->logged_changes;
+    t.sought_fields += p->sought_fields;
+    t.overlay_rows += p->overlay_rows;
+    t.deflated_rows += p->deflated_rows;
+  }
+  insert.Finalize();
+  return Status::Ok();
+}
+
+}  // namespace gem::index

@@ -1,0 +1,97 @@
+// KeyframeBuilder: one entity's keyframe rows (core/codec/keyframe_codec.h)
+// from its creation state and its change chunks, once the parse is over
+// and the chunks are back in key order.
+//
+// Rows go to every interval [K, K + E) (K a multiple of the interval E) in
+// which the entity is alive at some tick: created <= T < deleted, T at
+// most the replay's last tick. The state is written as an overlay on the
+// creation state when that is smaller over the entity's rows (an entity
+// whose fields mostly keep their first values, an ability, a wearable),
+// whole otherwise; both read the same.
+//
+// Thread: one builder per thread; Build holds no reference after it
+// returns. Allocation is per entity (scratch reused), never per change.
+#ifndef GEM_INDEXER_KEYFRAME_BUILDER_H_
+#define GEM_INDEXER_KEYFRAME_BUILDER_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/codec/keyframe_codec.h"
+#include "core/value.h"
+
+namespace gem::index {
+
+struct KeyframeSettings {
+  int64_t interval = 0;  // ticks between keyframes; 0: none
+  // A field with at most this many changes in an interval has them in the
+  // row (logged); with more, only its first change's tick (sought).
+  uint32_t max_logged = 4;
+};
+
+// One chunk of the entity's changes (the changes table's row, data as
+// chunk_codec.h packs it), in key order: by field, then by tick.
+struct ChunkView {
+  uint32_t field;
+  int64_t start_tick;
+  std::string_view data;
+};
+
+struct KeyframeRow {
+  int64_t tick;
+  std::string data;
+};
+
+struct KeyframeTotals {
+  uint64_t rows = 0;
+  uint64_t bytes = 0;
+  uint64_t state_values = 0;
+  uint64_t logged_changes = 0;
+  uint64_t sought_fields = 0;
+  uint64_t overlay_rows = 0;
+  uint64_t deflated_rows = 0;
+};
+
+class KeyframeBuilder {
+ public:
+  explicit KeyframeBuilder(KeyframeSettings settings) : settings_(settings) {}
+
+  // The rows of an entity alive over [created, end) (end: its deletion
+  // tick, or the replay's last tick + 1), into *rows (replaced).
+  // `creation` is its whole creation state (a state blob; empty: none).
+  // False when a chunk or the state does not decode (then *rows is
+  // unspecified): the caller's own data, so a bug, reported as such.
+  bool Build(int64_t created, int64_t end, std::string_view creation,
+             std::span<const ChunkView> chunks, std::vector<KeyframeRow>* rows);
+
+  const KeyframeTotals& totals() const { return totals_; }
+
+ private:
+  // One interval's row being built: the state, whole and as an overlay,
+  // and the later fields (written to both writers alike).
+  struct Pending {
+    int64_t tick;
+    bool born;
+    KeyframeWriter whole, overlay;
+  };
+  // Adds field `field`'s part to every pending row, from its creation
+  // value (`has_creation`) and its chunks.
+  bool AddField(uint32_t field, bool has_creation, const Value& creation,
+                std::span<const ChunkView> chunks);
+
+  KeyframeSettings settings_;
+  KeyframeTotals totals_;
+  std::vector<Pending> pending_;
+  // One field's changes in an interval (strings point into the chunks).
+  std::vector<std::pair<int64_t, Value>> later_;
+  std::string blob_;
+  KeyframeDeflater deflater_;
+};
+
+}  // namespace gem::index
+
+#endif  // GEM_INDEXER_KEYFRAME_BUILDER_H_

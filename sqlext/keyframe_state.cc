@@ -1,0 +1,142 @@
+// IndexReader::KeyframeStateAt: the state of an entity at a tick from its
+// keyframe row (core/codec/keyframe_codec.h): the row's state, or its
+// creation state, overridden by the later fields' values as of the tick.
+#include <algorithm>
+
+#include "core/codec/chunk_codec.h"
+#include "core/codec/keyframe_codec.h"
+#include "core/codec/state_codec.h"
+#include "sqlext/index_columns.h"
+#include "sqlext/index_reader.h"
+
+namespace gem::sqlext {
+
+std::string IndexReader::KeyframeKeyText(const EntityInfo& e, int64_t keyframe_tick) const {
+  return "table keyframes, entity " + std::to_string(e.entity) + " tick " +
+         std::to_string(keyframe_tick);
+}
+
+bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
+                                  const std::function<void(uint32_t, const Value&)>& emit,
+                                  std::string* error) {
+  // The row of the interval holding the tick; past the last tick the
+  // keyframes cover, the last row (nothing changes after it).
+  const int64_t k = KeyframeTickOf(std::min(tick, keyframe_last_tick_), keyframe_interval_);
+  int64_t key = 0;
+  if (!KeyframeKey(e.entity, k, keyframe_interval_, &key)) {
+    *error = Damaged(KeyframeKeyText(e, k), "the entity and tick have no row key");
+    return false;
+  }
+  sqlite3_reset(keyframe_);
+  sqlite3_bind_int64(keyframe_, 1, key);
+  ++counters_.seeks;
+  int rc = sqlite3_step(keyframe_);
+  if (rc != SQLITE_ROW) {
+    sqlite3_reset(keyframe_);
+    *error = rc == SQLITE_DONE ? Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)")
+                               : ReadFailed(KeyframeKeyText(e, k));
+    return false;
+  }
+  ++counters_.keyframes_read;
+  // The blob stays valid until the statement is reset, at the end (an
+  // inflated body lives in kf_inflater_).
+  struct Reset {
+    sqlite3_stmt* st;
+    ~Reset() { sqlite3_reset(st); }
+  } reset{keyframe_};
+  KeyframeReader row;
+  if (sqlite3_column_type(keyframe_, 0) != SQLITE_BLOB || !row.Open(BlobColumn(keyframe_, 0), k, &kf_inflater_)) {
+    *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
+    return false;
+  }
+  auto damaged = [&] {
+    *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
+    return false;
+  };
+
+  // The state as of the keyframe: the row's, or the creation state, or
+  // the creation state overlaid by the row's (ascending field ids).
+  kf_base_.clear();
+  kf_later_.clear();
+  kf_strings_used_ = 0;
+  std::string_view creation;
+  if ((row.born() || row.overlay()) && !CreationState(e, &creation, error)) return false;
+  StateReader a, b;  // a: creation state or row state; b: overlay
+  const bool two = row.overlay();
+  const std::string_view first_state = row.born() || two ? creation : row.state();
+  // An entity may have no creation state recorded (then only the row's).
+  const bool has_first = !(first_state.empty() && (row.born() || two));
+  if ((has_first && !a.Open(first_state)) || (two && !b.Open(row.state()))) return damaged();
+  {
+    uint32_t af = 0, bf = 0;
+    Value av, bv;
+    bool has_a = has_first && a.Next(&af, &av);
+    bool has_b = two && b.Next(&bf, &bv);
+    while (has_a || has_b) {
+      if (has_b && (!has_a || bf <= af)) {
+        if (has_a && af == bf) has_a = a.Next(&af, &av);
+        kf_base_.push_back({bf, bv, -1});
+        has_b = b.Next(&bf, &bv);
+      } else {
+        kf_base_.push_back({af, av, -1});
+        has_a = a.Next(&af, &av);
+      }
+    }
+    if (!a.ok() || !b.ok()) return damaged();
+    counters_.values_decoded += kf_base_.size();
+  }
+
+  // The later fields' values as of the tick.
+  uint32_t field = 0;
+  bool sought = false;
+  int64_t first = 0;
+  while (row.NextLater(&field, &sought, &first)) {
+    if (sought) {
+      if (first > tick) continue;
+      FoundValue latest;
+      if (kf_strings_used_ == kf_strings_.size()) kf_strings_.emplace_back();
+      std::string* storage = &kf_strings_[kf_strings_used_];
+      const Latest got = LatestChange(e, field, tick, &latest, storage, error);
+      if (got == Latest::kError) return false;
+      if (got == Latest::kNone) {
+        // The first change is at or before the tick: a chunk must hold it.
+        return damaged();
+      }
+      const bool owns = latest.value.kind == ValueKind::kString;
+      kf_later_.push_back({field, latest.value, owns ? static_cast<int32_t>(kf_strings_used_) : -1});
+      if (owns) ++kf_strings_used_;
+      continue;
+    }
+    int64_t t;
+    Value v;
+    bool any = false;
+    Value last;
+    while (row.NextLogged(&t, &v)) {
+      if (t > tick) continue;  // NextLater skips the rest
+      ++counters_.values_decoded;
+      last = v;
+      any = true;
+    }
+    if (!row.ok()) return damaged();
+    if (any) kf_later_.push_back({field, last, -1});
+  }
+  if (!row.ok()) return damaged();
+
+  // Both lists ascend by field: the later value wins; kNone drops the field.
+  size_t i = 0, j = 0;
+  auto emit_one = [&](KeyedValue& kv) {
+    if (kv.owned >= 0) kv.value.s = kf_strings_[static_cast<size_t>(kv.owned)];
+    if (!kv.value.is_none()) emit(kv.field, kv.value);
+  };
+  while (i < kf_base_.size() || j < kf_later_.size()) {
+    if (j < kf_later_.size() && (i == kf_base_.size() || kf_later_[j].field <= kf_base_[i].field)) {
+      if (i < kf_base_.size() && kf_base_[i].field == kf_later_[j].field) ++i;
+      emit_one(kf_later_[j++]);
+    } else {
+      emit_one(kf_base_[i++]);
+    }
+  }
+  return true;
+}
+
+}  // namespace gem::sqlext

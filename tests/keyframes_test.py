@@ -1,0 +1,127 @@
+"""Keyframes change no value: gem_state of every entity, and of single
+entities, from an index with keyframes equals the same query on the same
+replay indexed without them (--keyframe-seconds 0, where every state is
+read from the entity's creation state and its whole history), at many
+ticks: keyframe ticks and their neighbours, random ones, the first and
+last, and past the end. On every modern fixture and on synthetic Dota and
+CS2 replays, with the default keyframes and with dense ones that put every
+field of a row in one of the two later lists (--keyframe-logged 0: all
+sought; 1000: all logged), so that each way a row answers is read."""
+import os
+import random
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+from gemtest import (FIXTURES, GEM_SYNTH, MODERN, TMP, connect, index_of, need_some,  # noqa: E402
+                     replay_path, synthetic_index, _index)
+
+NONE = ("--keyframe-seconds", "0")
+# (seconds, logged): the default, then dense keyframes with each later list.
+VARIANTS = [(), ("--keyframe-seconds", "0.5", "--keyframe-logged", "0"),
+            ("--keyframe-seconds", "0.5", "--keyframe-logged", "1000"),
+            ("--keyframe-seconds", "2", "--keyframe-logged", "2")]
+STATE = "SELECT entity, field, value FROM gem_state(?) ORDER BY entity, field"
+ONE = "SELECT field, value FROM gem_state(?, ?) ORDER BY field"
+_flags_seen = set()
+
+
+def meta(con, key):
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def ticks_to_check(con, count):
+    last = meta(con, "last_tick")
+    interval = meta(con, "keyframe_interval") or 0
+    rng = random.Random(last * 31 + interval)
+    ticks = {-1, 0, 1, last - 1, last, last + 1, last + 1000}
+    if interval:
+        marks = list(range(0, last + 1, interval))
+        for k in rng.sample(marks, min(len(marks), count // 2)):
+            ticks.update((k - 1, k, k + 1))
+    ticks.update(rng.randint(0, last) for _ in range(count))
+    return sorted(ticks)
+
+
+def open_index(path):
+    con = connect(path)
+    con.text_factory = bytes  # strings are the replay's bytes, not always UTF-8
+    return con
+
+
+class KeyframesKeepValues(unittest.TestCase):
+    def compare(self, name, reference, variants, count=12):
+        ref = open_index(reference)
+        for path in variants:
+            with self.subTest(replay=name, index=os.path.basename(path)):
+                con = open_index(path)
+                interval = meta(con, "keyframe_interval")
+                self.assertGreater(interval, 0, "the index has keyframes")
+                rows = con.execute("SELECT count(*) FROM keyframes").fetchone()[0]
+                self.assertGreater(rows, 0)
+                for (flags,) in con.execute("SELECT DISTINCT unicode(substr(data, 2, 1)) "
+                                            "FROM keyframes"):
+                    _flags_seen.add(flags)
+                entities = [e for (e,) in ref.execute(
+                    "SELECT entity FROM entities ORDER BY entity")]
+                rng = random.Random(len(entities))
+                for tick in ticks_to_check(con, count):
+                    want = ref.execute(STATE, (tick,)).fetchall()
+                    got = con.execute(STATE, (tick,)).fetchall()
+                    if got != want:
+                        extra = sorted(set(got) - set(want))[:3]
+                        missing = sorted(set(want) - set(got))[:3]
+                        self.fail("tick %d: %d rows, want %d; extra %s; missing %s" %
+                                  (tick, len(got), len(want), extra, missing))
+                    for entity in rng.sample(entities, min(3, len(entities))):
+                        self.assertEqual(con.execute(ONE, (tick, entity)).fetchall(),
+                                         ref.execute(ONE, (tick, entity)).fetchall(),
+                                         "tick %d entity %d" % (tick, entity))
+                debug = con.execute("SELECT gem_debug()").fetchone()[0].decode()
+                self.assertNotIn('"keyframes_read":0}', debug, "the keyframes were read")
+        self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),
+                      "the reference reads none")
+
+    def test_every_modern_fixture(self):
+        need_some(MODERN)
+        for stem in MODERN:
+            reference = index_of(stem, *NONE)
+            if reference is None:
+                print("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+                continue
+            self.compare(stem, reference, [index_of(stem, *v) for v in VARIANTS])
+
+    def test_a_synthetic_dota_match(self):
+        reference = synthetic_index(4, 5, *NONE)
+        if reference is None:
+            self.skipTest("SKIPPED: the auto fixture is not in %s" % FIXTURES)
+        self.compare("synthetic dota", reference,
+                     [synthetic_index(4, 5, *v) for v in VARIANTS], count=20)
+
+    def test_a_synthetic_cs2_match(self):
+        source = replay_path("cs2_demofilenet_14155_de_dust2")
+        if not os.path.exists(source):
+            self.skipTest("SKIPPED: the de_dust2 fixture is not in %s" % FIXTURES)
+        dem = os.path.join(TMP, "kf-cs2.dem")
+        subprocess.run([GEM_SYNTH, "--from", source, "--rounds", "3", "--seed", "2", "--quiet",
+                        dem], check=True)
+        reference = _index(("kf-cs2",) + NONE, dem, dem + ".none.db", NONE)
+        variants = [_index(("kf-cs2", i), dem, dem + ".%d.db" % i, v)
+                    for i, v in enumerate(VARIANTS)]
+        self.compare("synthetic cs2", reference, variants, count=20)
+
+    def test_z_every_kind_of_row_was_read(self):
+        # Run last (by name): the other tests filled _flags_seen.
+        if not _flags_seen:
+            self.skipTest("SKIPPED: no index was compared")
+        for bit, what in ((1, "born"), (2, "overlay"), (4, "deflated")):
+            self.assertTrue(any(f & bit for f in _flags_seen), "a %s row was compared" % what)
+        self.assertTrue(any(f & 3 == 0 for f in _flags_seen), "a whole-state row was compared")
+
+
+if __name__ == "__main__":
+    junit.main()

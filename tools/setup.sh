@@ -20,7 +20,8 @@ packages=(
   libclang-rt-14-dev # libFuzzer and the sanitizers' runtimes for clang
   python3            # /usr/bin/python3 for the extension's tests
   python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
-  zlib1g-dev         # CRC-32 for string-table checks
+  zlib1g-dev         # CRC-32 for string-table checks, keyframes' deflate
+  chromium           # headless browser for gem-view's page tests
 )
 
 missing=()
@@ -29,11 +30,23 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq update >/dev/null
+  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq install -y --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "setup: installing ${missing[*]}" >&2
-sudo_cmd=()
-[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq update >/dev/null
-"${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 -qq install -y --no-install-recommends "${missing[@]}" >/dev/null
+# gem-view's front-end libraries and its browser tests' driver, from npm at
+# the versions tools/view/package-lock.json pins (no browser is downloaded:
+# playwright-core drives Debian's chromium). Again only when the lock file
+# changed since the last install.
+view="$(cd "$(dirname "$0")/view" && pwd)"
+if ! cmp -s "$view/package-lock.json" "$view/node_modules/.gem-lock.json"; then
+  command -v npm >/dev/null || { echo "setup: npm is needed for tools/view" >&2; exit 1; }
+  echo "setup: npm ci in tools/view" >&2
+  (cd "$view" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
+  cp "$view/package-lock.json" "$view/node_modules/.gem-lock.json"
+fi

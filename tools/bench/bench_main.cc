@@ -47,6 +47,7 @@ struct Options {
   std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
   std::vector<double> keyframe_minutes = {60};  // ... whose keyframes are measured
   int keyframe_ticks = 101;
+  std::string view = "tools/view/gem-view";  // its frame request is measured too
   int cs2_rounds = 24;     // the synthetic CS2 match's length; 0: none
   std::string cs2_from;    // its fixture
   bool fixtures = true;
@@ -249,6 +250,14 @@ void PrintTable(const std::vector<Row>& rows) {
         k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with / 1e6,
         k.bytes_without / 1e6, k.bytes_without ? double(k.bytes_with) / k.bytes_without : 0.0,
         k.index_with_s, k.index_without_s);
+    if (k.frames.ok) {
+      fmt::print("gem-view's frame request ({} requests): p50 {:.2f} ms, p99 {:.2f} ms; "
+                 "{:.0f} units, {:.0f} bytes a frame (medians)\n",
+                 k.frames.requests, k.frames.p50_ms, k.frames.p99_ms, k.frames.units,
+                 k.frames.payload_bytes);
+    } else {
+      fmt::print("gem-view's frame request: not measured: {}\n", k.frames.error);
+    }
   }
   if (any_match) {
     fmt::print(
@@ -361,10 +370,12 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
           "\"with_p99_ms\":{:.3f},\"without_p50_ms\":{:.3f},\"without_p99_ms\":{:.3f},"
           "\"floor_p50_ms\":{:.3f},\"floor_p99_ms\":{:.3f},\"pushdown_p50_ms\":{:.3f},"
           "\"bytes_with\":{},\"bytes_without\":{},\"index_with_seconds\":{:.4f},"
-          "\"index_without_seconds\":{:.4f}}}",
+          "\"index_without_seconds\":{:.4f},\"frame_p50_ms\":{:.3f},\"frame_p99_ms\":{:.3f},"
+          "\"frame_bytes\":{:.0f}}}",
           k.ticks, k.rows, k.with_p50_ms, k.with_p99_ms, k.without_p50_ms, k.without_p99_ms,
           k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with, k.bytes_without,
-          k.index_with_s, k.index_without_s);
+          k.index_with_s, k.index_without_s, k.frames.p50_ms, k.frames.p99_ms,
+          k.frames.payload_bytes);
     }
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;
@@ -399,7 +410,7 @@ std::vector<double> NumberList(const std::string& list) {
 void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
-             "                 [--keyframe-minutes 60] [--keyframe-ticks 101]\n"
+             "                 [--keyframe-minutes 60] [--keyframe-ticks 101] [--view PATH]\n"
              "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
              "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
              "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
@@ -416,7 +427,8 @@ void Usage(FILE* out) {
              "its tables cost: gem-index with them over --no-game-tables, alternating.\n"
              "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
              "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
-             "and without them, SQLite's own cost of as many rows, index sizes and times.\n");
+             "and without them, SQLite's own cost of as many rows, index sizes and times,\n"
+             "and gem-view's frame request (--view, tools/view/gem-view from the checkout).\n");
 }
 
 }  // namespace
@@ -447,6 +459,8 @@ int main(int argc, char** argv) {
       o.match_minutes = NumberList(next());
     } else if (a == "--keyframe-minutes") {
       o.keyframe_minutes = NumberList(next());
+    } else if (a == "--view") {
+      o.view = next();
     } else if (a == "--keyframe-ticks") {
       o.keyframe_ticks = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--cs2-rounds") {
@@ -554,8 +568,8 @@ int main(int argc, char** argv) {
         std::find(keyframe_names.begin(), keyframe_names.end(), name) != keyframe_names.end()) {
       fmt::print(stderr, "gem-bench: {}: keyframes\n", name);
       rows.back().keyframes =
-          MeasureKeyframes(Tool("indexer/gem-index"), Tool("sqlext/libgem.so"), path, o.work,
-                           o.runs, o.keyframe_ticks);
+          MeasureKeyframes(Tool("indexer/gem-index"), Tool("sqlext/libgem.so"), o.view, path,
+                           o.work, o.runs, o.keyframe_ticks);
       if (!rows.back().keyframes.ok) {
         fmt::print(stderr, "gem-bench: {}: keyframes: {}\n", name, rows.back().keyframes.error);
       }

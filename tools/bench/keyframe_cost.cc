@@ -141,8 +141,8 @@ uint64_t FileBytes(const std::string& path) {
 }  // namespace
 
 KeyframeFigures MeasureKeyframes(const std::string& gem_index, const std::string& libgem,
-                                 const std::string& replay, const std::string& work, int runs,
-                                 int ticks) {
+                                 const std::string& view, const std::string& replay,
+                                 const std::string& work, int runs, int ticks) {
   KeyframeFigures f;
   const std::string with_db = work + "/keyframes-on.db", without_db = work + "/keyframes-off.db";
   std::vector<double> with_s, without_s;
@@ -219,6 +219,7 @@ KeyframeFigures MeasureKeyframes(const std::string& gem_index, const std::string
   f.floor_p50_ms = Median(floor_ms);
   f.floor_p99_ms = Quantile(floor_ms, 0.99);
   f.pushdown_p50_ms = Median(pushdown_ms);
+  f.frames = MeasureFrames(view, libgem, with_db, ticks);
   f.ok = true;
   return f;
 }

@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "tools/bench/frame_cost.h"
+
 namespace gem::bench {
 
 struct KeyframeFigures {
@@ -22,11 +24,14 @@ struct KeyframeFigures {
   double pushdown_p50_ms = 0;    // six fields of every entity, keyframes on
   double index_with_s = 0, index_without_s = 0;  // gem-index wall, medians
   uint64_t bytes_with = 0, bytes_without = 0;
+  FrameFigures frames;  // gem-view's frame request on the index with keyframes
 };
 
+// `view`: tools/view/gem-view (its frame request is measured when it is
+// there).
 KeyframeFigures MeasureKeyframes(const std::string& gem_index, const std::string& libgem,
-                                 const std::string& replay, const std::string& work, int runs,
-                                 int ticks);
+                                 const std::string& view, const std::string& replay,
+                                 const std::string& work, int runs, int ticks);
 
 }  // namespace gem::bench
 

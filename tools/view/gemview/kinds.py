@@ -42,7 +42,7 @@ FIELDS = POSITION + ["CBodyComponent.m_angRotation", "m_iTeamNum", "m_iHealth",
 CHARTS = {
     "dota2": ["net_worth", "xp", "gold"],
     "cs2": ["money", "equipment_value", "health"],
-    "deadlock": ["net_worth", "health"],
+    "deadlock": ["souls", "health"],
 }
 
 

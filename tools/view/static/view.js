@@ -86,7 +86,7 @@ async function openMatch(id) {
     scrub.min = info.first_tick;
     scrub.max = info.last_tick;
     const first = await api(`/api/m/${id}/frame?tick=${info.first_tick}`);
-    fitWorld(info.bounds || boundsOf(first.units));
+    fitWorld(union(info.bounds, boundsOf(first.units)));
     drawBackground(first.units);
     buildCharts();
     buildMarks();
@@ -103,9 +103,15 @@ function rowObject(columns, r) {
   return o;
 }
 function boundsOf(units) {
-  const xs = units.map((u) => u.x), ys = units.map((u) => u.y);
-  if (!xs.length) return [-1000, -1000, 1000, 1000];
+  const placed = units.filter((u) => u.x !== null && u.y !== null);
+  if (!placed.length) return null;
+  const xs = placed.map((u) => u.x), ys = placed.map((u) => u.y);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+// The extent of where the players went and where the units stand.
+function union(a, b) {
+  if (!a || !b) return a || b || [-1000, -1000, 1000, 1000];
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 }
 
 // The default background, from the index alone: a faint density of where
@@ -231,8 +237,15 @@ function drawTrails(g, t) {
     g.strokeStyle = teamColor(list.length ? list[0][col.team] : 0) + "aa";
     g.beginPath();
     let on = false;
+    let round = null;
     for (const r of list) {
-      if (r[0] < from || r[0] > t || r[col.x] === null) continue;
+      if (r[0] < from || r[0] > t) continue;
+      // A death or a new round (a respawn) breaks the path.
+      const dead = r[col.x] === null || (col.alive !== undefined && r[col.alive] === 0);
+      const newRound = col.round !== undefined && r[col.round] !== round;
+      if (col.round !== undefined) round = r[col.round];
+      if (dead || newRound) on = false;
+      if (dead) continue;
       const [sx, sy] = toScreen(r[col.x], r[col.y]);
       if (on) g.lineTo(sx, sy); else g.moveTo(sx, sy);
       on = true;
@@ -243,12 +256,12 @@ function drawTrails(g, t) {
 
 function updateSide(t) {
   const players = info.players || [];
-  const money = col.net_worth !== undefined ? "net_worth" : col.money !== undefined ? "money" : null;
+  const money = ["net_worth", "money", "souls"].find((c) => col[c] !== undefined) || null;
   let html = `<tr><th>player</th><th>K</th><th>D</th><th>A</th><th>${money || ""}</th></tr>`;
   for (const p of players) {
     const r = rowAt(p.slot, t);
     const v = (c) => (r && col[c] !== undefined && r[col[c]] !== null ? r[col[c]] : "");
-    html += `<tr class="team${p.team}"><td>${esc(p.name || "slot " + p.slot)}</td><td>${v("kills")}` +
+    html += `<tr style="color:${teamColor(p.team)}"><td>${esc(p.name || "slot " + p.slot)}</td><td>${v("kills")}` +
       `</td><td>${v("deaths")}</td><td>${v("assists")}</td><td>${money ? v(money) : ""}</td></tr>`;
   }
   $("score").innerHTML = html;
@@ -289,7 +302,7 @@ function buildCharts() {
     host.appendChild(div);
     const u = new uPlot({ title: column, width: 900, height: 150, series,
       legend: { show: false }, scales: { x: { time: false } }, axes: [{ stroke: "#889" },
-        { stroke: "#889" }] }, data, div);
+        { stroke: "#889", size: 64 }] }, data, div);
     u.over.addEventListener("click", (e) => seek(u.posToVal(e.offsetX, "x")));
     G.charts[column] = u;
     G.chartData[column] = { ticks, series: series.slice(1).map((s, i) => ({ label: s.label,

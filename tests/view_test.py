@@ -13,12 +13,14 @@ import os
 import random
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
 import unittest
 import urllib.error
 import urllib.request
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
@@ -33,11 +35,12 @@ SHOTS = os.environ.get("GEM_VIEW_SHOTS")  # where to keep the screenshots, if se
 
 
 class Server:
-    def __init__(self, target):
+    def __init__(self, target, *options):
         env = dict(os.environ)
         env.pop("LD_PRELOAD", None)
         self.proc = subprocess.Popen(
-            ["/usr/bin/python3", os.path.join(VIEW, "gem-view"), target, "--extension", LIB],
+            ["/usr/bin/python3", os.path.join(VIEW, "gem-view"), target, "--extension", LIB] +
+            list(options),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -76,6 +79,18 @@ def frame_matches_index(test, con, frame, tick, label):
         for key, field in (("t", "m_iTeamNum"), ("h", "m_iHealth"), ("mh", "m_iMaxHealth")):
             want = con.execute("SELECT gem_value(?, ?, ?)", (e, field, tick)).fetchone()[0]
             test.assertEqual(u[key], want, "%s tick %d entity %d %s" % (label, tick, e, field))
+
+
+def png(path, width, height):
+    """A plain PNG of one grey, written by hand (zlib and the format)."""
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data +
+                struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    rows = b"".join(b"\x00" + b"\x60\x60\x60" * width for _ in range(height))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2,
+                                                                     0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def pick_ticks(con, n, seed):
@@ -192,6 +207,43 @@ class View(unittest.TestCase):
         finally:
             server.close()
 
+    def test_map_images_of_ones_own(self):
+        path = self.indexes().get("cs2")
+        if path is None:
+            self.skipTest("SKIPPED: the de_dust2 fixture is not in %s" % FIXTURES)
+        images = os.path.join(TMP, "map-images")
+        os.makedirs(images, exist_ok=True)
+        png(os.path.join(images, "de_dust2.png"), 64, 64)
+        server = Server(path, "--map-images", images)
+        try:
+            status, body = server.json("/api/m/0/background")
+            self.assertEqual(status, 200)
+            # The table's calibration for de_dust2 (tools/view/gemview/maps.json).
+            self.assertEqual(body, {"image": "/map-image/0", "calibration": {
+                "pos_x": -2476.0, "pos_y": 3239.0, "scale": 4.4}})
+            status, data, mime = server.get("/map-image/0")
+            self.assertEqual((status, mime), (200, "image/png"))
+            with open(os.path.join(images, "de_dust2.png"), "rb") as f:
+                self.assertEqual(data, f.read())
+            self.assertEqual(server.get("/map-image/9")[0], 404)
+        finally:
+            server.close()
+        # A sidecar's bounds win over the table.
+        with open(os.path.join(images, "de_dust2.json"), "w") as f:
+            json.dump({"min_x": -3000, "min_y": -1000, "max_x": 2000, "max_y": 4000}, f)
+        server = Server(path, "--map-images", images)
+        try:
+            self.assertEqual(server.json("/api/m/0/background")[1]["calibration"],
+                             {"min_x": -3000.0, "min_y": -1000.0, "max_x": 2000.0, "max_y": 4000.0})
+        finally:
+            server.close()
+        # Without --map-images there is none.
+        server = Server(path)
+        try:
+            self.assertEqual(server.json("/api/m/0/background")[1]["image"], None)
+        finally:
+            server.close()
+
     def test_twenty_clients_two_hundred_frames_each(self):
         path = self.indexes().get("synthetic") or next(iter(self.indexes().values()))
         server = Server(path)
@@ -230,14 +282,17 @@ class View(unittest.TestCase):
             self.skipTest("SKIPPED: /usr/bin/chromium is not installed (tools/setup.sh installs it)")
         if not os.path.isdir(os.path.join(VIEW, "node_modules", "playwright-core")):
             self.skipTest("SKIPPED: tools/view/node_modules is missing (tools/setup.sh runs npm ci)")
+        images = os.path.join(TMP, "page-map-images")
+        os.makedirs(images, exist_ok=True)
+        png(os.path.join(images, "de_dust2.png"), 256, 256)
         for label, path in self.indexes().items():
             with self.subTest(index=label):
-                self.check_page(label, path)
+                self.check_page(label, path, images if label == "cs2" else None)
 
-    def check_page(self, label, path):
+    def check_page(self, label, path, images=None):
         con = connect(path)
         ticks = pick_ticks(con, 3, 7)[1:]
-        server = Server(path)
+        server = Server(path, *(["--map-images", images] if images else []))
         shot = os.path.join(SHOTS or TMP, "%s.png" % label)
         try:
             env = dict(os.environ)
@@ -268,6 +323,7 @@ class View(unittest.TestCase):
             self.assertNotEqual(out["click"]["before"], out["click"]["after"], "a click seeks")
         self.assertGreater(out["play"]["after"], out["play"]["before"], "play advances")
         self.assertGreater(out["map_colours"], 3, "the map is not blank")
+        self.assertEqual(out["background"]["image"], images is not None, "the map image")
         self.assertGreater(os.path.getsize(shot), 10000)
 
 

@@ -43,6 +43,7 @@ async function main() {
         return seen.size;
       });
       out.charts = await page.evaluate(() => window.gemView.chartData);
+      out.background = await page.evaluate(() => window.gemView.background);
       out.marks = await page.evaluate(() => window.gemView.marks);
       // A click in the middle of the first chart seeks there.
       const chart = await page.$("#charts .u-over");

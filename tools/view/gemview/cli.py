@@ -22,6 +22,8 @@ def main(argv=None):
     p.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--extension", help="libgem.so (default: the build output)")
+    p.add_argument("--map-images", metavar="DIR",
+                   help="your own radar or minimap images, DIR/<map>.png (see maps.json)")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
     args = p.parse_args(argv)
     libgem = os.path.abspath(args.extension or os.path.join(CHECKOUT, "bazel-bin", "sqlext",
@@ -29,6 +31,9 @@ def main(argv=None):
     if not os.path.isfile(libgem):
         print("gem-view: libgem.so not found at %s (bazel build //sqlext:libgem.so, or give "
               "--extension PATH)" % libgem, file=sys.stderr)
+        return 66
+    if args.map_images and not os.path.isdir(args.map_images):
+        print("gem-view: --map-images %s is not a folder" % args.map_images, file=sys.stderr)
         return 66
     if not 0 <= args.port <= 65535:
         print("gem-view: --port must be 0 to 65535", file=sys.stderr)
@@ -42,7 +47,8 @@ def main(argv=None):
         if m.error:
             print("gem-view: %s (the page shows it)" % m.error, file=sys.stderr)
     try:
-        server = Server((args.host, args.port), matches, args.verbose)
+        server = Server((args.host, args.port), matches, args.verbose,
+                        os.path.abspath(args.map_images) if args.map_images else None)
     except OSError as e:
         print("gem-view: cannot listen on %s:%d: %s" % (args.host, args.port, e), file=sys.stderr)
         return 75

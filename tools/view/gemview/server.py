@@ -11,6 +11,7 @@ import re
 import socketserver
 import urllib.parse
 
+from . import backgrounds
 from .source import IndexError_
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,7 +22,8 @@ STATIC = {
     "/uPlot.js": ("node_modules/uplot/dist/uPlot.iife.min.js", "text/javascript; charset=utf-8"),
     "/uPlot.css": ("node_modules/uplot/dist/uPlot.min.css", "text/css; charset=utf-8"),
 }
-API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events)$")
+API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events|background)$")
+IMAGE = re.compile(r"^/map-image/(\d{1,9})$")
 WHOLE = re.compile(r"^-?\d{1,15}$")
 
 
@@ -81,6 +83,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     dict(id=m.id, label=m.label, error=m.error, game=m.facts.get("game"),
                          map=m.facts.get("map"), last_tick=m.facts.get("last_tick"))
                     for m in self.server.matches.values()]})
+            image = IMAGE.match(url.path)
+            if image:
+                return self.send_image(int(image.group(1)))
             m = API.match(url.path)
             if not m:
                 return self.send_json(404, {"error": "no such page: %s" % url.path[:200]})
@@ -104,10 +109,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return match.frame(tick)
         if what == "timeline":
             return match.timeline(whole_number(params, "step", 1, 100000, default=1))
+        if what == "background":
+            found = self.background_of(match)
+            return dict(image=("/map-image/%d" % match.id) if found else None,
+                        calibration=found[2] if found else None)
         return match.events()
 
+    def background_of(self, match):
+        return backgrounds.find(self.server.map_images, match.facts.get("game"),
+                                match.facts.get("map"))
+
+    def send_image(self, match_id):
+        match = self.server.matches.get(match_id)
+        found = self.background_of(match) if match is not None and not match.error else None
+        if found is None:
+            return self.send_json(404, {"error": "no map image for match %d" % match_id})
+        return self.send_static(found[0], found[1])
+
     def send_static(self, relative, mime):
-        path = os.path.join(HERE, relative)
+        path = os.path.join(HERE, relative)  # an absolute path stays itself
         try:
             with open(path, "rb") as f:
                 data = f.read()
@@ -130,7 +150,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     # Bound: a flood of connections waits in the kernel's queue.
     request_queue_size = 64
 
-    def __init__(self, address, matches, verbose=False):
+    def __init__(self, address, matches, verbose=False, map_images=None):
         self.matches = matches
         self.verbose = verbose
+        self.map_images = map_images
         super().__init__(address, Handler)

@@ -16,6 +16,7 @@ const SIZE = { hero: 7, player: 6, building: 6, objective: 7, roshan: 8, courier
 
 let info = null, rows = null, col = {}, bySlot = {}, ticks = [], kills = [], wards = [];
 let frame = { units: [] }, bg = null, matchId = 0, wanted = null, loading = false;
+let mapImage = null;  // the user's own image (--map-images) and where it lies
 const view = { scale: 1, ox: 0, oy: 0 };
 
 async function api(path) {
@@ -88,6 +89,7 @@ async function openMatch(id) {
     const first = await api(`/api/m/${id}/frame?tick=${info.first_tick}`);
     fitWorld(union(info.bounds, boundsOf(first.units)));
     drawBackground(first.units);
+    await loadMapImage(id);
     buildCharts();
     buildMarks();
     const hash = new URLSearchParams(location.hash.slice(1));
@@ -141,6 +143,29 @@ function drawBackground(units) {
   G.background = { scale: view.scale, ox: view.ox, oy: view.oy };
 }
 
+// The user's own radar or minimap image, placed by its calibration: CS2's
+// overview (pos_x, pos_y: the image's top left in the world; scale: world
+// units a pixel) or the world coordinates of its edges.
+async function loadMapImage(id) {
+  mapImage = null;
+  G.background.image = false;
+  const b = await api(`/api/m/${id}/background`);
+  if (!b.image) return;
+  const img = new Image();
+  await new Promise((ok, fail) => {
+    img.onload = ok;
+    img.onerror = () => fail(new Error("the map image did not load"));
+    img.src = b.image;
+  });
+  const c = b.calibration;
+  const place = c.scale !== undefined
+    ? { left: c.pos_x, top: c.pos_y, width: img.naturalWidth * c.scale, height: img.naturalHeight * c.scale }
+    : { left: c.min_x, top: c.max_y, width: c.max_x - c.min_x, height: c.max_y - c.min_y };
+  mapImage = { img, ...place };
+  G.background.image = true;
+  G.background.place = place;
+}
+
 async function seek(t) {
   t = Math.max(info.first_tick, Math.min(info.last_tick, Math.round(t)));
   G.tick = t;
@@ -167,7 +192,12 @@ function draw() {
   g.setTransform(1, 0, 0, 1, 0, 0);
   g.fillStyle = "#0e1013";
   g.fillRect(0, 0, c.width, c.height);
-  if (bg) {
+  if (mapImage) {
+    const [sx, sy] = toScreen(mapImage.left, mapImage.top);
+    g.globalAlpha = 0.8;
+    g.drawImage(mapImage.img, sx, sy, mapImage.width * view.scale, mapImage.height * view.scale);
+    g.globalAlpha = 1;
+  } else if (bg) {
     const k = view.scale / G.background.scale;
     const [dx, dy] = toScreen(G.background.ox, G.background.oy);
     g.drawImage(bg, dx, dy, bg.width * k, bg.height * k);

@@ -14,8 +14,7 @@ bool KeyframeBuilder::Build(int64_t created, int64_t end, std::string_view creat
     Pending& p = pending_.emplace_back();
     p.tick = k;
     p.born = created > k;
-    p.whole.Begin(k, p.born ? kKeyframeBorn : 0);
-    p.overlay.Begin(k, kKeyframeOverlay);
+    p.writer.Begin(k, p.born ? kKeyframeBorn : kKeyframeOverlay);
   }
   // Fields in ascending id: the creation state's and the changed ones.
   StateReader state;
@@ -41,17 +40,9 @@ bool KeyframeBuilder::Build(int64_t created, int64_t end, std::string_view creat
   for (Pending& p : pending_) {
     KeyframeRow& row = rows->emplace_back();
     row.tick = p.tick;
-    p.whole.Finish(&row.data);
-    if (!p.born) {
-      p.overlay.Finish(&blob_);
-      if (blob_.size() < row.data.size()) {
-        row.data.swap(blob_);
-        ++totals_.overlay_rows;
-        totals_.state_values += p.overlay.state_count();
-      } else {
-        totals_.state_values += p.whole.state_count();
-      }
-    }
+    p.writer.Finish(&row.data);
+    if (!p.born) ++totals_.overlay_rows;
+    totals_.state_values += p.writer.state_count();
     if (deflater_.Deflate(row.data, &blob_)) {
       row.data.swap(blob_);
       ++totals_.deflated_rows;
@@ -89,9 +80,8 @@ bool KeyframeBuilder::AddField(uint32_t field, bool has_creation, const Value& c
         has_value = !next_value.is_none();
         value = next_value;
       }
-      if (has_value) p.whole.AddState(field, value);
       if (has_value != has_creation || (has_value && !value.SameAs(creation))) {
-        p.overlay.AddState(field, has_value ? value : Value::None());
+        p.writer.AddState(field, has_value ? value : Value::None());
       }
     }
     const int64_t next_keyframe = p.tick + settings_.interval;
@@ -106,13 +96,11 @@ bool KeyframeBuilder::AddField(uint32_t field, bool has_creation, const Value& c
     if (count == 0) continue;
     if (count <= settings_.max_logged) {
       for (const auto& [t, v] : later_) {
-        p.whole.AddLogged(field, t, v);
-        p.overlay.AddLogged(field, t, v);
+        p.writer.AddLogged(field, t, v);
       }
       totals_.logged_changes += count;
     } else {
-      p.whole.AddSought(field, later_[0].first);
-      p.overlay.AddSought(field, later_[0].first);
+      p.writer.AddSought(field, later_[0].first);
       ++totals_.sought_fields;
     }
   }

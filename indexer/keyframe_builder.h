@@ -5,9 +5,10 @@
 // Rows go to every interval [K, K + E) (K a multiple of the interval E) in
 // which the entity is alive at some tick: created <= T < deleted, T at
 // most the replay's last tick. The state is written as an overlay on the
-// creation state when that is smaller over the entity's rows (an entity
-// whose fields mostly keep their first values, an ability, a wearable),
-// whole otherwise; both read the same.
+// creation state: most fields keep their first values. (Writing each row
+// both ways and keeping the smaller saved 34 bytes of 7.9 MB on the
+// 60-minute synthetic replay, for twice the encoding; a whole state still
+// reads.)
 //
 // Thread: one builder per thread; Build holds no reference after it
 // returns. Allocation is per entity (scratch reused), never per change.
@@ -71,12 +72,11 @@ class KeyframeBuilder {
   const KeyframeTotals& totals() const { return totals_; }
 
  private:
-  // One interval's row being built: the state, whole and as an overlay,
-  // and the later fields (written to both writers alike).
+  // One interval's row being built.
   struct Pending {
     int64_t tick;
     bool born;
-    KeyframeWriter whole, overlay;
+    KeyframeWriter writer;
   };
   // Adds field `field`'s part to every pending row, from its creation
   // value (`has_creation`) and its chunks.

@@ -94,9 +94,19 @@ bool KeyframeBuilder::AddField(uint32_t field, bool has_creation, const Value& c
       value = next_value;
     }
     if (count == 0) continue;
-    if (count <= settings_.max_logged) {
+    // A field's logged values share one kind (but for drops): one of
+    // another kind (no decoder changes kind, but the data is not checked
+    // here) makes it sought.
+    bool one_kind = true;
+    ValueKind kind = ValueKind::kNone;
+    for (const auto& [t, v] : later_) {
+      if (v.is_none()) continue;
+      if (kind == ValueKind::kNone) kind = v.kind;
+      one_kind &= v.kind == kind;
+    }
+    if (count <= settings_.max_logged && one_kind) {
       for (const auto& [t, v] : later_) {
-        p.writer.AddLogged(field, t, v);
+        if (!p.writer.AddLogged(field, t, v)) return false;
       }
       totals_.logged_changes += count;
     } else {

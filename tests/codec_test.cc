@@ -162,7 +162,8 @@ TEST(Codec, DamagedBlobsAreReported) {
   }
   StateReader s;
   EXPECT_FALSE(s.Open(""));
-  EXPECT_FALSE(s.Open(std::string("\x02\x01", 2)));  // unknown version
+  EXPECT_FALSE(s.Open(std::string("\x01\x01", 2)));  // format 1 (before the kind moved)
+  EXPECT_FALSE(s.Open(std::string("\x03\x01", 2)));  // unknown version
 }
 
 // What the format is for: a field that changes every packet by a steady

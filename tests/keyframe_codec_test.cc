@@ -19,9 +19,10 @@ std::string Row(bool deflate) {
   w.AddState(9, Value::String("radiant"));
   w.AddState(10, Value::None());
   w.AddSought(4, 1805);
-  w.AddLogged(9, 1801, Value::String("dire"));
-  w.AddLogged(9, 1900, Value::None());
-  w.AddLogged(12, 3599, Value::Float(2.5f));
+  EXPECT_TRUE(w.AddLogged(9, 1801, Value::String("dire")));
+  EXPECT_TRUE(w.AddLogged(9, 1900, Value::None()));
+  EXPECT_FALSE(w.AddLogged(9, 1950, Value::Int(3)));  // another kind: refused
+  EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
   std::string row;
   w.Finish(&row);
   if (!deflate) return row;
@@ -70,6 +71,7 @@ TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   ASSERT_TRUE(r.NextLogged(&t, &v));  // the second change is left unread
   EXPECT_EQ(t, 1801);
   EXPECT_EQ(v.s, "dire");
+  EXPECT_EQ(r.later_count(), 3u);
   ASSERT_TRUE(r.NextLater(&f, &sought, &first));
   EXPECT_EQ(f, 12u);
   ASSERT_TRUE(r.NextLogged(&t, &v));

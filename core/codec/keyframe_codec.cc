@@ -19,9 +19,12 @@ void KeyframeWriter::Begin(int64_t keyframe_tick, uint8_t flags) {
 }
 
 void KeyframeWriter::AddState(uint32_t field_id, const Value& v) {
-  PutVarint(field_id - prev_state_field_, &state_);
+  // A state blob's entry (state_codec.h).
+  PutVarint((static_cast<uint64_t>(field_id - prev_state_field_) << 3) |
+                static_cast<uint8_t>(v.kind),
+            &state_);
   prev_state_field_ = field_id;
-  PutStateValue(v, &state_);
+  PutValueBody(v, &state_);
   ++state_count_;
 }
 
@@ -30,6 +33,7 @@ void KeyframeWriter::EndLaterField() {
   PutVarint(logged_field_ - prev_later_field_, &later_);
   prev_later_field_ = logged_field_;
   PutVarint(logged_count_, &later_);
+  later_.push_back(static_cast<char>(logged_kind_));
   later_.append(logged_);
   logged_.clear();
   ++later_count_;
@@ -45,18 +49,25 @@ void KeyframeWriter::AddSought(uint32_t field_id, int64_t first_tick) {
   ++later_count_;
 }
 
-void KeyframeWriter::AddLogged(uint32_t field_id, int64_t tick, const Value& v) {
+bool KeyframeWriter::AddLogged(uint32_t field_id, int64_t tick, const Value& v) {
   if (!logging_ || logged_field_ != field_id) {
     EndLaterField();
     logging_ = true;
     logged_field_ = field_id;
     logged_count_ = 0;
     logged_tick_ = keyframe_tick_;
+    logged_kind_ = ValueKind::kNone;
   }
-  PutVarint(static_cast<uint64_t>(tick - logged_tick_), &logged_);
+  const bool none = v.is_none();
+  if (!none) {
+    if (logged_kind_ != ValueKind::kNone && v.kind != logged_kind_) return false;
+    logged_kind_ = v.kind;
+  }
+  PutVarint((static_cast<uint64_t>(tick - logged_tick_) << 1) | (none ? 1 : 0), &logged_);
   logged_tick_ = tick;
-  PutStateValue(v, &logged_);
+  if (!none) PutValueBody(v, &logged_);
   ++logged_count_;
+  return true;
 }
 
 void KeyframeWriter::Finish(std::string* out) {
@@ -201,7 +212,9 @@ bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_
     *first_tick = keyframe_tick_ + static_cast<int64_t>(d);
     return true;
   }
-  if (n > blob_.size() - pos_) return ok_ = false;  // each change takes two bytes or more
+  // The kind, then each change takes a byte or more.
+  if (n >= blob_.size() - pos_) return ok_ = false;
+  logged_kind_ = static_cast<uint8_t>(blob_[pos_++]);
   *sought = false;
   logged_left_ = n;
   return true;
@@ -209,12 +222,17 @@ bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_
 
 bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
   if (!ok_ || logged_left_ == 0) return false;
-  uint64_t d;
-  if (!GetVarint(blob_, &pos_, &d) || d > static_cast<uint64_t>(INT64_MAX - logged_tick_) ||
-      !GetStateValue(blob_, &pos_, v)) {
+  uint64_t x;
+  if (!GetVarint(blob_, &pos_, &x) || (x >> 1) > static_cast<uint64_t>(INT64_MAX - logged_tick_)) {
     return ok_ = false;
   }
-  logged_tick_ += static_cast<int64_t>(d);
+  if ((x & 1) != 0) {
+    *v = Value::None();
+  } else if (logged_kind_ == static_cast<uint8_t>(ValueKind::kNone) ||
+             !GetValueBody(logged_kind_, blob_, &pos_, v)) {
+    return ok_ = false;
+  }
+  logged_tick_ += static_cast<int64_t>(x >> 1);
   *tick = logged_tick_;
   --logged_left_;
   return true;

@@ -37,8 +37,10 @@
 //     varint  field id - previous (previous starts at 0)
 //     varint  n: 0 sought, else n logged changes
 //     sought: varint first change tick - K
-//     logged: n x (varint tick - previous tick (previous starts at K),
-//                  value as state_codec.h's PutStateValue writes it)
+//     logged: u8 the kind of its values (ValueKind; a field's values share
+//             one, but for kNone), then n x (varint (tick - previous tick)
+//             << 1 | 1 when the value is kNone, previous starting at K;
+//             then, unless kNone, the value as state_codec.h writes one)
 #ifndef GEM_CORE_CODEC_KEYFRAME_CODEC_H_
 #define GEM_CORE_CODEC_KEYFRAME_CODEC_H_
 
@@ -111,13 +113,15 @@ inline bool KeyframeKey(int64_t entity, int64_t k, int64_t interval, int64_t* ke
 
 // Builds one row. Usage: AddState for each state value (ascending field
 // ids), then for each later field (ascending) AddSought, or AddLogged for
-// each of its changes (ticks ascending, all > K); then Finish.
+// each of its changes (ticks ascending, all > K; false, and nothing added,
+// for a value of another kind than the field's earlier ones: then the
+// caller must make the field sought); then Finish.
 class KeyframeWriter {
  public:
   void Begin(int64_t keyframe_tick, uint8_t flags);
   void AddState(uint32_t field_id, const Value& v);
   void AddSought(uint32_t field_id, int64_t first_tick);
-  void AddLogged(uint32_t field_id, int64_t tick, const Value& v);
+  [[nodiscard]] bool AddLogged(uint32_t field_id, int64_t tick, const Value& v);
   // Appends the blob to `out` (cleared first).
   void Finish(std::string* out);
   size_t state_count() const { return state_count_; }
@@ -134,6 +138,7 @@ class KeyframeWriter {
   uint32_t logged_field_ = 0;
   uint32_t logged_count_ = 0;
   int64_t logged_tick_ = 0;
+  ValueKind logged_kind_ = ValueKind::kNone;
 };
 
 // Reads a row. Open, then the state (state(): a state blob, empty when
@@ -168,6 +173,7 @@ class KeyframeReader {
   uint32_t field_ = 0;
   uint64_t logged_left_ = 0;
   int64_t logged_tick_ = 0;
+  uint8_t logged_kind_ = 0;
   bool ok_ = true;
 };
 

@@ -23,8 +23,7 @@ bool GetFloat(std::string_view data, size_t* pos, float* f) {
 
 }  // namespace
 
-void PutStateValue(const Value& v, std::string* out) {
-  out->push_back(static_cast<char>(v.kind));
+void PutValueBody(const Value& v, std::string* out) {
   switch (v.kind) {
     case ValueKind::kNone:
       break;
@@ -58,16 +57,15 @@ void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* 
   PutVarint(entries->size(), out);
   uint32_t prev = 0;
   for (const auto& [field, v] : *entries) {
-    PutVarint(field - prev, out);
+    // The kind rides in the delta's low three bits: a byte an entry saved.
+    PutVarint((static_cast<uint64_t>(field - prev) << 3) | static_cast<uint8_t>(v.kind), out);
     prev = field;
-    PutStateValue(v, out);
+    PutValueBody(v, out);
   }
 }
 
-bool GetStateValue(std::string_view data, size_t* pos, Value* value) {
-  if (*pos >= data.size()) return false;
+bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value) {
   uint64_t raw;
-  const uint8_t kind = static_cast<uint8_t>(data[(*pos)++]);
   switch (static_cast<ValueKind>(kind)) {
     case ValueKind::kNone:
       *value = Value::None();
@@ -127,11 +125,11 @@ bool StateReader::Open(std::string_view blob) {
 
 bool StateReader::Next(uint32_t* field_id, Value* value) {
   if (!ok_ || index_ >= count_) return false;
-  uint64_t delta;
-  if (!GetVarint(blob_, &pos_, &delta) || pos_ >= blob_.size()) return ok_ = false;
-  field_ += static_cast<uint32_t>(delta);
+  uint64_t entry;
+  if (!GetVarint(blob_, &pos_, &entry) || (entry >> 3) > UINT32_MAX - field_) return ok_ = false;
+  field_ += static_cast<uint32_t>(entry >> 3);
   *field_id = field_;
-  if (!GetStateValue(blob_, &pos_, value)) return ok_ = false;
+  if (!GetValueBody(static_cast<uint8_t>(entry & 7), blob_, &pos_, value)) return ok_ = false;
   ++index_;
   return true;
 }

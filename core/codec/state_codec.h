@@ -4,11 +4,11 @@
 // (DiffState / MergeStates).
 //
 // Layout (integers are LEB128 varints unless said otherwise):
-//   u8      format version (1)
+//   u8      format version (2)
 //   varint  count
 //   entries in ascending field id order, each:
-//     varint  field id - previous field id (previous starts at 0)
-//     u8      kind (ValueKind)
+//     varint  (field id - previous field id) << 3 | kind (ValueKind);
+//             previous starts at 0
 //     value:  none: nothing; bool: one byte; int: zigzag; uint: varint;
 //             float: 4 bytes little-endian; vector: u8 n, n x 4 bytes;
 //             string: varint length, bytes
@@ -25,7 +25,7 @@
 
 namespace gem {
 
-constexpr uint8_t kStateFormatVersion = 1;
+constexpr uint8_t kStateFormatVersion = 2;
 
 // Encodes (field id, value) pairs; field ids must be distinct. The pairs
 // need not be sorted (they are sorted here).
@@ -42,11 +42,11 @@ bool DiffState(const std::vector<std::pair<uint32_t, Value>>& entries, std::stri
 // where diff has the field, as one state blob in `out`. False on damage.
 bool MergeStates(std::string_view base, std::string_view diff, std::string* out);
 
-// One value as the layout above writes it (kind byte, then the value),
-// appended to `out`; and read back at *pos (advanced), strings pointing
-// into `data`. False on damage.
-void PutStateValue(const Value& v, std::string* out);
-bool GetStateValue(std::string_view data, size_t* pos, Value* value);
+// One value's bytes as the layout above writes them (its kind is stored
+// apart), appended to `out`; and read back as `kind` at *pos (advanced),
+// strings pointing into `data`. False on damage (or an unknown kind).
+void PutValueBody(const Value& v, std::string* out);
+bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value);
 
 class StateReader {
  public:

@@ -1,5 +1,5 @@
-"""gem-view end to end: the server over real indexes (a Dota, a CS2 and a
-Deadlock fixture, a synthetic Dota match, a gem-corpus folder), its frames
+"""gem-view end to end: the server over real indexes (every modern fixture,
+a synthetic Dota match, a folder gem-corpus indexed), its frames
 against the index itself (gem_position and gem_value, asked independently),
 its refusals (bad parameters are 400s with JSON, paths outside its own
 files 404s, a damaged or foreign index a 422 and the server lives on), a
@@ -25,8 +25,10 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, CHECKOUT, FIXTURES, LIB, TMP, connect, f32, index_of,  # noqa: E402
-                     synthetic_index)
+from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, LIB, MODERN, RUNFILES,  # noqa
+                     TMP, connect, f32, index_of, replay_path, synthetic_index)
+
+CORPUS = os.path.join(RUNFILES, "tools", "corpus", "gem-corpus")
 
 VIEW = os.path.join(CHECKOUT, "tools", "view")
 GAMES = {"dota2": AUTO, "cs2": "cs2_demofilenet_14155_de_dust2",
@@ -100,9 +102,11 @@ def pick_ticks(con, n, seed):
 
 
 class View(unittest.TestCase):
-    def indexes(self):
+    def indexes(self, every=False):
+        """The three games' fixtures and a synthetic match (every=True: every
+        modern fixture, by name, and the synthetic match)."""
         out = {}
-        for game, stem in GAMES.items():
+        for game, stem in ({s: s for s in MODERN} if every else GAMES).items():
             path = index_of(stem)
             if path is None:
                 print("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
@@ -116,7 +120,7 @@ class View(unittest.TestCase):
         return out
 
     def test_api_frames_equal_the_index(self):
-        for label, path in self.indexes().items():
+        for label, path in self.indexes(every=True).items():
             server = Server(path)
             try:
                 con = connect(path)
@@ -138,7 +142,7 @@ class View(unittest.TestCase):
                             "(deleted_tick IS NULL OR deleted_tick > ?))", (tick, tick, tick)):
                         self.assertIn(entity, drawn, "%s tick %d: player %d" % (label, tick, entity))
                         heroes_seen += 1
-                if label in ("dota2", "synthetic"):
+                if label in (AUTO, "synthetic"):
                     self.assertGreater(heroes_seen, 0, label)
             finally:
                 server.close()
@@ -204,6 +208,44 @@ class View(unittest.TestCase):
             self.assertIn("table entity_states", body["error"])
             status, body = server.json("/api/m/1/frame?tick=%d" % mid)
             self.assertEqual(status, 200, "the server lives on")
+        finally:
+            server.close()
+
+    def test_a_gem_corpus_folder(self):
+        stems = [AUTO, GAMES["cs2"]]
+        if not all(os.path.exists(replay_path(s)) for s in stems):
+            self.skipTest("SKIPPED: fixtures %s not found in %s" % (stems, FIXTURES))
+        replays = os.path.join(TMP, "corpus-replays")
+        os.makedirs(replays, exist_ok=True)
+        for stem in stems:
+            link = os.path.join(replays, stem + ".dem")
+            if not os.path.exists(link):
+                os.symlink(replay_path(stem), link)
+        out = os.path.join(TMP, "corpus")
+        run = subprocess.run([CORPUS, "--gem-index", GEM_INDEX, "--extension", LIB, "index",
+                              "--out", out, "--workers", "1", replays], capture_output=True,
+                             text=True, timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr[-2000:])
+        catalog = sqlite3.connect(os.path.join(out, "catalog.db"))
+        rows = catalog.execute("SELECT id, index_path, game FROM replays WHERE status = "
+                               "'indexed' ORDER BY id").fetchall()
+        catalog.close()
+        self.assertEqual(len(rows), 2)
+        server = Server(out)
+        try:
+            status, body = server.json("/api/matches")
+            self.assertEqual(status, 200)
+            self.assertEqual([(m["id"], m["game"], m["error"]) for m in body["matches"]],
+                             [(rid, game, None) for rid, _, game in rows])
+            for rid, index_path, game in rows:
+                path = index_path if os.path.isabs(index_path) else os.path.join(out, index_path)
+                con = connect(path)
+                last = con.execute("SELECT value FROM meta WHERE key = 'last_tick'").fetchone()[0]
+                for tick in (last // 2, last):
+                    status, frame = server.json("/api/m/%d/frame?tick=%d" % (rid, tick))
+                    self.assertEqual(status, 200)
+                    self.assertTrue(frame["units"], "%s tick %d: units" % (game, tick))
+                    frame_matches_index(self, con, frame["units"], tick, "corpus %d" % rid)
         finally:
             server.close()
 

@@ -185,7 +185,7 @@ class IndexWriter : public Sink {
   std::string blob_scratch_;
   std::string json_scratch_;
   double keyframe_seconds_ = 0;
-  uint32_t keyframe_max_logged_ = 4;
+  uint32_t keyframe_max_logged_ = 16;
   int64_t max_tick_ = INT64_MIN;  // the latest index tick given out
   // With keyframes: each entity's whole creation state (a state blob), by
   // lifetime id, until its keyframes are built.

@@ -12,8 +12,8 @@
 namespace gem::index {
 
 // Measured on the 60-minute synthetic replay (README, "State at any tick").
-constexpr double kDefaultKeyframeSeconds = 180;
-constexpr uint32_t kDefaultKeyframeMaxLogged = 4;
+constexpr double kDefaultKeyframeSeconds = 240;
+constexpr uint32_t kDefaultKeyframeMaxLogged = 16;
 
 struct IndexOptions {
   bool force = false;     // replace an existing output

@@ -31,7 +31,7 @@ struct KeyframeSettings {
   int64_t interval = 0;  // ticks between keyframes; 0: none
   // A field with at most this many changes in an interval has them in the
   // row (logged); with more, only its first change's tick (sought).
-  uint32_t max_logged = 4;
+  uint32_t max_logged = 16;
 };
 
 // One chunk of the entity's changes (the changes table's row, data as

@@ -364,6 +364,7 @@ class View(unittest.TestCase):
         if out.get("charts"):
             self.assertNotEqual(out["click"]["before"], out["click"]["after"], "a click seeks")
         self.assertGreater(out["play"]["after"], out["play"]["before"], "play advances")
+        self.assertGreater(out["slow"]["after"], out["slow"]["before"], "play at 0.25x advances")
         self.assertGreater(out["map_colours"], 3, "the map is not blank")
         self.assertEqual(out["background"]["image"], images is not None, "the map image")
         self.assertGreater(os.path.getsize(shot), 10000)

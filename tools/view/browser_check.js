@@ -60,6 +60,16 @@ async function main() {
       await page.waitForTimeout(1000);
       const t1 = await page.evaluate(() => { window.gemView.pause(); return window.gemView.tick; });
       out.play = { before: t0, after: t1 };
+      // And at 0.25x, where a screen frame is a fraction of a tick, from the
+      // start (short fixtures end within a second of 4x).
+      const n0 = await page.evaluate(() => window.gemView.frames);
+      await page.evaluate(() => window.gemView.seek(Number(document.getElementById("scrub").min)));
+      await page.waitForFunction((k) => window.gemView.frames > k, n0, { timeout: 30000 });
+      await page.selectOption("#speed", "0.25");
+      const s0 = await page.evaluate(() => { window.gemView.play(); return window.gemView.tick; });
+      await page.waitForTimeout(1500);
+      const s1 = await page.evaluate(() => { window.gemView.pause(); return window.gemView.tick; });
+      out.slow = { before: s0, after: s1 };
     }
     await page.screenshot({ path: shot });
   } finally {

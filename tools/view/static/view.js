@@ -166,7 +166,8 @@ async function loadMapImage(id) {
   G.background.place = place;
 }
 
-async function seek(t) {
+async function seek(t, playing = false) {
+  if (!playing) playClock = null;  // a seek of the user's: play goes on from there
   t = Math.max(info.first_tick, Math.min(info.last_tick, Math.round(t)));
   G.tick = t;
   $("scrub").value = t;
@@ -365,26 +366,29 @@ function buildMarks() {
 
 // Play: the clock advances by the wall clock times the speed; frames are
 // fetched one at a time, the latest wish winning.
-let lastFrameTime = null;
+// The playing clock keeps its fraction of a tick (at 0.25x a screen frame
+// is an eighth of a Dota tick): seek rounds only what it asks for.
+let lastFrameTime = null, playClock = null;
 function step(now) {
-  if (G.playing) {
+  if (G.playing && info) {
     if (lastFrameTime !== null) {
       const dt = (now - lastFrameTime) / 1000;
       const speed = Number($("speed").value);
-      const next = G.tick + (dt * speed) / info.tick_interval;
-      if (next >= info.last_tick) G.playing = false;
-      G.tick = Math.min(next, info.last_tick);
-      $("scrub").value = Math.round(G.tick);
-      if (!loading) seek(G.tick);
+      if (playClock === null) playClock = G.tick;
+      playClock = Math.min(playClock + (dt * speed) / info.tick_interval, info.last_tick);
+      if (playClock >= info.last_tick) G.playing = false;
+      if (!loading) seek(playClock, true);
     }
     lastFrameTime = now;
   } else {
     lastFrameTime = null;
+    playClock = null;
   }
   $("play").innerHTML = G.playing ? "&#10074;&#10074;" : "&#9654;";
   requestAnimationFrame(step);
 }
 G.seek = (t) => seek(t);
+G.playClock = () => playClock;
 G.play = () => { G.playing = true; };
 G.pause = () => { G.playing = false; };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tools/bench/measure.h"
+#include "tools/bench/queries.h"
 
 namespace gem::bench {
 namespace {
@@ -96,41 +97,20 @@ sqlite3_module FloorModule() {
   return m;
 }
 
+// A connection closed on scope exit.
 struct Db {
   sqlite3* db = nullptr;
   ~Db() { sqlite3_close(db); }
 };
 
-bool OpenWithGem(const std::string& path, const std::string& libgem, Db* out, std::string* error) {
-  if (sqlite3_open_v2(path.c_str(), &out->db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    *error = "cannot open " + path;
-    return false;
-  }
-  char* err = nullptr;
-  sqlite3_enable_load_extension(out->db, 1);
-  if (sqlite3_load_extension(out->db, libgem.c_str(), nullptr, &err) != SQLITE_OK) {
-    *error = "cannot load " + libgem + ": " + (err ? err : "?");
-    sqlite3_free(err);
-    return false;
-  }
-  return true;
-}
-
-// Runs `sql` with ?1 = `arg` to its end, reading every column; rows, or -1.
+// Runs `sql` with ?1 = `arg` to its end (queries.h's DrainRows); rows, or -1.
 int64_t Drain(sqlite3* db, const char* sql, int64_t arg) {
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) return -1;
   sqlite3_bind_int64(st, 1, arg);
-  int64_t rows = 0;
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    for (int i = 0; i < sqlite3_column_count(st); ++i) {
-      if (sqlite3_column_type(st, i) == SQLITE_TEXT) sqlite3_column_text(st, i);
-    }
-    ++rows;
-  }
+  const int64_t rows = DrainRows(st);
   sqlite3_finalize(st);
-  return rc == SQLITE_DONE ? rows : -1;
+  return rows;
 }
 
 uint64_t FileBytes(const std::string& path) {
@@ -162,11 +142,9 @@ KeyframeFigures MeasureKeyframes(const std::string& gem_index, const std::string
   f.bytes_with = FileBytes(with_db);
   f.bytes_without = FileBytes(without_db);
 
-  Db on, off;
-  if (!OpenWithGem(with_db, libgem, &on, &f.error) ||
-      !OpenWithGem(without_db, libgem, &off, &f.error)) {
-    return f;
-  }
+  Db on{OpenWithGem(with_db, libgem, &f.error)};
+  Db off{on.db ? OpenWithGem(without_db, libgem, &f.error) : nullptr};
+  if (on.db == nullptr || off.db == nullptr) return f;
   static const sqlite3_module floor_module = FloorModule();
   sqlite3_create_module(on.db, "bench_rows", &floor_module, nullptr);
   sqlite3_stmt* st = nullptr;

@@ -17,19 +17,7 @@ class Query {
   ~Query() { sqlite3_finalize(st_); }
   bool ok() const { return ok_; }
   sqlite3_stmt* get() { return st_; }
-  // Steps to the end reading every column; returns rows, -1 on error.
-  int64_t Drain() {
-    int64_t rows = 0;
-    int rc;
-    while ((rc = sqlite3_step(st_)) == SQLITE_ROW) {
-      for (int i = 0; i < sqlite3_column_count(st_); ++i) {
-        if (sqlite3_column_type(st_, i) == SQLITE_TEXT) sqlite3_column_text(st_, i);
-      }
-      ++rows;
-    }
-    sqlite3_reset(st_);
-    return rc == SQLITE_DONE ? rows : -1;
-  }
+  int64_t Drain() { return DrainRows(st_); }
 
  private:
   sqlite3_stmt* st_ = nullptr;
@@ -45,23 +33,42 @@ struct Pair {
 
 }  // namespace
 
-QueryLatencies MeasureQueries(const std::string& db_path, const std::string& libgem,
-                              int value_samples) {
-  QueryLatencies q;
+sqlite3* OpenWithGem(const std::string& path, const std::string& libgem, std::string* error) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    q.error = "cannot open " + db_path;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    *error = "cannot open " + path;
     sqlite3_close(db);
-    return q;
+    return nullptr;
   }
   char* err = nullptr;
   sqlite3_enable_load_extension(db, 1);
   if (sqlite3_load_extension(db, libgem.c_str(), nullptr, &err) != SQLITE_OK) {
-    q.error = "cannot load " + libgem + ": " + (err ? err : "?");
+    *error = "cannot load " + libgem + ": " + (err ? err : "?");
     sqlite3_free(err);
     sqlite3_close(db);
-    return q;
+    return nullptr;
   }
+  return db;
+}
+
+int64_t DrainRows(sqlite3_stmt* st) {
+  int64_t rows = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    for (int i = 0; i < sqlite3_column_count(st); ++i) {
+      if (sqlite3_column_type(st, i) == SQLITE_TEXT) sqlite3_column_text(st, i);
+    }
+    ++rows;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? rows : -1;
+}
+
+QueryLatencies MeasureQueries(const std::string& db_path, const std::string& libgem,
+                              int value_samples) {
+  QueryLatencies q;
+  sqlite3* db = OpenWithGem(db_path, libgem, &q.error);
+  if (db == nullptr) return q;
   // The (entity, field) pairs that change, with their tick ranges.
   std::vector<Pair> pairs;
   {

@@ -4,10 +4,20 @@
 #ifndef GEM_TOOLS_BENCH_QUERIES_H_
 #define GEM_TOOLS_BENCH_QUERIES_H_
 
+#include <sqlite3.h>
+
 #include <cstdint>
 #include <string>
 
 namespace gem::bench {
+
+// An index opened read-only with libgem loaded (close it with
+// sqlite3_close); null with *error set.
+sqlite3* OpenWithGem(const std::string& path, const std::string& libgem, std::string* error);
+
+// Steps `st` to its end reading every column (text fetched, as a caller
+// would), then resets it; the rows, or -1 on an error.
+int64_t DrainRows(sqlite3_stmt* st);
 
 struct QueryLatencies {
   bool ok = false;

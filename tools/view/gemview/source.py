@@ -108,13 +108,12 @@ class Match:
             winner=meta.get("winner"), players=players, timeline_columns=columns,
             charts=[c for c in kinds.CHARTS.get(game, []) if c in columns],
             has_kills="kills" in tables, has_wards="wards" in tables,
-            bounds=self._bounds())
+            bounds=self._bounds(tables))
 
-    def _bounds(self):
-        """The world's extent: where the timeline's players went and where
-        the units stood when they were created (the default background's
-        frame)."""
-        if "timeline" not in self._tables():
+    def _bounds(self, tables):
+        """Where the timeline's players went (the page widens it to the
+        units it draws first)."""
+        if "timeline" not in tables:
             return None
         row = self.query("SELECT min(x), min(y), max(x), max(y) FROM timeline "
                          "WHERE x IS NOT NULL")[0]

@@ -79,7 +79,7 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     t.logged_changes += p->logged_changes;
     t.sought_fields += p->sought_fields;
     t.overlay_rows += p->overlay_rows;
-    t.deflated_rows += p->deflated_rows;
+    t.compressed_rows += p->compressed_rows;
   }
   insert.Finalize();
   return Status::Ok();

@@ -43,9 +43,9 @@ bool KeyframeBuilder::Build(int64_t created, int64_t end, std::string_view creat
     p.writer.Finish(&row.data);
     if (!p.born) ++totals_.overlay_rows;
     totals_.state_values += p.writer.state_count();
-    if (deflater_.Deflate(row.data, &blob_)) {
+    if (compressor_.Compress(row.data, &blob_)) {
       row.data.swap(blob_);
-      ++totals_.deflated_rows;
+      ++totals_.compressed_rows;
     }
     ++totals_.rows;
     totals_.bytes += row.data.size();

@@ -54,7 +54,7 @@ struct KeyframeTotals {
   uint64_t logged_changes = 0;
   uint64_t sought_fields = 0;
   uint64_t overlay_rows = 0;
-  uint64_t deflated_rows = 0;
+  uint64_t compressed_rows = 0;
 };
 
 class KeyframeBuilder {
@@ -89,7 +89,7 @@ class KeyframeBuilder {
   // One field's changes in an interval (strings point into the chunks).
   std::vector<std::pair<int64_t, Value>> later_;
   std::string blob_;
-  KeyframeDeflater deflater_;
+  KeyframeCompressor compressor_;
 };
 
 }  // namespace gem::index

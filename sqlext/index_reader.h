@@ -202,16 +202,16 @@ class IndexReader {
   int64_t keyframe_interval_ = 0;
   int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick keyframes cover
   ReadCounters counters_;
-  // KeyframeStateAt's scratch: the state's values, the later fields'
-  // values (ascending field ids), and the strings sought changes own.
+  // KeyframeStateAt's scratch: the later fields' values (ascending field
+  // ids), and the strings sought changes own.
   struct KeyedValue {
     uint32_t field;
     Value value;
     int32_t owned;  // index into kf_strings_, or -1
   };
-  std::vector<KeyedValue> kf_base_, kf_later_;
+  std::vector<KeyedValue> kf_later_;
   std::vector<std::string> kf_strings_;
-  KeyframeInflater kf_inflater_;  // a deflated row's body
+  KeyframeDecompressor kf_decompressor_;  // a compressed row's body
   size_t kf_strings_used_ = 0;
 
   // The last creation state read (one entity at a time, typically).

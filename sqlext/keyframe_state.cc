@@ -39,13 +39,13 @@ bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
   }
   ++counters_.keyframes_read;
   // The blob stays valid until the statement is reset, at the end (an
-  // inflated body lives in kf_inflater_).
+  // decompressed body lives in kf_decompressor_).
   struct Reset {
     sqlite3_stmt* st;
     ~Reset() { sqlite3_reset(st); }
   } reset{keyframe_};
   KeyframeReader row;
-  if (sqlite3_column_type(keyframe_, 0) != SQLITE_BLOB || !row.Open(BlobColumn(keyframe_, 0), k, &kf_inflater_)) {
+  if (sqlite3_column_type(keyframe_, 0) != SQLITE_BLOB || !row.Open(BlobColumn(keyframe_, 0), k, &kf_decompressor_)) {
     *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
     return false;
   }
@@ -54,39 +54,10 @@ bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
     return false;
   };
 
-  // The state as of the keyframe: the row's, or the creation state, or
-  // the creation state overlaid by the row's (ascending field ids).
-  kf_base_.clear();
+  // The later fields' values as of the tick, first (the row keeps them
+  // after its state part, which is a view of its own).
   kf_later_.clear();
   kf_strings_used_ = 0;
-  std::string_view creation;
-  if ((row.born() || row.overlay()) && !CreationState(e, &creation, error)) return false;
-  StateReader a, b;  // a: creation state or row state; b: overlay
-  const bool two = row.overlay();
-  const std::string_view first_state = row.born() || two ? creation : row.state();
-  // An entity may have no creation state recorded (then only the row's).
-  const bool has_first = !(first_state.empty() && (row.born() || two));
-  if ((has_first && !a.Open(first_state)) || (two && !b.Open(row.state()))) return damaged();
-  {
-    uint32_t af = 0, bf = 0;
-    Value av, bv;
-    bool has_a = has_first && a.Next(&af, &av);
-    bool has_b = two && b.Next(&bf, &bv);
-    while (has_a || has_b) {
-      if (has_b && (!has_a || bf <= af)) {
-        if (has_a && af == bf) has_a = a.Next(&af, &av);
-        kf_base_.push_back({bf, bv, -1});
-        has_b = b.Next(&bf, &bv);
-      } else {
-        kf_base_.push_back({af, av, -1});
-        has_a = a.Next(&af, &av);
-      }
-    }
-    if (!a.ok() || !b.ok()) return damaged();
-    counters_.values_decoded += kf_base_.size();
-  }
-
-  // The later fields' values as of the tick.
   uint32_t field = 0;
   bool sought = false;
   int64_t first = 0;
@@ -121,21 +92,50 @@ bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
     if (any) kf_later_.push_back({field, last, -1});
   }
   if (!row.ok()) return damaged();
-
-  // Both lists ascend by field: the later value wins; kNone drops the field.
-  size_t i = 0, j = 0;
-  auto emit_one = [&](KeyedValue& kv) {
+  for (KeyedValue& kv : kf_later_) {
     if (kv.owned >= 0) kv.value.s = kf_strings_[static_cast<size_t>(kv.owned)];
-    if (!kv.value.is_none()) emit(kv.field, kv.value);
-  };
-  while (i < kf_base_.size() || j < kf_later_.size()) {
-    if (j < kf_later_.size() && (i == kf_base_.size() || kf_later_[j].field <= kf_base_[i].field)) {
-      if (i < kf_base_.size() && kf_base_[i].field == kf_later_[j].field) ++i;
-      emit_one(kf_later_[j++]);
-    } else {
-      emit_one(kf_base_[i++]);
+  }
+
+  // The state as of the keyframe is the row's, or the creation state, or
+  // the creation state overlaid by the row's. Three lists ascend by field
+  // id (the state a, the overlay b, the later values), merged as they are
+  // read: for one field, a later value wins over the overlay's, which wins
+  // over the state's; kNone drops the field.
+  std::string_view creation;
+  if ((row.born() || row.overlay()) && !CreationState(e, &creation, error)) return false;
+  StateReader a, b;
+  const bool two = row.overlay();
+  const std::string_view first_state = row.born() || two ? creation : row.state();
+  // An entity may have no creation state recorded (then only the row's).
+  const bool has_first = !(first_state.empty() && (row.born() || two));
+  if ((has_first && !a.Open(first_state)) || (two && !b.Open(row.state()))) return damaged();
+  constexpr uint32_t kEnd = UINT32_MAX;  // past every field id a reader yields
+  uint32_t af = kEnd, bf = kEnd;
+  Value av, bv;
+  if (has_first && !a.Next(&af, &av)) af = kEnd;
+  if (two && !b.Next(&bf, &bv)) bf = kEnd;
+  size_t j = 0;
+  uint64_t decoded = 0;
+  for (;;) {
+    const uint32_t lf = j < kf_later_.size() ? kf_later_[j].field : kEnd;
+    const uint32_t next = std::min({af, bf, lf});
+    if (next == kEnd) break;
+    const Value* v = lf == next ? &kf_later_[j].value : bf == next ? &bv : &av;
+    if (!v->is_none()) emit(next, *v);
+    // Every list at this field moves on (the values emitted are copied by
+    // emit, so advancing a reader past them is safe).
+    if (lf == next) ++j;
+    if (bf == next) {
+      ++decoded;
+      if (!b.Next(&bf, &bv)) bf = kEnd;
+    }
+    if (af == next) {
+      ++decoded;
+      if (!a.Next(&af, &av)) af = kEnd;
     }
   }
+  if (!a.ok() || !b.ok()) return damaged();
+  counters_.values_decoded += decoded;
   return true;
 }
 

@@ -1,5 +1,5 @@
 // The keyframe codec on its own: rows read back what was written (state,
-// sought and logged fields, deflated or not), damage is refused, and row
+// sought and logged fields, compressed or not), damage is refused, and row
 // keys are where the layout says.
 #include "core/codec/keyframe_codec.h"
 
@@ -8,11 +8,12 @@
 #include <string>
 
 #include "core/codec/state_codec.h"
+#include "core/codec/varint.h"
 
 namespace gem {
 namespace {
 
-std::string Row(bool deflate) {
+std::string Row(bool compress) {
   KeyframeWriter w;
   w.Begin(1800, kKeyframeOverlay);
   w.AddState(3, Value::Int(-7));
@@ -25,24 +26,24 @@ std::string Row(bool deflate) {
   EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
   std::string row;
   w.Finish(&row);
-  if (!deflate) return row;
+  if (!compress) return row;
   // Repetitive enough to shrink.
   KeyframeWriter big;
   big.Begin(1800, 0);
   for (uint32_t f = 1; f < 200; ++f) big.AddState(f, Value::Uint(5));
   big.Finish(&row);
   std::string out;
-  KeyframeDeflater d;
-  EXPECT_TRUE(d.Deflate(row, &out));
+  KeyframeCompressor c;
+  EXPECT_TRUE(c.Compress(row, &out));
   EXPECT_LT(out.size(), row.size());
   return out;
 }
 
 TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
-  KeyframeInflater inflater;
+  KeyframeDecompressor decompressor;
   KeyframeReader r;
   const std::string row = Row(false);  // the reader's views point into it
-  ASSERT_TRUE(r.Open(row, 1800, &inflater));
+  ASSERT_TRUE(r.Open(row, 1800, &decompressor));
   EXPECT_TRUE(r.overlay());
   EXPECT_FALSE(r.born());
   StateReader state;
@@ -82,24 +83,24 @@ TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   EXPECT_TRUE(r.ok());
 }
 
-TEST(KeyframeCodec, DeflatedRowsInflate) {
-  KeyframeInflater inflater;
+TEST(KeyframeCodec, CompressedRowsDecompress) {
+  KeyframeDecompressor decompressor;
   KeyframeReader r;
   const std::string row = Row(true);
-  ASSERT_TRUE(r.Open(row, 1800, &inflater));
+  ASSERT_TRUE(r.Open(row, 1800, &decompressor));
   StateReader state;
   ASSERT_TRUE(state.Open(r.state()));
   EXPECT_EQ(state.count(), 199u);
 }
 
 TEST(KeyframeCodec, RefusesDamage) {
-  KeyframeInflater inflater;
+  KeyframeDecompressor decompressor;
   KeyframeReader r;
   const std::string good = Row(false);
   for (size_t cut = 0; cut < good.size(); ++cut) {
     // Every prefix either fails to open or fails while reading.
     const std::string prefix = good.substr(0, cut);
-    bool ok = r.Open(prefix, 1800, &inflater);
+    bool ok = r.Open(prefix, 1800, &decompressor);
     uint32_t f;
     bool sought;
     int64_t first, t;
@@ -110,11 +111,29 @@ TEST(KeyframeCodec, RefusesDamage) {
     }
     EXPECT_FALSE(ok && r.ok()) << "prefix of " << cut << " bytes";
   }
-  EXPECT_FALSE(r.Open(std::string("\x01\x08", 2), 0, &inflater));  // unknown flag
-  EXPECT_FALSE(r.Open(std::string("\x02\x00\x00", 3), 0, &inflater));  // unknown version
-  // A deflated body claiming more than kMaxKeyframeBody.
-  const std::string huge = std::string("\x01\x04\x81\x80\x80\x08", 6) + std::string(64, '\0');
-  EXPECT_FALSE(r.Open(huge, 0, &inflater));
+  EXPECT_FALSE(r.Open(std::string("\x02\x08", 2), 0, &decompressor));  // unknown flag
+  EXPECT_FALSE(r.Open(std::string("\x01\x00\x00", 3), 0, &decompressor));  // old version
+  EXPECT_FALSE(r.Open(std::string("\x03\x00\x00", 3), 0, &decompressor));  // unknown version
+  // A compressed body claiming more than kMaxKeyframeBody, or more than
+  // its bytes could expand to.
+  const std::string huge = std::string("\x02\x04\x81\x80\x80\x08", 6) + std::string(64, '\0');
+  EXPECT_FALSE(r.Open(huge, 0, &decompressor));
+  EXPECT_FALSE(r.Open(std::string("\x02\x04\x80\x80\x40", 5) + std::string(3, '\0'), 0,
+                      &decompressor));
+  // A good frame claiming one byte more or less than it holds, or with
+  // bytes after it.
+  const std::string compressed = Row(true);
+  ASSERT_TRUE(r.Open(compressed, 1800, &decompressor));
+  size_t pos = 2;
+  uint64_t size = 0;
+  ASSERT_TRUE(GetVarint(compressed, &pos, &size));
+  for (uint64_t claim : {size - 1, size + 1}) {
+    std::string bad = compressed.substr(0, 2);
+    PutVarint(claim, &bad);
+    bad += compressed.substr(pos);
+    EXPECT_FALSE(r.Open(bad, 1800, &decompressor)) << claim;
+  }
+  EXPECT_FALSE(r.Open(compressed + std::string(1, '\0'), 1800, &decompressor));
 }
 
 TEST(KeyframeCodec, KeysAndTicks) {

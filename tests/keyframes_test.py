@@ -120,7 +120,7 @@ class KeyframesKeepValues(unittest.TestCase):
         # Run last (by name): the other tests filled _flags_seen.
         if not _flags_seen:
             self.skipTest("SKIPPED: no index was compared")
-        for bit, what in ((1, "born"), (2, "overlay"), (4, "deflated")):
+        for bit, what in ((1, "born"), (2, "overlay"), (4, "compressed")):
             self.assertTrue(any(f & bit for f in _flags_seen), "a %s row was compared" % what)
 
 

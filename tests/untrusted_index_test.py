@@ -148,11 +148,13 @@ class Damage(unittest.TestCase):
     def test_a_keyframe_row_that_does_not_decode(self):
         entity, tick = self.keyframe_row()
         key = "table keyframes, entity %d tick %d" % (entity, tick)
-        # Garbage; cut short; an unknown flag; a deflated body that does not
-        # inflate, or claims more than any row holds (refused before it is
-        # allocated), or more than its bytes can inflate to.
-        for blob in ("x'ff'", "substr(data, 1, length(data) / 2)", "x'0180'", "x'0104050102'",
-                     "x'010481808008' || zeroblob(64)", "x'010480ade204' || zeroblob(9)"):
+        # Garbage; cut short; an unknown flag; the format before zstd; a
+        # compressed body that does not decompress, or claims more than any
+        # row holds (refused before it is allocated), or more than its bytes
+        # can expand to.
+        for blob in ("x'ff'", "substr(data, 1, length(data) / 2)", "x'0280'", "x'0104050102'",
+                     "x'0204050102'", "x'020481808008' || zeroblob(64)",
+                     "x'020480ade204' || zeroblob(9)"):
             path = damaged_copy("UPDATE keyframes SET data = %s WHERE entity = %d AND tick = %d" %
                                 (blob, entity, tick), keyframes=True)
             with self.subTest(blob=blob):

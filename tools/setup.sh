@@ -20,7 +20,9 @@ packages=(
   libclang-rt-14-dev # libFuzzer and the sanitizers' runtimes for clang
   python3            # /usr/bin/python3 for the extension's tests
   python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
-  zlib1g-dev         # CRC-32 for string-table checks, keyframes' deflate
+  zlib1g-dev         # CRC-32 for string-table checks; .dem.gz replays
+  libzstd-dev        # keyframe rows; .dem.zst replays
+  libbz2-dev         # .dem.bz2 replays
   chromium           # headless browser for gem-view's page tests
 )
 

@@ -24,7 +24,8 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 //    serializer share a var_name); field_defs and fields gain short_name.
 // 6: keyframes (every entity's state at regular ticks; keyframe_codec.h),
 //    meta keyframe_interval and keyframe_max_logged.
-constexpr int32_t kIndexSchemaVersion = 6;
+// 7: keyframe rows (format 2) compressed by zstd instead of deflate.
+constexpr int32_t kIndexSchemaVersion = 7;
 
 }  // namespace gem
 

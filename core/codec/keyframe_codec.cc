@@ -1,6 +1,6 @@
 #include "core/codec/keyframe_codec.h"
 
-#include <zlib.h>
+#include <zstd.h>
 
 #include "core/codec/state_codec.h"
 #include "core/codec/varint.h"
@@ -87,78 +87,54 @@ void KeyframeWriter::Finish(std::string* out) {
   out->append(later_);
 }
 
-struct KeyframeDeflater::State {
-  z_stream z{};
-  bool ok = false;
-};
-
-KeyframeDeflater::KeyframeDeflater() : state_(new State) {
-  // Raw deflate (no zlib header or checksum: the row is its own unit),
-  // level 6, zlib's default; a 4 KiB window and small hash (memLevel 5):
-  // rows are a few KiB, and resetting the default 64 KiB hash for every
-  // row cost more than compressing it (deflate 369M -> 238M instructions
-  // on the 5-minute synthetic replay; the same bytes on the 60-minute one).
-  state_->ok = deflateInit2(&state_->z, 6, Z_DEFLATED, -12, 5, Z_DEFAULT_STRATEGY) == Z_OK;
+KeyframeCompressor::KeyframeCompressor() : cctx_(ZSTD_createCCtx()) {
+  // No checksum (the row is read whole, under SQLite's own page checks),
+  // no content size (the row stores the body's length before the frame).
+  ok_ = cctx_ != nullptr &&
+        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kLevel)) &&
+        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 0)) &&
+        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_contentSizeFlag, 0));
 }
 
-KeyframeDeflater::~KeyframeDeflater() {
-  if (state_->ok) deflateEnd(&state_->z);
-  delete state_;
-}
+KeyframeCompressor::~KeyframeCompressor() { ZSTD_freeCCtx(cctx_); }
 
-bool KeyframeDeflater::Deflate(std::string_view row, std::string* out) {
-  if (!state_->ok || row.size() < 2 || (row[1] & kKeyframeDeflated) != 0) return false;
-  z_stream& z = state_->z;
-  if (deflateReset(&z) != Z_OK) return false;
+bool KeyframeCompressor::Compress(std::string_view row, std::string* out) {
+  if (!ok_ || row.size() < 2 || (row[1] & kKeyframeCompressed) != 0) return false;
   const std::string_view body = row.substr(2);
   out->clear();
   out->push_back(row[0]);
-  out->push_back(static_cast<char>(row[1] | kKeyframeDeflated));
+  out->push_back(static_cast<char>(row[1] | kKeyframeCompressed));
   PutVarint(body.size(), out);
   const size_t head = out->size();
-  out->resize(head + deflateBound(&z, body.size()));
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
-  z.avail_in = static_cast<uInt>(body.size());
-  z.next_out = reinterpret_cast<Bytef*>(out->data() + head);
-  z.avail_out = static_cast<uInt>(out->size() - head);
-  if (deflate(&z, Z_FINISH) != Z_STREAM_END) return false;
-  out->resize(out->size() - z.avail_out);
+  out->resize(head + ZSTD_compressBound(body.size()));
+  const size_t n = ZSTD_compress2(cctx_, out->data() + head, out->size() - head, body.data(),
+                                  body.size());
+  if (ZSTD_isError(n)) return false;
+  out->resize(head + n);
   return out->size() < row.size();
 }
 
-struct KeyframeInflater::State {
-  z_stream z{};
-  bool ok = false;
-  std::string buffer;
-};
+KeyframeDecompressor::KeyframeDecompressor() : dctx_(ZSTD_createDCtx()) {}
 
-KeyframeInflater::KeyframeInflater() : state_(new State) {
-  state_->ok = inflateInit2(&state_->z, -15) == Z_OK;
-}
+KeyframeDecompressor::~KeyframeDecompressor() { ZSTD_freeDCtx(dctx_); }
 
-KeyframeInflater::~KeyframeInflater() {
-  if (state_->ok) inflateEnd(&state_->z);
-  delete state_;
-}
-
-bool KeyframeInflater::Inflate(std::string_view in, size_t size, std::string_view* out) {
-  if (!state_->ok) return false;
-  z_stream& z = state_->z;
-  if (inflateReset(&z) != Z_OK) return false;
-  std::string& buffer = state_->buffer;
-  buffer.resize(size);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(buffer.data());
-  z.avail_out = static_cast<uInt>(size);
-  const int rc = inflate(&z, Z_FINISH);
-  if (rc != Z_STREAM_END || z.avail_out != 0 || z.avail_in != 0) return false;
-  *out = buffer;
+bool KeyframeDecompressor::Decompress(std::string_view in, size_t size, std::string_view* out) {
+  if (dctx_ == nullptr) return false;
+  // The streaming call, to learn that exactly one frame filled exactly
+  // `size` bytes and nothing follows it (the one-shot call would go on
+  // into a second frame).
+  if (ZSTD_isError(ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only))) return false;
+  buffer_.resize(size);
+  ZSTD_inBuffer src{in.data(), in.size(), 0};
+  ZSTD_outBuffer dst{buffer_.data(), size, 0};
+  const size_t rc = ZSTD_decompressStream(dctx_, &dst, &src);
+  if (rc != 0 || dst.pos != size || src.pos != in.size()) return false;
+  *out = buffer_;
   return true;
 }
 
 bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick,
-                          KeyframeInflater* inflater) {
+                          KeyframeDecompressor* decompressor) {
   *this = KeyframeReader();
   blob_ = blob;
   keyframe_tick_ = keyframe_tick;
@@ -166,14 +142,16 @@ bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick,
     return ok_ = false;
   }
   flags_ = static_cast<uint8_t>(blob[1]);
-  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay | kKeyframeDeflated)) != 0) return ok_ = false;
+  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay | kKeyframeCompressed)) != 0) return ok_ = false;
   pos_ = 2;
   uint64_t n;
-  if ((flags_ & kKeyframeDeflated) != 0) {
-    // Deflate expands at most 1032 to 1: a larger claim is damage, found
-    // before anything is allocated.
+  if ((flags_ & kKeyframeCompressed) != 0) {
+    // A zstd frame expands at most 32768 to 1 (a 4-byte run-length block
+    // of 128 KiB): a larger claim is damage, found before anything is
+    // allocated.
     if (!GetVarint(blob_, &pos_, &n) || n > kMaxKeyframeBody ||
-        n / 1032 > blob_.size() - pos_ || !inflater->Inflate(blob_.substr(pos_), n, &blob_)) {
+        n / 32768 > blob_.size() - pos_ ||
+        !decompressor->Decompress(blob_.substr(pos_), n, &blob_)) {
       return ok_ = false;
     }
     pos_ = 0;

@@ -369,14 +369,22 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
 
 bool IndexReader::Sample(const EntityInfo& e, uint32_t field_id, int64_t first, int64_t last,
                          int64_t step, const std::function<void(int64_t, const Value&)>& emit,
-                         std::string* error) {
+                         std::string* error, const FoundValue* start) {
   if (first > last || step <= 0) return true;
   // The value as of the first tick, then every change up to the last, in
   // tick order: each sampled tick takes the value of the last change at
   // or before it.
   FoundValue current;
   std::string current_bytes;
-  if (!ValueAt(e, field_id, first, &current, &current_bytes, error)) return false;
+  if (start != nullptr) {
+    current = *start;
+    if (current.found && current.value.kind == ValueKind::kString) {
+      current_bytes.assign(current.value.s);
+      current.value.s = current_bytes;
+    }
+  } else if (!ValueAt(e, field_id, first, &current, &current_bytes, error)) {
+    return false;
+  }
   int64_t next = first;
   bool done = false;
   auto flush_before = [&](int64_t tick) {

@@ -121,9 +121,12 @@ class IndexReader {
   // The value of field `field_id` of `e` as of each tick first, first +
   // step, ... <= last (all within e's life), by one pass over the field's
   // changes: emit(tick, value) for each tick at which it has a value.
+  // `start`, when given, is the field's value as of `first` (found or not:
+  // a caller that read the entity's whole state at `first` from its
+  // keyframe), saving the seek for it.
   bool Sample(const EntityInfo& e, uint32_t field_id, int64_t first, int64_t last,
               int64_t step, const std::function<void(int64_t, const Value&)>& emit,
-              std::string* error);
+              std::string* error, const FoundValue* start = nullptr);
 
   // From meta: the last tick of the replay, and the game's position rule
   // (world = cell * cell_width - world_offset + offset; 0 when unknown).

@@ -7,10 +7,13 @@
 //   entity, ent_index, serial, class, field, path, type, value, tick
 //   hidden: from_tick, to_tick, step, for_entity, db
 //
-// Each (entity, field) is one pass over its changes (IndexReader::Sample):
+// Each (entity, field) is one pass over its changes (IndexReader::Sample),
+// starting, when every field is asked for and the index has keyframes,
+// from the entity's state at its first sample read from one keyframe row:
 // the cost is linear in the changes read plus the rows returned, not a
 // seek per sample.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,18 @@ const Columns kColumns = [] {
 
 using SampleCursor = WalkCursor;
 
+// The state of the entity being walked as of its first sampled tick, in
+// ascending field id (what IndexReader::StateAt emits).
+struct StartState {
+  struct Entry {
+    uint32_t field;
+    OwnedValue value;
+  };
+  const EntityInfo* entity = nullptr;
+  int64_t tick = 0;
+  std::vector<Entry> values;
+};
+
 int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
   return ConnectGemTable(
       db, aux,
@@ -74,12 +89,37 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     c->args = ReadPlanArgs(idx_num, argc, argv);
     ResetWalkCursor(c);
     // Each pair's value at each sampled tick of the entity's life.
-    c->produce = [c](const EntityInfo& e, uint32_t f, const WalkCursor::Emit& emit,
-                     std::string* err) {
+    auto start = std::make_shared<StartState>();
+    c->produce = [c, start](const EntityInfo& e, uint32_t f, const WalkCursor::Emit& emit,
+                            std::string* err) {
       const int64_t first = FirstSampleFrom(c->args, std::max(c->args.from, e.created_tick));
       const int64_t last = e.deleted_tick == INT64_MAX ? c->last
                                                        : std::min(c->last, e.deleted_tick - 1);
-      return first > last || c->reader->Sample(e, f, first, last, c->args.step, emit, err);
+      if (first > last) return true;
+      if (c->args.fields.active || c->reader->keyframe_interval() <= 0) {
+        return c->reader->Sample(e, f, first, last, c->args.step, emit, err);
+      }
+      // Every field: the entity's whole state at the first sample comes
+      // from its keyframe row once, instead of a seek per field.
+      if (start->entity != &e || start->tick != first) {
+        start->entity = nullptr;
+        start->values.clear();
+        auto keep = [&](uint32_t field, const Value& v) {
+          start->values.push_back({field, OwnedValue(v)});
+        };
+        if (!c->reader->StateAt(e, first, nullptr, keep, err)) return false;
+        start->entity = &e;
+        start->tick = first;
+      }
+      FoundValue value;
+      auto it = std::lower_bound(
+          start->values.begin(), start->values.end(), f,
+          [](const StartState::Entry& a, uint32_t field) { return a.field < field; });
+      if (it != start->values.end() && it->field == f) {
+        value.found = true;
+        value.value = it->value.get();
+      }
+      return c->reader->Sample(e, f, first, last, c->args.step, emit, err, &value);
     };
     if ((idx_num & (kFrom | kTo | kStep)) != (kFrom | kTo | kStep)) {
       return CursorError(cur,

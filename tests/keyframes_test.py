@@ -1,5 +1,6 @@
 """Keyframes change no value: gem_state of every entity, and of single
-entities, from an index with keyframes equals the same query on the same
+entities, and gem_sample of every field over windows (each entity's first
+sample comes from its keyframe row), from an index with keyframes equals the same query on the same
 replay indexed without them (--keyframe-seconds 0, where every state is
 read from the entity's creation state and its whole history), at many
 ticks: keyframe ticks and their neighbours, random ones, the first and
@@ -9,6 +10,7 @@ field of a row in one of the two later lists (--keyframe-logged 0: all
 sought; 1000: all logged), so that each way a row answers is read (a
 whole-state row, which gem-index no longer writes, reads as the codec test
 checks)."""
+import json
 import os
 import random
 import subprocess
@@ -28,6 +30,11 @@ VARIANTS = [(), ("--keyframe-seconds", "0.5", "--keyframe-logged", "0"),
             ("--keyframe-seconds", "2", "--keyframe-logged", "2")]
 STATE = "SELECT entity, field, value FROM gem_state(?) ORDER BY entity, field"
 ONE = "SELECT field, value FROM gem_state(?, ?) ORDER BY field"
+# Every field of every entity over a window: each entity's first sample
+# starts from its keyframe row.
+SAMPLE = ("SELECT entity, field, tick, value FROM gem_sample(?, ?, ?) "
+          "ORDER BY entity, field, tick")
+SAMPLE_ONE = "SELECT field, tick, value FROM gem_sample(?, ?, ?, ?) ORDER BY field, tick"
 _flags_seen = set()
 
 
@@ -47,6 +54,11 @@ def ticks_to_check(con, count):
             ticks.update((k - 1, k, k + 1))
     ticks.update(rng.randint(0, last) for _ in range(count))
     return sorted(ticks)
+
+
+def keyframes_read(con):
+    debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0].decode())
+    return debug["counters"]["keyframes_read"]
 
 
 def open_index(path):
@@ -71,7 +83,7 @@ class KeyframesKeepValues(unittest.TestCase):
                 entities = [e for (e,) in ref.execute(
                     "SELECT entity FROM entities ORDER BY entity")]
                 rng = random.Random(len(entities))
-                for tick in ticks_to_check(con, count):
+                for i, tick in enumerate(ticks_to_check(con, count)):
                     want = ref.execute(STATE, (tick,)).fetchall()
                     got = con.execute(STATE, (tick,)).fetchall()
                     if got != want:
@@ -83,6 +95,24 @@ class KeyframesKeepValues(unittest.TestCase):
                         self.assertEqual(con.execute(ONE, (tick, entity)).fetchall(),
                                          ref.execute(ONE, (tick, entity)).fetchall(),
                                          "tick %d entity %d" % (tick, entity))
+                    if i % 4 == 0:
+                        # Single entities over a window of at most a dozen
+                        # samples; every entity over two samples once below.
+                        step = rng.randint(20, 97)
+                        window = (tick, tick + rng.randint(0, 12 * step), step)
+                        before = keyframes_read(con)
+                        for entity in rng.sample(entities, min(3, len(entities))):
+                            args = window + (entity,)
+                            self.assertEqual(con.execute(SAMPLE_ONE, args).fetchall(),
+                                             ref.execute(SAMPLE_ONE, args).fetchall(),
+                                             "gem_sample%r" % (args,))
+                        sampled_all = con.execute(SAMPLE, (tick, tick + step, step)).fetchall()
+                        self.assertEqual(sampled_all,
+                                         ref.execute(SAMPLE, (tick, tick + step, step)).fetchall(),
+                                         "gem_sample(%d, %d, %d)" % (tick, tick + step, step))
+                        if sampled_all:
+                            self.assertGreater(keyframes_read(con), before,
+                                               "gem_sample%r read keyframes" % (window,))
                 debug = con.execute("SELECT gem_debug()").fetchone()[0].decode()
                 self.assertNotIn('"keyframes_read":0}', debug, "the keyframes were read")
         self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),

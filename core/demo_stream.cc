@@ -42,11 +42,15 @@ const char* DemoCommandName(uint32_t command) {
   }
 }
 
-bool DemoStream::ReadVarint32(uint64_t* pos, uint32_t* out) const {
+namespace {
+
+// A varint of at most 5 bytes from bytes [*pos, size); false when they end
+// inside it.
+bool ReadVarint32(const uint8_t* bytes, size_t size, size_t* pos, uint32_t* out) {
   uint32_t result = 0;
   for (unsigned shift = 0; shift < 35; shift += 7) {
-    if (*pos >= size_) return false;
-    uint32_t b = file_[(*pos)++];
+    if (*pos >= size) return false;
+    uint32_t b = bytes[(*pos)++];
     result |= (b & 0x7F) << shift;
     if ((b & 0x80) == 0) {
       *out = result;
@@ -57,30 +61,41 @@ bool DemoStream::ReadVarint32(uint64_t* pos, uint32_t* out) const {
   return true;
 }
 
+}  // namespace
+
 Status DemoStream::Open() {
-  if (size_ == 0) return Status::NotAReplay("the file is empty", 0);
-  if (size_ >= 8 && std::memcmp(file_, kSource1Magic, 8) == 0) {
+  // The magic, the offsets, and the first frame's command at either
+  // header size.
+  const uint8_t* head = nullptr;
+  size_t size = 0;
+  Status peeked = source_->Peek(kHeaderSize + 5, &head, &size);
+  if (size == 0) {
+    return peeked.ok() ? Status::NotAReplay("the file is empty", 0) : peeked;
+  }
+  if (size >= 8 && std::memcmp(head, kSource1Magic, 8) == 0) {
     return Status::Unsupported(
         "this is a Source 1 demo (HL2DEMO); only Source 2 replays "
         "(PBDEMS2) are supported",
         0);
   }
-  if (size_ < 8 || std::memcmp(file_, kSource2Magic, 8) != 0) {
+  if (size < 8 || std::memcmp(head, kSource2Magic, 8) != 0) {
+    if (!peeked.ok()) return peeked;
     return Status::NotAReplay(
         "not a Source 2 replay: the file does not start with PBDEMS2", 0);
   }
-  if (size_ < kHeaderSize) {
-    return Status::Truncated("the file ends inside its 16-byte header", size_);
+  if (size < kHeaderSize) {
+    return peeked.ok() ? Status::Truncated("the file ends inside its 16-byte header", size)
+                       : peeked;
   }
-  fileinfo_offset_ = LoadLe32(file_ + 8);
-  spawngroups_offset_ = LoadLe32(file_ + 12);
+  fileinfo_offset_ = LoadLe32(head + 8);
+  spawngroups_offset_ = LoadLe32(head + 12);
 
   // The 2014 beta replays have a 12-byte header (magic and one offset), so
   // their first frame, always DEM_FileHeader, starts at byte 12. A current
   // replay's first frame starts at byte 16.
-  auto first_command_at = [&](uint64_t at) -> int64_t {
+  auto first_command_at = [&](size_t at) -> int64_t {
     uint32_t command;
-    if (!ReadVarint32(&at, &command)) return -1;
+    if (!ReadVarint32(head, size, &at, &command)) return -1;
     return command & ~uint32_t{kDemIsCompressed};
   };
   if (first_command_at(kHeaderSize) != kDemFileHeader &&
@@ -90,43 +105,54 @@ Status DemoStream::Open() {
         "beta (network protocol 40 era)",
         8);
   }
-  pos_ = kHeaderSize;
+  source_->Consume(kHeaderSize);
   return Status::Ok();
 }
 
 Status DemoStream::Next(Frame* frame, bool* end) {
   *end = false;
-  if (pos_ >= size_) {
+  const uint64_t start = source_->position();
+  const uint8_t* bytes = nullptr;
+  size_t have = 0;
+  // Three varints of at most 5 bytes each.
+  Status peeked = source_->Peek(15, &bytes, &have);
+  if (have == 0) {
+    if (!peeked.ok()) return peeked;
     *end = true;
     return Status::Ok();
   }
-  const uint64_t start = pos_;
-  uint64_t p = pos_;
+  size_t p = 0;
   uint32_t command, tick, size;
-  if (!ReadVarint32(&p, &command) || !ReadVarint32(&p, &tick) ||
-      !ReadVarint32(&p, &size)) {
-    return Status::Truncated("the file ends inside a frame header", start);
+  if (!ReadVarint32(bytes, have, &p, &command) || !ReadVarint32(bytes, have, &p, &tick) ||
+      !ReadVarint32(bytes, have, &p, &size)) {
+    return peeked.ok() ? Status::Truncated("the file ends inside a frame header", start)
+                       : peeked;
   }
   if (size > kMaxFramePayload) {
     return Status::Corrupt("frame claims " + std::to_string(size) +
                                " bytes, more than any replay frame can hold",
                            start);
   }
-  if (size > size_ - p) {
+  const size_t head = p;
+  peeked = source_->Peek(head + size, &bytes, &have);
+  if (have < head + size) {
+    if (!peeked.ok()) return peeked;
     return Status::Truncated("frame of " + std::to_string(size) +
                                  " bytes is cut by the end of the file (" +
-                                 std::to_string(size_ - p) + " bytes remain)",
+                                 std::to_string(have - head) + " bytes remain)",
                              start);
   }
   frame->command = command & ~uint32_t{kDemIsCompressed};
   frame->compressed = (command & kDemIsCompressed) != 0;
   frame->tick = tick;
   frame->offset = start;
-  const char* payload = reinterpret_cast<const char*>(file_ + p);
-  pos_ = p + size;
+  const char* payload = reinterpret_cast<const char*>(bytes + head);
+  // The view stays valid until the next Peek: this frame's payload is
+  // used (or decompressed) before then.
+  source_->Consume(head + size);
 
   if (!frame->compressed) {
-    frame->data = file_ + p;
+    frame->data = bytes + head;
     frame->size = size;
     return Status::Ok();
   }

@@ -8,10 +8,11 @@
 //   size bytes of protobuf payload
 // DEM_Stop marks the end of play; DEM_SpawnGroups and DEM_FileInfo follow it.
 //
-// Contract: the stream does not own the file bytes, which must outlive it.
-// A Frame's payload stays valid until the next call to Next(). Sizes are
-// checked against what remains of the file and against kMaxFramePayload
-// before anything is allocated.
+// Contract: the stream reads its bytes from a ReplaySource (a buffer, or a
+// decompressed stream) that must outlive it; it does not own them. A
+// Frame's payload stays valid until the next call to Next(). Sizes are
+// checked against kMaxFramePayload before anything is allocated, and a
+// source holds only bytes that arrived (replay_source.h).
 #ifndef GEM_CORE_DEMO_STREAM_H_
 #define GEM_CORE_DEMO_STREAM_H_
 
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/replay_source.h"
 #include "core/status.h"
 
 namespace gem {
@@ -66,7 +68,9 @@ class DemoStream {
   static constexpr size_t kHeaderSize = 16;
   static constexpr size_t kLegacyHeaderSize = 12;
 
-  DemoStream(const uint8_t* file, size_t size) : file_(file), size_(size) {}
+  // Over bytes in memory (kept alive by the caller), or over a source.
+  DemoStream(const uint8_t* file, size_t size) : memory_(file, size), source_(&memory_) {}
+  explicit DemoStream(ReplaySource* source) : memory_(nullptr, 0), source_(source) {}
 
   // Checks the magic and positions the stream at the first frame.
   // NotAReplay: empty, too short or wrong magic. Unsupported: a Source 1 demo
@@ -78,17 +82,14 @@ class DemoStream {
   // not decompress gives Corrupt. Both carry the frame's offset.
   Status Next(Frame* frame, bool* end);
 
-  uint64_t position() const { return pos_; }
-  uint64_t file_size() const { return size_; }
+  // The replay offset of the next frame.
+  uint64_t position() const { return source_->position(); }
   uint32_t fileinfo_offset() const { return fileinfo_offset_; }
   uint32_t spawngroups_offset() const { return spawngroups_offset_; }
 
  private:
-  bool ReadVarint32(uint64_t* pos, uint32_t* out) const;
-
-  const uint8_t* file_;
-  size_t size_;
-  uint64_t pos_ = 0;
+  MemorySource memory_;
+  ReplaySource* source_;
   uint32_t fileinfo_offset_ = 0;
   uint32_t spawngroups_offset_ = 0;
   std::string scratch_;  // decompressed payload, reused

@@ -81,6 +81,16 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
   if (options.full_packet) entities_->set_full_packet_observer(options.full_packet);
 }
 
+Status Parser::ReadHeader(ReplaySource* source, ReplayHeader* header, std::string* game) {
+  // The header frame is a few hundred bytes: read it from a copy of the
+  // source's first bytes, leaving the source where it was.
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+  Status peeked = source->Peek(kHeaderPeek, &data, &size);
+  if (!peeked.ok() && size == 0) return peeked;
+  return ReadHeader(data, size, header, game);
+}
+
 Status Parser::ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header,
                           std::string* game) {
   DemoStream stream(data, size);
@@ -110,7 +120,12 @@ Parser::~Parser() = default;
 
 Status Parser::Parse(const uint8_t* data, size_t size) {
   meta_.bytes = size;
-  DemoStream stream(data, size);
+  MemorySource source(data, size);
+  return Parse(&source);
+}
+
+Status Parser::Parse(ReplaySource* source) {
+  DemoStream stream(source);
   GEM_RETURN_IF_ERROR(stream.Open());
   meta_.bytes_read = DemoStream::kHeaderSize;
   for (;;) {
@@ -128,6 +143,16 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
       return s.IsRecoverable()
                  ? s.WithContext("the replay ends before its signon is complete")
                  : s;
+    }
+    if (!end && saw_stop_ && ++frames_after_stop_ > kMaxFramesAfterStop) {
+      // After DEM_Stop a replay has its file info and spawn groups. One
+      // that goes on (a decompression bomb of empty frames, terabytes of
+      // them) is refused, not read to its end.
+      FinishMetadata();
+      if (sink_) sink_->OnMetadata(meta_);
+      return Status::Corrupt("more than " + std::to_string(kMaxFramesAfterStop) +
+                                 " frames follow DEM_Stop: the replay does not end there",
+                             frame.offset);
     }
     if (end) {
       if (saw_stop_) break;
@@ -182,6 +207,8 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
 }
 
 void Parser::FinishMetadata() {
+  // A stream's size is what it held (a buffer's is known beforehand).
+  meta_.bytes = std::max(meta_.bytes, meta_.bytes_read);
   meta_.game = match::GameOf(meta_.header);
   // The header's build, unless the game's module knows better.
   meta_.game_build = meta_.header.build_num;

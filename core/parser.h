@@ -96,14 +96,19 @@ class Parser {
   Parser(const Parser&) = delete;
   Parser& operator=(const Parser&) = delete;
 
-  // Parses a whole replay held in memory. Call once.
+  // Parses a whole replay held in memory, or read from `source`. Call once.
   Status Parse(const uint8_t* data, size_t size);
+  Status Parse(ReplaySource* source);
 
   // Reads only the demo header (the first frame) and the game it names
   // ("dota2", "cs2", "deadlock", or the header's own word); for callers
   // that must know the game before the parse.
   static Status ReadHeader(const uint8_t* data, size_t size, ReplayHeader* header,
                            std::string* game);
+  // The same from a source's first kHeaderPeek bytes, without consuming
+  // them.
+  static constexpr size_t kHeaderPeek = 64u << 10;
+  static Status ReadHeader(ReplaySource* source, ReplayHeader* header, std::string* game);
 
   // Read access to the state, valid during sink callbacks and after Parse.
   const ReplayMetadata& metadata() const { return meta_; }
@@ -144,6 +149,8 @@ class Parser {
   TickInfo tick_;
   bool signon_done_ = false;
   bool saw_stop_ = false;
+  static constexpr int kMaxFramesAfterStop = 16;
+  int frames_after_stop_ = 0;
   bool have_server_info_ = false;
 
   struct Impl;  // protobuf messages and decoders, reused

@@ -320,6 +320,9 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(text("source_name", source.name));
   GEM_RETURN_IF_ERROR(text("source_sha256", source.sha256));
   GEM_RETURN_IF_ERROR(num("source_bytes", static_cast<int64_t>(source.bytes)));
+  GEM_RETURN_IF_ERROR(text("compression", source.compression));
+  GEM_RETURN_IF_ERROR(text("replay_sha256", source.replay_sha256));
+  GEM_RETURN_IF_ERROR(num("replay_bytes", static_cast<int64_t>(source.replay_bytes)));
   GEM_RETURN_IF_ERROR(text("game", m.game));
   GEM_RETURN_IF_ERROR(num("game_build", m.game_build));
   GEM_RETURN_IF_ERROR(num("game_build_from_header", m.game_build_from_header));

@@ -27,9 +27,12 @@
 namespace gem::index {
 
 struct SourceInfo {
-  std::string name;    // the replay's file name
-  std::string sha256;  // filled by the caller before Finish()
-  uint64_t bytes = 0;
+  std::string name;    // the replay's file name ("-": standard input)
+  std::string sha256;  // of the file as given; filled before Finish()
+  uint64_t bytes = 0;  // of the file as given
+  std::string compression = "none";  // CompressionName()
+  std::string replay_sha256;  // of the replay inside (sha256 when plain)
+  uint64_t replay_bytes = 0;
 };
 
 struct WriterStats {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/mapped_file.h"
+#include "core/replay_input.h"
 #include "core/match/games.h"
 #include "core/parser.h"
 #include "indexer/file_paths.h"
@@ -17,6 +18,10 @@
 namespace gem::index {
 namespace {
 
+// How far past a failed parse a stream is decoded to find its own damage:
+// many bzip2 blocks (900 kB each at most).
+constexpr size_t kStreamFailureLookahead = 16u << 20;
+
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -26,24 +31,38 @@ double Since(std::chrono::steady_clock::time_point start) {
 Status IndexReplay(const std::string& replay, const std::string& out,
                    const IndexOptions& options, IndexReport* report) {
   const auto start = std::chrono::steady_clock::now();
-  MappedFile file;
-  GEM_RETURN_IF_ERROR(file.Open(replay));
+  // A streamed input (compressed, or a pipe) is checksummed on its
+  // reading thread as it goes: the file as given and the replay inside.
+  Sha256Stream input_sha, replay_sha;
+  ReplayInputHooks hooks;
+  hooks.input_bytes = [&input_sha](const uint8_t* d, size_t n) { input_sha.Update(d, n); };
+  uint64_t replay_bytes = 0;
+  hooks.replay_bytes = [&replay_sha, &replay_bytes](const uint8_t* d, size_t n) {
+    replay_sha.Update(d, n);
+    replay_bytes += n;
+  };
+  ReplayInput input;
+  GEM_RETURN_IF_ERROR(input.Open(replay, std::move(hooks)));
   OutputFile output;
   GEM_RETURN_IF_ERROR(output.Prepare(out, options.force));
 
-  // The checksum runs beside the parse (the machine has a second core).
   SourceInfo source;
-  source.name = BaseName(replay);
-  source.bytes = file.size();
-  // A regular file is read again for it rather than through the mapping:
+  source.name = replay == "-" ? std::string("-") : BaseName(replay);
+  source.compression = CompressionName(input.compression());
+  // A mapped file's checksum runs beside the parse (the machine has a
+  // second core), reading the file again rather than through the mapping:
   // the mapping's pages would all stay resident ahead of the parse.
   Status sha_status;
-  std::thread sha([&] {
-    Status s = Status::IoError("not mapped");
-    if (file.is_mapped()) s = Sha256HexOfFile(replay, &source.sha256);
-    if (!s.ok()) s = Sha256Hex(file.data(), file.size(), &source.sha256);
-    sha_status = s;
-  });
+  std::thread sha;
+  if (input.mapped()) {
+    sha = std::thread([&] {
+      MappedFile& file = input.file();
+      Status s = Status::IoError("not mapped");
+      if (file.is_mapped()) s = Sha256HexOfFile(replay, &source.sha256);
+      if (!s.ok()) s = Sha256Hex(file.data(), file.size(), &source.sha256);
+      sha_status = s;
+    });
+  }
   struct Joiner {
     std::thread* t;
     ~Joiner() {
@@ -55,11 +74,12 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   // header that does not read fails the parse below, with its reason.
   ReplayHeader header;
   std::string game;
-  if (!Parser::ReadHeader(file.data(), file.size(), &header, &game).ok()) game.clear();
+  if (!Parser::ReadHeader(input.source(), &header, &game).ok()) game.clear();
 
   Db db;
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
-  Progress progress(file.size(), options.progress);
+  // A stream's size is not known ahead: its progress shows no share.
+  Progress progress(input.mapped() ? input.file().size() : 0, options.progress);
   IndexWriter writer(&db, &progress);
   writer.SetKeyframes(options.keyframe_seconds, options.keyframe_max_logged);
   GEM_RETURN_IF_ERROR(writer.Open(match::TimelineColumnsFor(game), match::SchemaFor(game),
@@ -71,19 +91,38 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   parser_options.timeline_step = options.timeline_step;
   // The parse reads the mapping once, front to back: pages behind it go
   // (the checksum reads the file on its own, not through the mapping).
-  parser_options.consumed = [&file](uint64_t at) { file.DropBefore(at); };
+  if (input.mapped()) {
+    parser_options.consumed = [&input](uint64_t at) { input.file().DropBefore(at); };
+  }
   Parser parser(&writer, parser_options);
   const auto parse_start = std::chrono::steady_clock::now();
-  Status s = parser.Parse(file.data(), file.size());
+  Status s = parser.Parse(input.source());
   report->parse_seconds = Since(parse_start);
   progress.Finish();
   if (!s.ok()) {
     // The writer's own failure (disk full) outranks what it did to the parse.
     Status health = writer.Health();
-    return health.ok() ? s : health;
+    if (!health.ok()) return health;
+    // Damaged compressed data may read as a bad replay before the
+    // decompressor's checksum says so: that is the cause to report.
+    Status stream = input.StreamFailure(kStreamFailureLookahead);
+    return stream.ok() ? s : stream;
   }
-  sha.join();
-  GEM_RETURN_IF_ERROR(sha_status);
+  if (input.mapped()) {
+    sha.join();
+    GEM_RETURN_IF_ERROR(sha_status);
+    source.bytes = input.file().size();
+    source.replay_sha256 = source.sha256;
+    source.replay_bytes = source.bytes;
+  } else {
+    // The parse read the stream to its end: the reading thread is done
+    // with both checksums.
+    input.WaitForReader();
+    source.bytes = input.input_bytes();
+    source.replay_bytes = replay_bytes;
+    GEM_RETURN_IF_ERROR(input_sha.Finish(&source.sha256));
+    GEM_RETURN_IF_ERROR(replay_sha.Finish(&source.replay_sha256));
+  }
   // The bulk of the file goes to disk while the smaller tables are written.
   GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output] { output.StartWriteback(); }));
   GEM_RETURN_IF_ERROR(db.Close());

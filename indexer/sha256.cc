@@ -76,4 +76,26 @@ Status Sha256HexOfFile(const std::string& path, std::string* hex) {
   return Status::Ok();
 }
 
+Sha256Stream::Sha256Stream() : ctx_(EVP_MD_CTX_new()) {
+  ok_ = ctx_ != nullptr &&
+        EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) == 1;
+}
+
+Sha256Stream::~Sha256Stream() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+
+void Sha256Stream::Update(const uint8_t* data, size_t size) {
+  if (ok_) ok_ = EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data, size) == 1;
+}
+
+Status Sha256Stream::Finish(std::string* hex) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (!ok_ || EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), md, &n) != 1) {
+    return CryptoError("finish");
+  }
+  ok_ = false;
+  *hex = Hex(md, n);
+  return Status::Ok();
+}
+
 }  // namespace gem::index

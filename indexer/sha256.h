@@ -25,6 +25,22 @@ Status Sha256Hex(const uint8_t* data, size_t size, std::string* hex);
 // cache, not into the process's resident memory).
 Status Sha256HexOfFile(const std::string& path, std::string* hex);
 
+// The same of bytes given piece by piece (a streamed replay's).
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+  void Update(const uint8_t* data, size_t size);
+  // The digest of every byte given; call once.
+  Status Finish(std::string* hex);
+
+ private:
+  void* ctx_;  // EVP_MD_CTX
+  bool ok_;
+};
+
 }  // namespace gem::index
 
 #endif  // GEM_INDEXER_SHA256_H_

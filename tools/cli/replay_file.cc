@@ -8,14 +8,25 @@
 
 namespace gem::cli {
 
-int OpenReplay(const char* tool, const std::string& path, MappedFile* file) {
-  bool not_found = false;
-  Status s = file->Open(path, &not_found);
+int OpenReplay(const char* tool, const std::string& path, ReplayInput* input) {
+  Status s = input->Open(path);
   if (!s.ok()) {
     fmt::print(stderr, "{}: {}\n", tool, s.message().c_str());
     return kExitNoInput;
   }
   return kExitOk;
+}
+
+std::function<void(uint64_t)> DropBehind(ReplayInput* input) {
+  if (!input->mapped()) return nullptr;
+  return [input](uint64_t at) { input->file().DropBefore(at); };
+}
+
+Status FailureOf(ReplayInput* input, const Status& parse) {
+  // Many bzip2 blocks (900 kB each at most) past the failure.
+  constexpr size_t kLookahead = 16u << 20;
+  Status stream = input->StreamFailure(kLookahead);
+  return stream.ok() ? parse : stream;
 }
 
 }  // namespace gem::cli

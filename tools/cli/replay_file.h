@@ -1,17 +1,28 @@
-// Opening a replay for a tool: maps the file and turns failures into the
-// tools' exit codes and messages.
+// Opening a replay for a tool: a plain, bzip2, gzip or zstd replay, a file
+// or standard input ("-") (core/replay_input.h), with failures turned into
+// the tools' exit codes and messages.
 #ifndef GEM_TOOLS_CLI_REPLAY_FILE_H_
 #define GEM_TOOLS_CLI_REPLAY_FILE_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
-#include "core/mapped_file.h"
+#include "core/replay_input.h"
 
 namespace gem::cli {
 
-// Maps `path`. On failure prints "<tool>: <why>" to stderr and returns the
+// Opens `path`. On failure prints "<tool>: <why>" to stderr and returns the
 // exit code (66); returns 0 on success.
-int OpenReplay(const char* tool, const std::string& path, MappedFile* file);
+int OpenReplay(const char* tool, const std::string& path, ReplayInput* input);
+
+// A parse's `consumed` hook for a one-pass read: a mapped file's pages
+// behind the parse leave memory (nothing to do for a stream).
+std::function<void(uint64_t)> DropBehind(ReplayInput* input);
+
+// The status to report for a failed parse of `input`: the stream's own
+// damage when the data was compressed and did not decode, else `parse`.
+Status FailureOf(ReplayInput* input, const Status& parse);
 
 }  // namespace gem::cli
 

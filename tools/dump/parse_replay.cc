@@ -1,4 +1,4 @@
-// ParseReplay: the shared "map, parse, report" step of gem-dump's commands.
+// ParseReplay: the shared "open, parse, report" step of gem-dump's commands.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -12,10 +12,11 @@ namespace gem::dump {
 
 int ParseReplay(const std::string& path, Sink* sink,
                 const std::function<void(const Parser&)>& done) {
-  MappedFile file;
-  if (int rc = cli::OpenReplay("gem-dump", path, &file); rc != 0) return rc;
+  ReplayInput input;
+  if (int rc = cli::OpenReplay("gem-dump", path, &input); rc != 0) return rc;
   Parser parser(sink);
-  Status s = parser.Parse(file.data(), file.size());
+  Status s = parser.Parse(input.source());
+  if (!s.ok()) s = cli::FailureOf(&input, s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);

@@ -68,15 +68,16 @@ int RunState(const Args& args) {
     fmt::print(stderr, "usage: gem-dump state [--ticks T1,T2,...] REPLAY.dem\n");
     return cli::kExitUsage;
   }
-  MappedFile file;
-  if (int rc = cli::OpenReplay("gem-dump", path, &file); rc != 0) return rc;
+  ReplayInput input;
+  if (int rc = cli::OpenReplay("gem-dump", path, &input); rc != 0) return rc;
   const Parser* current = nullptr;
   SnapshotSink sink(ticks, [&](uint32_t req, uint32_t tick, uint32_t net) {
     DumpEntities(*current, req, tick, net);
   });
   Parser parser(&sink);
   current = &parser;
-  Status s = parser.Parse(file.data(), file.size());
+  Status s = parser.Parse(input.source());
+  if (!s.ok()) s = cli::FailureOf(&input, s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);

@@ -35,9 +35,9 @@ int RunTrace(const Args& args) {
     fmt::print(stderr, "usage: gem-dump trace REPLAY.dem\n");
     return cli::kExitUsage;
   }
-  MappedFile file;
-  if (int rc = cli::OpenReplay("gem-dump", args[0], &file); rc != 0) return rc;
-  DemoStream stream(file.data(), file.size());
+  ReplayInput input;
+  if (int rc = cli::OpenReplay("gem-dump", args[0], &input); rc != 0) return rc;
+  DemoStream stream(input.source());
   Status s = stream.Open();
   proto::CDemoFullPacket full;
   while (s.ok()) {
@@ -57,6 +57,7 @@ int RunTrace(const Args& args) {
       TracePacket(reinterpret_cast<const uint8_t*>(d.data()), d.size());
     }
   }
+  if (!s.ok()) s = cli::FailureOf(&input, s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);

@@ -159,6 +159,13 @@ class Checker {
 Status Verify(const uint8_t* data, size_t size, std::FILE* out, VerifyCounts* counts,
               const std::function<void(EntityManager&)>& before_check,
               const std::function<void(uint64_t)>& consumed) {
+  MemorySource source(data, size);
+  return Verify(&source, out, counts, before_check, consumed);
+}
+
+Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
+              const std::function<void(EntityManager&)>& before_check,
+              const std::function<void(uint64_t)>& consumed) {
   *counts = VerifyCounts();
   Checker checker(out, counts);
   Parser* parser = nullptr;
@@ -186,7 +193,7 @@ Status Verify(const uint8_t* data, size_t size, std::FILE* out, VerifyCounts* co
   };
   Parser p(nullptr, options);
   parser = &p;
-  return p.Parse(data, size);
+  return p.Parse(source);
 }
 
 int RunVerify(const Args& args) {
@@ -194,12 +201,12 @@ int RunVerify(const Args& args) {
     fmt::print(stderr, "usage: gem-dump verify REPLAY.dem\n");
     return cli::kExitUsage;
   }
-  MappedFile file;
-  if (int rc = cli::OpenReplay("gem-dump", args[0], &file); rc != 0) return rc;
+  ReplayInput input;
+  if (int rc = cli::OpenReplay("gem-dump", args[0], &input); rc != 0) return rc;
   VerifyCounts c;
   // The replay is read once, front to back: pages behind the reader go.
-  Status s = Verify(file.data(), file.size(), stdout, &c, nullptr,
-                    [&file](uint64_t at) { file.DropBefore(at); });
+  Status s = Verify(input.source(), stdout, &c, nullptr, cli::DropBehind(&input));
+  if (!s.ok()) s = cli::FailureOf(&input, s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", args[0], s.ToString().c_str());
     return cli::ExitCodeFor(s);

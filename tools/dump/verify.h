@@ -22,6 +22,7 @@
 #include <functional>
 
 #include "core/entities.h"
+#include "core/replay_source.h"
 #include "core/status.h"
 
 namespace gem::dump {
@@ -44,6 +45,10 @@ struct VerifyCounts {
 // `consumed` (may be null) is told how far the replay has been read, as
 // ParserOptions::consumed.
 Status Verify(const uint8_t* data, size_t size, std::FILE* out, VerifyCounts* counts,
+              const std::function<void(EntityManager&)>& before_check = nullptr,
+              const std::function<void(uint64_t)>& consumed = nullptr);
+// The same over a source (a compressed or piped replay).
+Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
               const std::function<void(EntityManager&)>& before_check = nullptr,
               const std::function<void(uint64_t)>& consumed = nullptr);
 

@@ -7,15 +7,22 @@ content-addressed and gem-index writes each atomically, so a re-run after a
 crash, Ctrl-C or a killed worker finishes the rest with no duplicate rows and
 no partial index. One run at a time per DIR (a lock file says so).
 
-A replay is hashed here only when it could be another's copy (its size is
-another input's or a cataloged replay's) or when its path is known: else
-gem-index's own checksum names it, and no byte is read twice. The largest
+Replays are named by the sha256 of the replay inside (gem-index's
+meta.replay_sha256), so that one match given as .dem and as .dem.bz2 is
+indexed once. A replay is hashed here only when it could be another's copy
+(it is compressed, or its size is another input's or a cataloged replay's)
+or when its path is known: else gem-index's own checksum names it, and no
+byte of a plain replay is read twice. The largest
 replays go first, so that no worker is left alone with a long one at the
 end."""
+import bz2
+import errno
 import fcntl
 import glob
+import gzip
 import hashlib
 import os
+import subprocess
 import sys
 
 from . import engine, tasks
@@ -27,24 +34,75 @@ class Busy(Exception):
     pass
 
 
+# Names a directory walk takes: replays as Valve and the platforms hand
+# them out (gem-index tells the compression by the bytes, not the name).
+REPLAY_SUFFIXES = (".dem", ".dem.bz2", ".dem.gz", ".dem.zst")
+
+
 def find_replays(inputs):
-    """Absolute paths of the replays named, directories walked for *.dem."""
+    """Absolute paths of the replays named, directories walked for *.dem,
+    *.dem.bz2, *.dem.gz and *.dem.zst."""
     found = []
     for item in inputs:
         if os.path.isdir(item):
             for root, dirs, files in os.walk(item):
                 dirs.sort()
-                found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".dem"))
+                found.extend(os.path.join(root, f) for f in sorted(files)
+                             if f.endswith(REPLAY_SUFFIXES))
         else:
             found.append(item)
     return [os.path.abspath(p) for p in found]
 
 
-def sha256_of(path):
+def _compression(path):
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head.startswith(b"BZh"):
+        return "bzip2"
+    if head.startswith(b"\x1f\x8b"):
+        return "gzip"
+    if head.startswith(b"\x28\xb5\x2f\xfd"):
+        return "zstd"
+    return "none"
+
+
+def _blocks(path):
+    """The bytes of the replay inside `path`, decompressed as gem-index
+    does (concatenated streams read as one)."""
+    kind = _compression(path)
+    if kind == "zstd":
+        # Python 3.11's standard library has no zstd: Debian's zstd does it.
+        proc = subprocess.Popen(["zstd", "-dcq", "--", path], stdout=subprocess.PIPE)
+        try:
+            yield from iter(lambda: proc.stdout.read(1 << 20), b"")
+        finally:
+            proc.stdout.close()
+            if proc.wait() != 0:
+                raise OSError(errno.EINVAL, "zstd could not decompress it")
+        return
+    opener = {"bzip2": bz2.open, "gzip": gzip.open}.get(kind, open)
+    try:
+        with opener(path, "rb") as f:
+            yield from iter(lambda: f.read(1 << 20), b"")
+    except (EOFError, ValueError, gzip.BadGzipFile) as e:  # cut or corrupt stream
+        raise OSError(errno.EINVAL, "%s data do not decode: %s" % (kind, e))
+
+
+def file_sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
+    return h.hexdigest()
+
+
+def sha256_of(path):
+    """The sha256 of the replay inside `path` (gem-index's
+    meta.replay_sha256): one match given as .dem and as .dem.bz2 is one
+    replay, indexed once."""
+    h = hashlib.sha256()
+    for block in _blocks(path):
+        h.update(block)
     return h.hexdigest()
 
 
@@ -81,7 +139,12 @@ def run(args, tools, say):
     cataloged = catalog.sizes()
     for path, st in stats:
         sha = catalog.known_hash(path, st)
-        if sha is None and (sizes[st.st_size] > 1 or st.st_size in cataloged):
+        # A compressed replay may be any other's copy: it is always hashed.
+        try:
+            compressed = _compression(path) != "none"
+        except OSError:
+            compressed = False
+        if sha is None and (compressed or sizes[st.st_size] > 1 or st.st_size in cataloged):
             try:
                 sha = sha256_of(path)
             except OSError as e:
@@ -114,8 +177,14 @@ def run(args, tools, say):
 
     def on_result(job, result):
         # A replay that failed before gem-index could checksum it is named by
-        # its bytes, hashed here.
-        sha = result.get("sha256") or job["sha256"] or sha256_of(job["replay"])
+        # its bytes, hashed here (a compressed one that does not decompress,
+        # by the file's bytes).
+        sha = result.get("sha256") or job["sha256"]
+        if not sha:
+            try:
+                sha = sha256_of(job["replay"])
+            except OSError:
+                sha = file_sha256(job["replay"])
         catalog.remember_path(job["replay"], sha, job["st"])
         catalog.record(job["replay"], job["bytes"], sha, result, version, index_format)
         if result.get("status") != "indexed":

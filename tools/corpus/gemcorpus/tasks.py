@@ -27,18 +27,21 @@ def _with_parent(argv):
 
 def _facts(db_path):
     """What the catalog keeps of an index: meta and match_info facts, and
-    the replay's sha256 as gem-index computed it."""
+    the replay's sha256 as gem-index computed it (of the replay inside a
+    compressed file)."""
     con = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True)
     try:
         meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('game', "
                                 "'game_build', 'map', 'match_id', 'first_tick', 'last_tick', "
-                                "'source_sha256')"))
+                                "'source_sha256', 'replay_sha256')"))
         info = con.execute("SELECT duration_s, winner, match_id FROM match_info").fetchone()
     finally:
         con.close()
     info = info or (None, None, None)
     match_id = info[2] if info[2] is not None else (meta.get("match_id") or None)
-    return {"sha256": meta.get("source_sha256"),
+    # The replay inside names it (before index schema 7 there was only the
+    # file's, the same for a plain replay).
+    return {"sha256": meta.get("replay_sha256") or meta.get("source_sha256"),
             "game": meta.get("game"), "build": meta.get("game_build"), "map": meta.get("map"),
             "match_id": match_id, "first_tick": meta.get("first_tick"),
             "last_tick": meta.get("last_tick"), "duration_s": info[0], "winner": info[1]}

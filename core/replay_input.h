@@ -1,0 +1,87 @@
+// ReplayInput: a replay as the user has it: a plain .dem, a .dem.bz2,
+// .dem.gz or .dem.zst (told by the first bytes, never by the name), a file
+// or standard input ("-").
+//
+// A plain regular file is memory-mapped (MappedFile) and read in place.
+// Anything else is streamed: a thread beside the parse reads the input
+// and decompresses it into chunks of kChunkBytes, at most kChunksAhead
+// ahead of the parse, so memory stays bounded whatever the replay's size:
+// no whole decompressed copy, in memory or on disk. The parse reads
+// through source() (replay_source.h) either way.
+//
+// A corrupt compressed stream fails where its data stops decoding
+// (Corrupt, naming the compression and the compressed byte); a cut one
+// ends the replay there (Truncated: the parse keeps what came before, as
+// for a cut .dem). A stream's decoded bytes are only ever as many as the
+// replay's frames ask for: DemoStream's frame limit bounds what one frame
+// may hold.
+#ifndef GEM_CORE_REPLAY_INPUT_H_
+#define GEM_CORE_REPLAY_INPUT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/decompressor.h"
+#include "core/mapped_file.h"
+#include "core/replay_source.h"
+#include "core/status.h"
+
+namespace gem {
+
+struct ReplayInputHooks {
+  // Called on the reading thread, in order, for a streamed input: every
+  // byte of the input as given, and every byte of the replay inside (the
+  // same bytes when it is not compressed). A mapped file calls neither:
+  // its bytes are the file's (MappedFile).
+  std::function<void(const uint8_t*, size_t)> input_bytes;
+  std::function<void(const uint8_t*, size_t)> replay_bytes;
+};
+
+class ReplayInput {
+ public:
+  static constexpr size_t kChunkBytes = 1u << 20;
+  static constexpr size_t kChunksAhead = 4;
+
+  ReplayInput();
+  ~ReplayInput();  // stops the reading thread
+  ReplayInput(const ReplayInput&) = delete;
+  ReplayInput& operator=(const ReplayInput&) = delete;
+
+  // Opens `path` ("-": standard input). InputError when it cannot be
+  // opened or read (`*not_found` set when it does not exist).
+  Status Open(const std::string& path, ReplayInputHooks hooks = {}, bool* not_found = nullptr);
+
+  ReplaySource* source();
+  Compression compression() const { return compression_; }
+  // A mapped plain file: file() holds its bytes.
+  bool mapped() const { return mapped_; }
+  MappedFile& file() { return file_; }
+  // Once the parse read the source to its end: waits for the reading
+  // thread to be done (its hooks' results are then safe to read).
+  void WaitForReader();
+  // After a parse failed: whether the stream underneath failed too, seen
+  // within at most `max_bytes` more decoded bytes (discarded). A bzip2
+  // block's bytes come out before its checksum is checked, so a damaged
+  // block reads as a bad replay first; this finds the real cause, at a
+  // bounded cost (a bomb is not decoded to its end). Ok when the stream
+  // is sound as far as that, or the input is mapped.
+  Status StreamFailure(size_t max_bytes);
+  // Bytes of the input as given read so far (all of them once the parse
+  // reached the end); a mapped file's size.
+  uint64_t input_bytes() const;
+
+ private:
+  class Stream;
+  Compression compression_ = Compression::kNone;
+  bool mapped_ = false;
+  MappedFile file_;
+  std::unique_ptr<MemorySource> memory_;
+  std::unique_ptr<Stream> stream_;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_REPLAY_INPUT_H_

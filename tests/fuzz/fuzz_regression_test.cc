@@ -47,6 +47,7 @@ void RunAll(const std::string& target, Target fn, size_t* ran) {
 TEST(FuzzRegressions, EveryInputThatEverFailedIsHandled) {
   size_t ran = 0;
   RunAll("demo_stream", DemoStream, &ran);
+  RunAll("compressed_replay", CompressedReplay, &ran);
   RunAll("packet_entities_update", PacketEntitiesUpdate, &ran);
   RunAll("string_table_entries", StringTableEntries, &ran);
   RunAll("field_paths_and_decoders", FieldPathsAndDecoders, &ran);

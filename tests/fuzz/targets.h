@@ -19,6 +19,10 @@ namespace gem::fuzz {
 // The outer demo stream: a whole replay (frames, their messages, all the
 // way into entities when the bytes get that far).
 int DemoStream(const uint8_t* data, size_t size);
+// The same through the compressed front end (core/replay_input.h): the
+// first byte chooses how the rest is given: as it is, or compressed by
+// bzip2, gzip or zstd (compressed_target.cc).
+int CompressedReplay(const uint8_t* data, size_t size);
 // An inner svc_PacketEntities over the schema and class baselines of the
 // auto fixture ($GEM_FIXTURES, else ../shared/fixtures; without it the
 // target does nothing): the first bytes choose its flags and entry count,

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/bench/compression_cost.h"
 #include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
 #include "tools/bench/peer.h"
@@ -556,6 +557,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<Row> rows;
+  std::vector<CompressionCost> compression;  // of the match-layer lengths
   for (const auto& [name, path] : todo) {
     fmt::print(stderr, "gem-bench: {}\n", name);
     rows.push_back(Measure(name, path, o));
@@ -563,6 +565,8 @@ int main(int argc, char** argv) {
         std::find(match_names.begin(), match_names.end(), name) != match_names.end()) {
       fmt::print(stderr, "gem-bench: {}: match layer\n", name);
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
+      fmt::print(stderr, "gem-bench: {}: compressed input\n", name);
+      compression.push_back(MeasureCompression(Tool("indexer/gem-index"), path, o.work, o.runs));
     }
     if (rows.back().error.empty() && !o.peer_only &&
         std::find(keyframe_names.begin(), keyframe_names.end(), name) != keyframe_names.end()) {
@@ -584,6 +588,7 @@ int main(int argc, char** argv) {
     PrintJson(rows, o.runs);
   } else {
     if (!o.peer_only) PrintTable(rows);
+    for (const CompressionCost& c : compression) PrintCompressionCost(c, stdout);
     if (!o.peer.empty()) {
       if (!o.peer_only) fmt::print("\n");
       PrintPeerTable(rows, o.peer, false);

@@ -5,7 +5,10 @@ run's. A worker killed with SIGKILL mid-run, and an interrupted run, leave no
 duplicate row and no partial index, and a re-run completes the corpus.
 Queries equal the per-index results concatenated, --reduce the same SQL over
 them. Every wait is bounded."""
+import bz2
 import csv
+import gzip
+import hashlib
 import io
 import json
 import os
@@ -330,6 +333,36 @@ class Corpus(unittest.TestCase):
         self.assertRegex(drawn, r"\d+/18 replays  [0-9.]+ MB/s  ETA \d+:\d\d")
         piped = corpus("index", "--workers", "2", "--out", os.path.join(TMP, "piped"), inputs())
         self.assertNotIn("ETA", piped.stderr)
+
+    def test_a_match_given_plain_and_compressed_is_indexed_once(self):
+        need_fixtures()
+        d = os.path.join(TMP, "compressed-replays")
+        os.makedirs(d)
+        data = open(replay_path(AUTO), "rb").read()
+        os.symlink(replay_path(AUTO), os.path.join(d, "a.dem"))
+        with open(os.path.join(d, "b.dem.bz2"), "wb") as f:
+            f.write(bz2.compress(data))
+        with open(os.path.join(d, "c.dem.gz"), "wb") as f:
+            f.write(gzip.compress(data[:len(data) // 2], mtime=0))  # another replay (cut)
+        out = os.path.join(TMP, "compressed-corpus")
+        got = corpus("index", "--out", out, "--workers", "1", d)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        self.assertIn("2 replays to index, 0 done already, 1 under a second path", got.stderr)
+        con = sqlite3.connect(os.path.join(out, "catalog.db"))
+        sha = hashlib.sha256(data).hexdigest()
+        self.assertEqual(sorted(p for (p,) in con.execute(
+            "SELECT path FROM paths WHERE sha256 = ?", (sha,))),
+            [os.path.join(d, "a.dem"), os.path.join(d, "b.dem.bz2")])
+        self.assertEqual(con.execute("SELECT count(*) FROM replays").fetchone()[0], 2)
+        half = hashlib.sha256(gzip.decompress(open(os.path.join(d, "c.dem.gz"), "rb").read()))
+        (status, index_path), = con.execute("SELECT status, index_path FROM replays "
+                                            "WHERE sha256 = ?", (half.hexdigest(),))
+        self.assertEqual(status, "indexed")
+        idx = sqlite3.connect(os.path.join(out, index_path))
+        self.assertEqual(dict(idx.execute("SELECT key, value FROM meta WHERE key IN "
+                                          "('compression', 'truncated', 'replay_sha256')")),
+                         {"compression": "gzip", "truncated": 1,
+                          "replay_sha256": half.hexdigest()})
 
     def test_usage_and_missing_things(self):
         self.assertEqual(corpus("index", inputs()).returncode, 64)  # no --out

@@ -10,7 +10,8 @@ no partial index. One run at a time per DIR (a lock file says so).
 Replays are named by the sha256 of the replay inside (gem-index's
 meta.replay_sha256), so that one match given as .dem and as .dem.bz2 is
 indexed once. A replay is hashed here only when it could be another's copy
-(it is compressed, or its size is another input's or a cataloged replay's)
+(a compressed one is among the inputs, or its size is another input's or a
+cataloged replay's)
 or when its path is known: else gem-index's own checksum names it, and no
 byte of a plain replay is read twice. The largest
 replays go first, so that no worker is left alone with a long one at the
@@ -137,14 +138,19 @@ def run(args, tools, say):
     for _, st in stats:
         sizes[st.st_size] = sizes.get(st.st_size, 0) + 1
     cataloged = catalog.sizes()
+
+    def compressed(path):
+        try:
+            return _compression(path) != "none"
+        except OSError:
+            return False
+    # A compressed replay may be any other's copy, whatever the sizes: when
+    # one is given, every replay is hashed.
+    any_compressed = any(compressed(path) for path, _ in stats)
     for path, st in stats:
         sha = catalog.known_hash(path, st)
-        # A compressed replay may be any other's copy: it is always hashed.
-        try:
-            compressed = _compression(path) != "none"
-        except OSError:
-            compressed = False
-        if sha is None and (compressed or sizes[st.st_size] > 1 or st.st_size in cataloged):
+        if sha is None and (any_compressed or sizes[st.st_size] > 1 or
+                            st.st_size in cataloged):
             try:
                 sha = sha256_of(path)
             except OSError as e:

@@ -1,14 +1,19 @@
 #include "indexer/output_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "indexer/file_paths.h"
 
@@ -46,6 +51,49 @@ void Disarm() {
   g_temp[1][0] = '\0';
 }
 
+// "<pid>-<n>" (and nothing else): the PID of the run that made the file.
+bool ParseTempSuffix(const char* s, pid_t* pid) {
+  char* end = nullptr;
+  errno = 0;
+  const long p = std::strtol(s, &end, 10);
+  if (errno != 0 || end == s || *end != '-' || p <= 0) return false;
+  const char* n = end + 1;
+  if (*n == '\0') return false;
+  for (const char* c = n; *c != '\0'; ++c) {
+    if (*c < '0' || *c > '9') return false;
+  }
+  *pid = static_cast<pid_t>(p);
+  return true;
+}
+
+// Removes dir/.<base>.gem-tmp-<pid>-<n> (and its journal) for every run
+// that is gone: its lock is free and no process has its PID.
+int RemoveStaleTemps(const std::string& dir, const std::string& base) {
+  const std::string prefix = "." + base + ".gem-tmp-";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return 0;
+  std::vector<std::string> stale;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) != 0) continue;
+    pid_t pid = 0;
+    if (!ParseTempSuffix(e->d_name + prefix.size(), &pid)) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+    const std::string path = dir + "/" + e->d_name;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    const bool free = flock(fd, LOCK_EX | LOCK_NB) == 0;
+    close(fd);
+    if (free) stale.push_back(path);
+  }
+  closedir(d);
+  int removed = 0;
+  for (const std::string& path : stale) {
+    if (unlink(path.c_str()) == 0) ++removed;
+    unlink((path + "-journal").c_str());
+  }
+  return removed;
+}
+
 }  // namespace
 
 OutputFile::~OutputFile() {
@@ -68,6 +116,7 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return Status::CannotCreate("no directory " + dir + " for " + path);
   }
+  stale_removed_ = RemoveStaleTemps(dir, BaseName(path));
   // The signals that remove the file wait while it is created and the
   // handlers learn its name: one arriving in between would leave it.
   sigset_t block, old;
@@ -80,7 +129,10 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
     int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     const int open_errno = errno;
     if (fd >= 0) {
-      close(fd);
+      // Held until the file is renamed or removed: the next run knows a
+      // live run's file by it (flock's lock goes with the process).
+      flock(fd, LOCK_EX | LOCK_NB);
+      lock_fd_ = fd;
       temp_ = temp;
       Arm(temp_);
     }
@@ -120,6 +172,8 @@ Status OutputFile::Commit() {
   }
   committed_ = true;
   Disarm();
+  close(lock_fd_);
+  lock_fd_ = -1;
   int dfd = open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     fsync(dfd);  // make the rename durable; failure here loses nothing
@@ -134,6 +188,8 @@ void OutputFile::Abandon() {
   unlink((temp_ + "-journal").c_str());
   Disarm();
   temp_.clear();
+  if (lock_fd_ >= 0) close(lock_fd_);
+  lock_fd_ = -1;
 }
 
 }  // namespace gem::index

@@ -2,6 +2,12 @@
 // and renamed onto it only when complete, so the output path never holds a
 // half-written database. The temporary file is removed on every failure
 // path, including SIGINT, SIGTERM and SIGHUP.
+//
+// A run killed outright (SIGKILL: an OOM kill, a closed terminal) cannot
+// remove its file: the next run for the same output does. A run holds an
+// flock on its temporary file for its whole life, and the next run removes
+// only the files whose lock it can take and whose process (the PID in the
+// name) is gone: never a live run's, whatever its version.
 #ifndef GEM_INDEXER_OUTPUT_FILE_H_
 #define GEM_INDEXER_OUTPUT_FILE_H_
 
@@ -19,12 +25,15 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   // Checks that `path` may be written (CannotCreate when it exists and
-  // `force` is off, or its directory is missing or not writable) and
-  // creates the empty temporary file.
+  // `force` is off, or its directory is missing or not writable), removes
+  // the temporary files dead runs left for it, and creates the empty
+  // temporary file.
   Status Prepare(const std::string& path, bool force);
   const std::string& temp_path() const { return temp_; }
   // The directory both files are in (after Prepare).
   const std::string& directory() const { return directory_; }
+  // Temporary files of dead runs that Prepare removed.
+  int stale_removed() const { return stale_removed_; }
 
   // Starts writing the temporary file's dirty pages to disk and returns
   // (Linux: sync_file_range; elsewhere nothing), so that Commit's flush
@@ -40,6 +49,8 @@ class OutputFile {
   std::string directory_;
   std::string temp_;
   bool committed_ = false;
+  int lock_fd_ = -1;  // the temporary file, flocked while this run lives
+  int stale_removed_ = 0;
 };
 
 }  // namespace gem::index

@@ -152,6 +152,43 @@ else
     fi
     no_leftovers "$work" "signal"
   fi
+
+  # SIGKILL leaves the temporary file (nothing can remove it then); the
+  # next run for the same output removes it, but never a live run's. The
+  # runs are held mid-replay by a FIFO this shell keeps open for writing.
+  if [ -f "$big" ]; then
+    temps() { find "$work" -maxdepth 1 -name ".kill.db.gem-tmp-*" ! -name '*-journal' | sort; }
+    wait_for_temps() {  # N
+      for _ in $(seq 100); do [ "$(temps | wc -l)" -ge "$1" ] && return 0; sleep 0.05; done
+      return 1
+    }
+    mkfifo "$work/live.fifo" "$work/dead.fifo"
+    "$gi" --quiet - "$work/kill.db" <"$work/live.fifo" 2>/dev/null &  # a live run, kept
+    live_pid=$!
+    exec 7>"$work/live.fifo"
+    head -c 300000 "$big" >&7
+    wait_for_temps 1 || fail "kill: the live held run made no temporary file"
+    live=$(temps)
+    "$gi" --quiet - "$work/kill.db" <"$work/dead.fifo" 2>/dev/null &  # the run to kill
+    dead_pid=$!
+    exec 8>"$work/dead.fifo"
+    head -c 300000 "$big" >&8
+    wait_for_temps 2 || fail "kill: the second held run made no temporary file"
+    dead=$(temps | grep -v -x -F "$live")
+    kill -KILL "$dead_pid"
+    wait "$dead_pid" 2>/dev/null
+    exec 8>&-
+    [ -n "$dead" ] && [ -e "$dead" ] || fail "kill: SIGKILL's temporary file is not there to test"
+    run 0 "a run after a killed one" --quiet --force "$big" "$work/kill.db"
+    [ -e "$dead" ] && fail "kill: the killed run's temporary file was left"
+    kill -0 "$live_pid" 2>/dev/null || fail "kill: the live run ended early"
+    [ -e "$live" ] || fail "kill: a live run's temporary file was removed"
+    kill -TERM "$live_pid"
+    wait "$live_pid" 2>/dev/null
+    exec 7>&-
+    [ -z "$(temps)" ] || fail "kill: temporary files left: $(temps)"
+    echo "ok: a killed run's temporary file is removed by the next run, a live run's kept"
+  fi
 fi
 
 # A game gem does not know: indexed, with empty match-layer tables and a

@@ -205,9 +205,15 @@ bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out) {
       case 3:
         out->is_delta = r.varint() != 0;
         break;
+      case 6:
+        out->delta_from = r.int32();
+        break;
       case 7:
         out->data = r.bytes_data();
         out->size = r.bytes().size();
+        break;
+      case 12:
+        out->server_tick = static_cast<int64_t>(r.varint());
         break;
       case 16:
         out->has_pvs_bits = r.varint() != 0;
@@ -289,6 +295,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
     }
     applied_full_packet_ = true;
   }
+  state_server_tick_ = msg.server_tick;
   BitReader r(msg.data, msg.size);
   const bool pvs_bits = msg.has_pvs_bits;
   int64_t index = -1;

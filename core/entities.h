@@ -37,6 +37,8 @@ struct PacketEntities {
   int32_t updated_entries = 0;
   bool is_delta = false;      // legacy_is_delta
   bool has_pvs_bits = false;  // has_pvs_vis_bits(_deprecated) != 0
+  int64_t server_tick = -1;   // the server tick the update brings the state to
+  int64_t delta_from = -1;    // the server tick a delta is from
   const uint8_t* data = nullptr;
   size_t size = 0;
 };
@@ -135,6 +137,9 @@ class EntityManager {
   const FieldState* Baseline(int32_t class_id, Status* status);
   size_t live_count() const { return live_; }
   const EntityCounters& counters() const { return counters_; }
+  // The server tick the state was last brought to (the server_tick of the
+  // last update applied; -1 when the messages do not say).
+  int64_t state_server_tick() const { return state_server_tick_; }
 
   // Reads one field-path list and its values into `state`, recording the
   // changes. Public for tests and the baseline decoder.
@@ -171,6 +176,7 @@ class EntityManager {
   Sink* sink_;
   unsigned class_id_bits_ = 0;
   bool applied_full_packet_ = false;
+  int64_t state_server_tick_ = -1;
   FullPacketObserver full_packet_observer_;
   bool report_created_state_ = true;
   bool report_updates_ = true;

@@ -176,6 +176,19 @@ Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
   options.full_packet = [&](const PacketEntities& msg, const TickInfo& tick) -> Status {
     EntityManager& live = parser->mutable_entities();
     if (before_check) before_check(live);
+    // Like with like: a full update of another server tick than the
+    // deltas' state (a client's recording re-baselines mid-stream, a tick
+    // or two ahead) is not that state restated. Reported, not compared.
+    if (msg.server_tick >= 0 && live.state_server_tick() >= 0 &&
+        msg.server_tick != live.state_server_tick()) {
+      ++counts->rebaselines;
+      std::fprintf(out,
+                   "tick %u: a full update of server tick %lld over the deltas' state of server "
+                   "tick %lld: a re-baseline, not compared\n",
+                   tick.tick, static_cast<long long>(msg.server_tick),
+                   static_cast<long long>(live.state_server_tick()));
+      return Status::Ok();
+    }
     GEM_RETURN_IF_ERROR(live.DecodeSnapshot(msg, &snapshot));
     ++counts->full_packets;
     checker.CompareEntities(live, snapshot, tick);
@@ -213,10 +226,16 @@ int RunVerify(const Args& args) {
   }
   fmt::print(
       "verify: {} full packets checked: {} entities, {} field values, {} string tables, "
-      "{} entries; {} mismatches\n",
-      c.full_packets, c.entities, c.fields, c.tables, c.entries, c.mismatches);
+      "{} entries; {} mismatches{}\n",
+      c.full_packets, c.entities, c.fields, c.tables, c.entries, c.mismatches,
+      c.rebaselines == 0 ? std::string()
+                         : fmt::format("; {} re-baseline{} (a full update of another server tick "
+                                       "than the deltas' state: not compared)",
+                                       c.rebaselines, c.rebaselines == 1 ? "" : "s"));
   if (c.full_packets == 0) {
-    fmt::print(stderr, "gem-dump: no full packet after the first: nothing was checked\n");
+    fmt::print(stderr, "gem-dump: no full packet after the first restates the deltas' state{}: "
+               "nothing was checked\n",
+               c.rebaselines == 0 ? "" : " (only re-baselines)");
   }
   return c.mismatches == 0 ? cli::kExitOk : 1;
 }

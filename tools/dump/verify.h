@@ -34,6 +34,7 @@ struct VerifyCounts {
   uint64_t tables = 0;        // string tables compared
   uint64_t entries = 0;       // string-table entries compared
   uint64_t mismatches = 0;
+  uint64_t rebaselines = 0;   // full updates of another server tick: not compared
 };
 
 // Parses the replay and checks each full packet after the first against

@@ -1,0 +1,150 @@
+"""The gem Python package, as a user installs and uses it: installed
+offline into a fresh venv (Debian's /usr/bin/python3, its system
+packages visible for pandas) with pip from tools/python, then the README's
+three lines run there, from replay to DataFrame, in a directory of their
+own with no GEM_* variable set. The frame must hold what SQLite and libgem
+answer for the same query here; gem-index's failure comes as IndexFailed
+with its exit code and message; a sqlite3 without enable_load_extension,
+and a missing pandas, each get one clear error naming the fix."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+from gemtest import AUTO, FIXTURES, GEM_INDEX, LIB, RUNFILES, TMP, connect, replay_path  # noqa: E402
+
+PACKAGE = os.path.join(RUNFILES, "tools", "python")
+_venv = {}
+
+
+def venv_python():
+    """A venv with gem installed from tools/python (made once)."""
+    if "python" in _venv:
+        return _venv["python"]
+    env_dir = os.path.join(TMP, "venv")
+    subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", env_dir],
+                   check=True)
+    # pip builds in the source tree: a copy, not the read-only runfiles.
+    source = os.path.join(TMP, "gem-python")
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(PACKAGE, source, symlinks=False)
+    env = dict(os.environ, GEM_EXTENSION=LIB, GEM_INDEX=GEM_INDEX, HOME=TMP,
+               PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1")
+    python = os.path.join(env_dir, "bin", "python")
+    got = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation",
+                          "--quiet", source], env=env, capture_output=True, text=True)
+    if got.returncode != 0:
+        raise AssertionError("pip install failed: %s%s" % (got.stdout, got.stderr))
+    _venv["python"] = python
+    return python
+
+
+def run_in_venv(code, cwd):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GEM_")}
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([venv_python(), "-c", textwrap.dedent(code)], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+class PythonPackage(unittest.TestCase):
+    def setUp(self):
+        if not os.path.exists(replay_path(AUTO)):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        self.work = os.path.join(TMP, self.id().rsplit(".", 1)[-1])
+        os.makedirs(self.work)
+
+    def test_three_lines_from_replay_to_dataframe(self):
+        sql = ("SELECT tick, class, field, value FROM gem_state(600) "
+               "WHERE field = 'm_iHealth' ORDER BY entity")
+        got = run_in_venv('''
+            import gem, json, sys
+            out = gem.index(sys.argv[1] if len(sys.argv) > 1 else %r, "match.db")
+            df = gem.frame("match.db", %r)
+            print(json.dumps({"module": gem.__file__, "columns": list(df.columns),
+                              "rows": df.values.tolist(), "type": type(df).__name__}))
+        ''' % (replay_path(AUTO), sql), self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        import json
+        result = json.loads(got.stdout)
+        # The installed copy, not the checkout's.
+        self.assertIn(os.path.join("venv", "lib"), result["module"])
+        self.assertEqual(result["type"], "DataFrame")
+        self.assertEqual(result["columns"], ["tick", "class", "field", "value"])
+        con = connect(os.path.join(self.work, "match.db"))
+        want = [list(r) for r in con.execute(sql)]
+        self.assertGreater(len(want), 10)
+        self.assertEqual(result["rows"], want)
+
+    def test_params_and_query_without_pandas(self):
+        db = os.path.join(self.work, "m.db")
+        subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), db], check=True)
+        got = run_in_venv('''
+            import sys
+            sys.modules["pandas"] = None  # as if it were not installed
+            import gem
+            print(gem.query(%r, "SELECT value FROM meta WHERE key = ?", ("game",)))
+            try:
+                gem.frame(%r, "SELECT 1")
+            except gem.GemError as e:
+                print("error:", e)
+        ''' % (db, db), self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        lines = got.stdout.splitlines()
+        self.assertEqual(lines[0], "[{'value': 'dota2'}]")
+        self.assertIn("gem.frame needs pandas (Debian: apt install python3-pandas)", lines[1])
+
+    def test_gem_index_failure_is_an_exception_with_its_code(self):
+        junk = os.path.join(self.work, "junk.dem")
+        with open(junk, "wb") as f:
+            f.write(b"not a replay at all")
+        got = run_in_venv('''
+            import gem
+            for replay, out in ((%r, "a.db"), ("missing.dem", "b.db")):
+                try:
+                    gem.index(replay, out)
+                    print("no exception")
+                except gem.IndexFailed as e:
+                    print(e.exit_code, e.message)
+            try:
+                gem.index(%r, "c.db", keyframe_seconds="x")
+            except gem.IndexFailed as e:
+                print(e.exit_code)
+        ''' % (junk, junk), self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        lines = got.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("65 "), lines)
+        self.assertIn("does not start with PBDEMS2", lines[0])
+        self.assertTrue(lines[1].startswith("66 "), lines)
+        self.assertEqual(lines[2], "64")
+        self.assertFalse(os.path.exists(os.path.join(self.work, "a.db")))
+
+    def test_a_sqlite3_that_cannot_load_extensions_is_named(self):
+        db = os.path.join(self.work, "m.db")
+        subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), db], check=True)
+        # What pyenv's and some other builds' sqlite3 module looks like (a C
+        # type's attribute cannot be deleted: gem is handed a stand-in).
+        got = run_in_venv('''
+            import sqlite3, gem
+            class Connection:  # no enable_load_extension
+                pass
+            class Stub:
+                Connection = Connection
+            gem.sqlite3 = Stub
+            try:
+                gem.connect(%r)
+            except gem.GemError as e:
+                print(e)
+        ''' % db, self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        self.assertIn("cannot load extensions", got.stdout)
+        self.assertIn("/usr/bin/python3", got.stdout)
+
+
+if __name__ == "__main__":
+    junit.main()

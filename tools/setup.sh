@@ -27,6 +27,7 @@ packages=(
   zlib1g-dev         # CRC-32 for string-table checks; .dem.gz replays
   libzstd-dev        # keyframe rows; .dem.zst replays
   libbz2-dev         # .dem.bz2 replays
+  bzip2              # the bzip2 command: the demo's next step
   zstd               # the zstd command: .dem.zst fixtures in tests, gem-corpus hashing
   chromium           # headless browser for gem-view's page tests
 )

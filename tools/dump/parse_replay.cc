@@ -14,7 +14,12 @@ int ParseReplay(const std::string& path, Sink* sink,
                 const std::function<void(const Parser&)>& done) {
   ReplayInput input;
   if (int rc = cli::OpenReplay("gem-dump", path, &input); rc != 0) return rc;
-  Parser parser(sink);
+  // One pass, front to back: the mapping's pages behind the parse go (kept,
+  // the whole replay stayed resident: summary of the 30-minute synthetic
+  // replay peaked at 67 MiB against parse's 29).
+  ParserOptions options;
+  options.consumed = cli::DropBehind(&input);
+  Parser parser(sink, options);
   Status s = parser.Parse(input.source());
   if (!s.ok()) s = cli::FailureOf(&input, s);
   if (!s.ok()) {

@@ -74,7 +74,9 @@ int RunState(const Args& args) {
   SnapshotSink sink(ticks, [&](uint32_t req, uint32_t tick, uint32_t net) {
     DumpEntities(*current, req, tick, net);
   });
-  Parser parser(&sink);
+  ParserOptions options;
+  options.consumed = cli::DropBehind(&input);  // one pass: pages behind it go
+  Parser parser(&sink, options);
   current = &parser;
   Status s = parser.Parse(input.source());
   if (!s.ok()) s = cli::FailureOf(&input, s);

@@ -19,6 +19,11 @@ std::string At(const char* name, uint64_t offset) {
   return std::string(name) + " data at byte " + std::to_string(offset) + " of the compressed file";
 }
 
+Status CutAt(const char* name, uint64_t offset) {
+  return Status::Truncated(std::string("the ") + name + " stream is cut at byte " +
+                           std::to_string(offset) + " of the compressed file");
+}
+
 // Input follows a finished stream: it must be another stream of the kind.
 Status NextStreamOrCorrupt(const char* name, const uint8_t* magic, size_t magic_size,
                            const uint8_t* in, size_t size, uint64_t offset) {
@@ -77,8 +82,7 @@ class Bzip2 : public Decompressor {
 
   Status Finish() const override {
     if (ended_) return Status::Ok();
-    return Status::Truncated("the bzip2 stream is cut at byte " + std::to_string(consumed_) +
-                             " of the compressed file");
+    return CutAt("bzip2", consumed_);
   }
 
  private:
@@ -135,8 +139,7 @@ class Gzip : public Decompressor {
 
   Status Finish() const override {
     if (ended_) return Status::Ok();
-    return Status::Truncated("the gzip stream is cut at byte " + std::to_string(consumed_) +
-                             " of the compressed file");
+    return CutAt("gzip", consumed_);
   }
 
  private:
@@ -179,8 +182,7 @@ class Zstd : public Decompressor {
 
   Status Finish() const override {
     if (ended_) return Status::Ok();
-    return Status::Truncated("the zstd stream is cut at byte " + std::to_string(consumed_) +
-                             " of the compressed file");
+    return CutAt("zstd", consumed_);
   }
 
  private:

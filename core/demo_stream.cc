@@ -61,6 +61,13 @@ bool ReadVarint32(const uint8_t* bytes, size_t size, size_t* pos, uint32_t* out)
   return true;
 }
 
+// A source's failure, placed at the frame it cut (the offset in the replay;
+// the message says where in the compressed file).
+Status At(const Status& failure, uint64_t frame_start) {
+  return failure.has_offset() ? failure
+                              : failure.WithContext("reading the frame there", frame_start);
+}
+
 }  // namespace
 
 Status DemoStream::Open() {
@@ -117,7 +124,7 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   // Three varints of at most 5 bytes each.
   Status peeked = source_->Peek(15, &bytes, &have);
   if (have == 0) {
-    if (!peeked.ok()) return peeked;
+    if (!peeked.ok()) return At(peeked, start);
     *end = true;
     return Status::Ok();
   }
@@ -126,7 +133,7 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   if (!ReadVarint32(bytes, have, &p, &command) || !ReadVarint32(bytes, have, &p, &tick) ||
       !ReadVarint32(bytes, have, &p, &size)) {
     return peeked.ok() ? Status::Truncated("the file ends inside a frame header", start)
-                       : peeked;
+                       : At(peeked, start);
   }
   if (size > kMaxFramePayload) {
     return Status::Corrupt("frame claims " + std::to_string(size) +
@@ -136,7 +143,7 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   const size_t head = p;
   peeked = source_->Peek(head + size, &bytes, &have);
   if (have < head + size) {
-    if (!peeked.ok()) return peeked;
+    if (!peeked.ok()) return At(peeked, start);
     return Status::Truncated("frame of " + std::to_string(size) +
                                  " bytes is cut by the end of the file (" +
                                  std::to_string(have - head) + " bytes remain)",

@@ -1,6 +1,7 @@
 #include "core/replay_input.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ class ReplayInput::Stream : public ReplaySource {
          ReplayInputHooks hooks)
       : fd_(fd), name_(std::move(name)), hooks_(std::move(hooks)),
         decoder_(Decompressor::New(c)) {
+    if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;
     thread_ = std::thread([this, first = std::move(first)]() mutable { Run(std::move(first)); });
   }
 
@@ -34,8 +36,14 @@ class ReplayInput::Stream : public ReplaySource {
       stop_ = true;
     }
     cv_.notify_all();
+    // A read of a pipe that sends nothing more (a writer that stalls)
+    // would keep the thread, and the process, waiting: wake it.
+    if (wake_[1] >= 0 && ::write(wake_[1], "x", 1) < 0) {
+    }
     Join();
     ::close(fd_);
+    if (wake_[0] >= 0) ::close(wake_[0]);
+    if (wake_[1] >= 0) ::close(wake_[1]);
   }
 
   Status Peek(size_t n, const uint8_t** data, size_t* got) override {
@@ -73,10 +81,13 @@ class ReplayInput::Stream : public ReplaySource {
   uint64_t position() const override { return position_; }
 
   Status Failure(size_t max_bytes) {
+    if (!decoder_) return Status::Ok();  // plain bytes: no decoder to blame
     size_t discarded = 0;
     for (;;) {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return !full_.empty() || finished_; });
+      // A reader waiting on a stalled pipe has no verdict to give.
+      cv_.wait(lock, [&] { return !full_.empty() || finished_ || stalled_; });
+      if (full_.empty() && !finished_) return Status::Ok();
       if (full_.empty()) return final_.ok() || final_.IsRecoverable() ? Status::Ok() : final_;
       if (discarded >= max_bytes) return Status::Ok();
       discarded += full_.front().size();
@@ -136,9 +147,39 @@ class ReplayInput::Stream : public ReplaySource {
     return true;
   }
 
+  // Whether a read would wait (a pipe with nothing in it now): then what
+  // was decoded goes to the parse first, not when a chunk is full, so a
+  // stalled writer does not hold back the bytes it did send.
+  bool InputStalls() const {
+    pollfd fd{fd_, POLLIN, 0};
+    return ::poll(&fd, 1, 0) == 0;
+  }
+
   // Reads up to `room` input bytes; 0 at the end. Not ok on a read error.
   Status Read(uint8_t* buf, size_t room, size_t* got) {
+    *got = 0;
     for (;;) {
+      if (wake_[0] >= 0) {
+        const bool stalls = InputStalls();
+        if (stalls) {
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            stalled_ = true;
+          }
+          cv_.notify_all();
+        }
+        pollfd fds[2] = {{fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
+        const int polled = ::poll(fds, 2, -1);
+        if (stalls) {
+          std::lock_guard<std::mutex> lock(mu_);
+          stalled_ = false;
+        }
+        if (polled < 0) {
+          if (errno == EINTR) continue;
+          return Status::InputError("cannot wait for " + name_ + ": " + std::strerror(errno));
+        }
+        if (fds[1].revents != 0) return Status::Ok();  // stopped: as if at the end
+      }
       const ssize_t n = ::read(fd_, buf, room);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Status::InputError("cannot read " + name_ + ": " + std::strerror(errno));
@@ -174,6 +215,11 @@ class ReplayInput::Stream : public ReplaySource {
     std::memcpy(chunk.data(), first.data(), first.size());
     size_t filled = first.size();
     for (;;) {
+      if (filled > 0 && InputStalls()) {
+        if (!Queue(&chunk, filled)) return Status::Ok();
+        if (!TakeEmpty(&chunk)) return Status::Ok();
+        filled = 0;
+      }
       size_t got = 0;
       GEM_RETURN_IF_ERROR(Read(chunk.data() + filled, kChunkBytes - filled, &got));
       filled += got;
@@ -200,6 +246,11 @@ class ReplayInput::Stream : public ReplaySource {
     size_t filled = 0;
     for (;;) {
       if (in_begin == in_end && !input_ended) {
+        if (filled > 0 && InputStalls()) {
+          if (!Queue(&chunk, filled)) return Status::Ok();
+          if (!TakeEmpty(&chunk)) return Status::Ok();
+          filled = 0;
+        }
         size_t got = 0;
         GEM_RETURN_IF_ERROR(Read(input.data(), input.size(), &got));
         in_begin = 0;
@@ -225,6 +276,7 @@ class ReplayInput::Stream : public ReplaySource {
   static constexpr size_t kInputBytes = 256u << 10;
 
   const int fd_;
+  int wake_[2] = {-1, -1};  // written when the parse is done with the stream
   const std::string name_;
   const ReplayInputHooks hooks_;
   std::unique_ptr<Decompressor> decoder_;
@@ -236,6 +288,7 @@ class ReplayInput::Stream : public ReplaySource {
   std::vector<std::vector<uint8_t>> free_;  // taken, to fill again
   bool stop_ = false;
   bool finished_ = false;
+  bool stalled_ = false;  // the thread waits for input that has not come
   Status final_;
   uint64_t input_bytes_ = 0;
 

@@ -18,10 +18,16 @@ void Progress::Update(uint64_t bytes, uint32_t tick) {
   last_ = now;
   double elapsed = std::chrono::duration<double>(now - start_).count();
   double rate = elapsed > 0 ? bytes / elapsed : 0;
-  double eta = rate > 0 ? (total_ - bytes) / rate : 0;
-  std::fprintf(stderr, "\r  %.1f / %.1f MB (%3.0f%%)  tick %u  %.1f MB/s  ETA %.0fs   ",
-               bytes / 1e6, total_ / 1e6, total_ ? 100.0 * bytes / total_ : 100.0,
-               tick == 0xFFFFFFFFu ? 0u : tick, rate / 1e6, eta);
+  const unsigned shown_tick = tick == 0xFFFFFFFFu ? 0u : tick;
+  if (total_ == 0) {
+    // A stream (compressed, a pipe): its size is not known ahead.
+    std::fprintf(stderr, "\r  %.1f MB  tick %u  %.1f MB/s   ", bytes / 1e6, shown_tick,
+                 rate / 1e6);
+  } else {
+    const double eta = rate > 0 && bytes < total_ ? (total_ - bytes) / rate : 0;
+    std::fprintf(stderr, "\r  %.1f / %.1f MB (%3.0f%%)  tick %u  %.1f MB/s  ETA %.0fs   ",
+                 bytes / 1e6, total_ / 1e6, 100.0 * bytes / total_, shown_tick, rate / 1e6, eta);
+  }
   drawn_ = true;
 }
 

@@ -60,6 +60,27 @@ if [ -f "$fixtures/dota2_haste_nekit.dem" ]; then
     { echo "FAIL: verify's re-baseline line"; cat "$tmp/out"; failures=$((failures + 1)); }
 fi
 
+# A compressed replay, and one through standard input, read as the plain
+# file: the same summary, the same verify line.
+auto="$fixtures/dota2_haste_auto-20240102-2233-start.dem"
+if [ -f "$auto" ]; then
+  gzip -c "$auto" > "$tmp/auto.dem.gz"
+  zstd -q -c "$auto" > "$tmp/auto.dem.zst"
+  expect_exit 0 "summary of the plain replay" "$dump" summary "$auto"
+  cp "$tmp/out" "$tmp/plain-summary"
+  expect_exit 0 "summary of a .dem.gz" "$dump" summary "$tmp/auto.dem.gz"
+  cmp -s "$tmp/out" "$tmp/plain-summary" ||
+    { echo "FAIL: a .dem.gz's summary differs"; diff "$tmp/plain-summary" "$tmp/out" | head; failures=$((failures + 1)); }
+  "$dump" summary - <"$tmp/auto.dem.zst" >"$tmp/out" 2>"$tmp/err"
+  cmp -s "$tmp/out" "$tmp/plain-summary" ||
+    { echo "FAIL: a .dem.zst's summary through stdin differs"; cat "$tmp/err"; failures=$((failures + 1)); }
+  expect_exit 0 "verify of a .dem.zst" "$dump" verify "$tmp/auto.dem.zst"
+  grep -q "; 0 mismatches$" "$tmp/out" || { echo "FAIL: verify of a .dem.zst"; failures=$((failures + 1)); }
+  head -c 300000 "$tmp/auto.dem.gz" > "$tmp/cut.dem.gz"
+  expect_exit 0 "summary of a cut .dem.gz" "$dump" summary "$tmp/cut.dem.gz"
+  expect_stderr "the gzip stream is cut at byte 300000 of the compressed file" "a cut stream says where"
+fi
+
 if [ -f "$fixtures/dota2_haste_nekit.dem" ]; then
   expect_exit 0 "summary" "$dump" summary "$fixtures/dota2_haste_nekit.dem"
   for key in game game_build header_build_num header_map final_tick demo_packets \

@@ -188,6 +188,25 @@ else
     exec 7>&-
     [ -z "$(temps)" ] || fail "kill: temporary files left: $(temps)"
     echo "ok: a killed run's temporary file is removed by the next run, a live run's kept"
+
+    # A pipe whose writer stalls after bytes that are not a replay: the
+    # error ends gem-index while the writer still holds the pipe open.
+    mkfifo "$work/stall.fifo"
+    "$gi" --quiet - "$work/stall.db" <"$work/stall.fifo" 2>"$work/err" &
+    stall_pid=$!
+    exec 9>"$work/stall.fifo"
+    printf 'not a replay, and then nothing for a while' >&9
+    for _ in $(seq 200); do kill -0 "$stall_pid" 2>/dev/null || break; sleep 0.05; done
+    if kill -0 "$stall_pid" 2>/dev/null; then
+      fail "stalled pipe: gem-index still waits on it after its error"
+      kill -KILL "$stall_pid"
+    fi
+    wait "$stall_pid"
+    rc=$?
+    exec 9>&-
+    [ "$rc" -eq 65 ] || fail "stalled pipe: exit $rc, expected 65"
+    grep -q "does not start with PBDEMS2" "$work/err" || fail "stalled pipe: $(cat "$work/err")"
+    no_leftovers "$work" "stalled pipe"
   fi
 fi
 

@@ -312,6 +312,11 @@ Status ReplayInput::StreamFailure(size_t max_bytes) {
   return stream_ ? stream_->Failure(max_bytes) : Status::Ok();
 }
 
+Status ReplayInput::FailureOf(const Status& parse) {
+  Status stream = StreamFailure(kFailureLookahead);
+  return stream.ok() ? parse : stream;
+}
+
 void ReplayInput::WaitForReader() {
   if (stream_) stream_->Join();
 }

@@ -69,6 +69,11 @@ class ReplayInput {
   // bounded cost (a bomb is not decoded to its end). Ok when the stream
   // is sound as far as that, or the input is mapped.
   Status StreamFailure(size_t max_bytes);
+  // The status to report for a failed parse: the stream's own failure
+  // (StreamFailure, looking kFailureLookahead bytes ahead: many bzip2
+  // blocks of 900 kB at most), else `parse`.
+  static constexpr size_t kFailureLookahead = 16u << 20;
+  Status FailureOf(const Status& parse);
   // Bytes of the input as given read so far (all of them once the parse
   // reached the end); a mapped file's size.
   uint64_t input_bytes() const;

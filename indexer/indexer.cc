@@ -18,10 +18,6 @@
 namespace gem::index {
 namespace {
 
-// How far past a failed parse a stream is decoded to find its own damage:
-// many bzip2 blocks (900 kB each at most).
-constexpr size_t kStreamFailureLookahead = 16u << 20;
-
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -105,8 +101,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
     if (!health.ok()) return health;
     // Damaged compressed data may read as a bad replay before the
     // decompressor's checksum says so: that is the cause to report.
-    Status stream = input.StreamFailure(kStreamFailureLookahead);
-    return stream.ok() ? s : stream;
+    return input.FailureOf(s);
   }
   if (input.mapped()) {
     sha.join();

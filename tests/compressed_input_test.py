@@ -21,7 +21,8 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import AUTO, FIXTURES, GEM_INDEX, MODERN, TMP, replay_path, need_some  # noqa: E402
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, MODERN, TMP, need_some, peak_kib,  # noqa: E402
+                     replay_path)
 
 # meta keys that record the input as given, not the replay.
 INPUT_KEYS = ("compression", "source_name", "source_sha256", "source_bytes")
@@ -57,15 +58,6 @@ def gem_index(replay, out, stdin=None, feed=None):
     proc = subprocess.run([GEM_INDEX, "--quiet", replay, out], input=feed, capture_output=True)
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(),
                                        proc.stderr.decode(errors="replace"))
-
-
-def peak_kib(argv):
-    """Runs argv; its exit code and its own peak resident KiB."""
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_maxrss
 
 
 def tables(con):
@@ -248,11 +240,11 @@ class CompressedInput(unittest.TestCase):
         self.assertIn("frames follow DEM_Stop", r.stderr)
         # What indexing the fixture itself takes, to measure the bombs by
         # (under the sanitizers both grow alike).
-        code, plain_kib = peak_kib([GEM_INDEX, "--quiet", "--force", replay,
-                                    os.path.join(TMP, "peak.db")])
+        code, plain_kib, _ = peak_kib([GEM_INDEX, "--quiet", "--force", replay,
+                                       os.path.join(TMP, "peak.db")])
         self.assertEqual(code, 0)
         for what, path in (("bzip2 zeros", bomb_path), ("empty frames", bomb2_path)):
-            code, kib = peak_kib([GEM_INDEX, "--quiet", path, os.path.join(TMP, "bomb.db")])
+            code, kib, _ = peak_kib([GEM_INDEX, "--quiet", path, os.path.join(TMP, "bomb.db")])
             self.assertEqual(code, 65)
             # Holding what the bombs expand to would take 1 to 2 GiB.
             self.assertLess(kib, plain_kib + (32 << 10),

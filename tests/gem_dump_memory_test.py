@@ -11,16 +11,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import AUTO, FIXTURES, GEM_DUMP, GEM_SYNTH, TMP, replay_path  # noqa: E402
-
-
-def peak_kib(argv):
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss, err
+from gemtest import AUTO, FIXTURES, GEM_DUMP, GEM_SYNTH, TMP, peak_kib, replay_path  # noqa: E402
 
 
 class GemDumpMemory(unittest.TestCase):

@@ -86,6 +86,19 @@ def synthetic_index(minutes, seed, *index_options):
     return _index(key, dem, out, index_options)
 
 
+def peak_kib(argv):
+    """Runs argv (no input, output dropped); its exit code, its own peak
+    resident KiB (wait4's, not the tests' other children's) and its stderr.
+    A child's peak counts what its parent held when it forked."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_maxrss, err
+
+
 def connect(path=":memory:"):
     con = sqlite3.connect(path)
     con.enable_load_extension(True)

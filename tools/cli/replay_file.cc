@@ -22,11 +22,6 @@ std::function<void(uint64_t)> DropBehind(ReplayInput* input) {
   return [input](uint64_t at) { input->file().DropBefore(at); };
 }
 
-Status FailureOf(ReplayInput* input, const Status& parse) {
-  // Many bzip2 blocks (900 kB each at most) past the failure.
-  constexpr size_t kLookahead = 16u << 20;
-  Status stream = input->StreamFailure(kLookahead);
-  return stream.ok() ? parse : stream;
-}
+Status FailureOf(ReplayInput* input, const Status& parse) { return input->FailureOf(parse); }
 
 }  // namespace gem::cli

@@ -155,6 +155,15 @@ class ReplayInput::Stream : public ReplaySource {
     return ::poll(&fd, 1, 0) == 0;
   }
 
+  // Before a read that would wait: the chunk so far goes to the parse and
+  // a fresh one comes back. False when asked to stop.
+  bool HandOverIfStalled(std::vector<uint8_t>* chunk, size_t* filled) {
+    if (*filled == 0 || !InputStalls()) return true;
+    if (!Queue(chunk, *filled) || !TakeEmpty(chunk)) return false;
+    *filled = 0;
+    return true;
+  }
+
   // Reads up to `room` input bytes; 0 at the end. Not ok on a read error.
   Status Read(uint8_t* buf, size_t room, size_t* got) {
     *got = 0;
@@ -215,11 +224,7 @@ class ReplayInput::Stream : public ReplaySource {
     std::memcpy(chunk.data(), first.data(), first.size());
     size_t filled = first.size();
     for (;;) {
-      if (filled > 0 && InputStalls()) {
-        if (!Queue(&chunk, filled)) return Status::Ok();
-        if (!TakeEmpty(&chunk)) return Status::Ok();
-        filled = 0;
-      }
+      if (!HandOverIfStalled(&chunk, &filled)) return Status::Ok();
       size_t got = 0;
       GEM_RETURN_IF_ERROR(Read(chunk.data() + filled, kChunkBytes - filled, &got));
       filled += got;
@@ -246,11 +251,7 @@ class ReplayInput::Stream : public ReplaySource {
     size_t filled = 0;
     for (;;) {
       if (in_begin == in_end && !input_ended) {
-        if (filled > 0 && InputStalls()) {
-          if (!Queue(&chunk, filled)) return Status::Ok();
-          if (!TakeEmpty(&chunk)) return Status::Ok();
-          filled = 0;
-        }
+        if (!HandOverIfStalled(&chunk, &filled)) return Status::Ok();
         size_t got = 0;
         GEM_RETURN_IF_ERROR(Read(input.data(), input.size(), &got));
         in_begin = 0;

@@ -100,19 +100,25 @@ class KeyframesKeepValues(unittest.TestCase):
                         # samples; every entity over two samples once below.
                         step = rng.randint(20, 97)
                         window = (tick, tick + rng.randint(0, 12 * step), step)
-                        before = keyframes_read(con)
                         for entity in rng.sample(entities, min(3, len(entities))):
                             args = window + (entity,)
-                            self.assertEqual(con.execute(SAMPLE_ONE, args).fetchall(),
-                                             ref.execute(SAMPLE_ONE, args).fetchall(),
+                            before = keyframes_read(con)
+                            sampled = con.execute(SAMPLE_ONE, args).fetchall()
+                            self.assertEqual(sampled, ref.execute(SAMPLE_ONE, args).fetchall(),
                                              "gem_sample%r" % (args,))
+                            if sampled:
+                                self.assertGreater(keyframes_read(con), before,
+                                                   "gem_sample%r read keyframes" % (args,))
+                        # Counted around the all-entity sample alone.
+                        before = keyframes_read(con)
                         sampled_all = con.execute(SAMPLE, (tick, tick + step, step)).fetchall()
                         self.assertEqual(sampled_all,
                                          ref.execute(SAMPLE, (tick, tick + step, step)).fetchall(),
                                          "gem_sample(%d, %d, %d)" % (tick, tick + step, step))
                         if sampled_all:
                             self.assertGreater(keyframes_read(con), before,
-                                               "gem_sample%r read keyframes" % (window,))
+                                               "gem_sample(%d, %d, %d) read keyframes" %
+                                               (tick, tick + step, step))
                 debug = con.execute("SELECT gem_debug()").fetchone()[0].decode()
                 self.assertNotIn('"keyframes_read":0}', debug, "the keyframes were read")
         self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),

@@ -71,7 +71,11 @@ int FloorEof(sqlite3_vtab_cursor* base) {
 int FloorColumn(sqlite3_vtab_cursor* base, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<FloorCursor*>(base);
   if (col == 1) {
-    sqlite3_result_text(ctx, "m_iHealth", 9, SQLITE_STATIC);  // gem_state's field is text
+    // gem_state's field is text. Its length is left to SQLite (-1) so that
+    // it knows the text ends in a NUL: given 9, it would copy the text
+    // into a buffer of its own to terminate it when the row is read, an
+    // allocation a row that is no cost of stepping.
+    sqlite3_result_text(ctx, "m_iHealth", -1, SQLITE_STATIC);
   } else {
     sqlite3_result_int64(ctx, c->row);
   }

@@ -151,15 +151,9 @@ IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t fiel
     sqlite3_reset(last_chunk_);
     return Latest::kError;
   }
-  int64_t t;
-  Value v;
-  while (r.Next(&t, &v)) {
-    if (t > tick) break;
-    ++counters_.values_decoded;
-    out->found = true;
-    out->tick = t;
-    out->value = v;
-  }
+  const size_t at_or_before = r.LastAtOrBefore(tick, &out->tick, &out->value);
+  counters_.values_decoded += at_or_before;
+  out->found = at_or_before > 0;
   if (!r.ok()) {
     *error = ChunkDamaged(last_chunk_, e, field_id);
     sqlite3_reset(last_chunk_);

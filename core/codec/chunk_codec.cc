@@ -306,7 +306,7 @@ bool ChunkReader::Open(std::string_view blob, int64_t first_tick) {
   return true;
 }
 
-bool ChunkReader::NextFloat(int k, uint32_t* bits) {
+bool ChunkReader::NextFloat(int k, uint32_t* bits, bool want) {
   uint64_t raw;
   if (!GetVarint(blob_, &value_pos_, &raw)) return false;
   if (float_mode_ >= 3) {
@@ -321,8 +321,11 @@ bool ChunkReader::NextFloat(int k, uint32_t* bits) {
     prev_delta_[k] = float_mode_ == 3 ? d : WrapAdd(prev_delta_[k], d);
     prev_units_[k] = WrapAdd(prev_units_[k], prev_delta_[k]);
     if (prev_units_[k] < 0 || prev_units_[k] > int64_t{0x7FFFFFFF}) return false;
-    *bits = FloatBits(QuantizedFromUnits(q_low_, q_high_, q_mul_,
-                                         static_cast<uint32_t>(prev_units_[k])));
+    // Skipped, a value's units are all the next one needs.
+    if (want) {
+      *bits = FloatBits(QuantizedFromUnits(q_low_, q_high_, q_mul_,
+                                           static_cast<uint32_t>(prev_units_[k])));
+    }
     return true;
   }
   switch (float_mode_) {
@@ -346,31 +349,32 @@ bool ChunkReader::NextFloat(int k, uint32_t* bits) {
   return true;
 }
 
-bool ChunkReader::Next(int64_t* tick, Value* value) {
-  if (!ok_ || index_ >= count_) return false;
-  if (index_ > 0) {
-    if (repeats_ > 0) {
-      --repeats_;
+bool ChunkReader::StepTick() {
+  if (index_ == 0) return true;  // the first tick is the row's
+  if (repeats_ > 0) {
+    --repeats_;
+  } else {
+    if (tick_pos_ >= tick_end_) return ok_ = false;
+    uint64_t v;
+    if (!GetVarint(blob_.substr(0, tick_end_), &tick_pos_, &v)) return ok_ = false;
+    if (v & 1) {
+      if (index_ < 2) return ok_ = false;  // nothing to repeat yet
+      repeats_ = v >> 1;                   // this one is the first repeat
     } else {
-      if (tick_pos_ >= tick_end_) return ok_ = false;
-      uint64_t v;
-      if (!GetVarint(blob_.substr(0, tick_end_), &tick_pos_, &v)) return ok_ = false;
-      if (v & 1) {
-        if (index_ < 2) return ok_ = false;  // nothing to repeat yet
-        repeats_ = v >> 1;                   // this one is the first repeat
-      } else {
-        delta_ = v >> 1;
-      }
-    }
-    // Ticks past int64 are damage, not a wrap.
-    if (delta_ > static_cast<uint64_t>(INT64_MAX) ||
-        __builtin_add_overflow(tick_, static_cast<int64_t>(delta_), &tick_)) {
-      return ok_ = false;
+      delta_ = v >> 1;
     }
   }
-  *tick = tick_;
+  // Ticks past int64 are damage, not a wrap.
+  if (delta_ > static_cast<uint64_t>(INT64_MAX) ||
+      __builtin_add_overflow(tick_, static_cast<int64_t>(delta_), &tick_)) {
+    return ok_ = false;
+  }
+  return true;
+}
+
+bool ChunkReader::StepValue(Value* value, bool want) {
   uint64_t raw;
-  uint32_t bits;
+  uint32_t bits = 0;
   switch (kind_) {
     case ValueKind::kNone:
       *value = Value::None();
@@ -390,8 +394,8 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
       *value = Value::Uint(prev_);
       break;
     case ValueKind::kFloat:
-      if (!NextFloat(0, &bits)) return ok_ = false;
-      *value = Value::Float(BitsFloat(bits));
+      if (!NextFloat(0, &bits, want)) return ok_ = false;
+      if (want) *value = Value::Float(BitsFloat(bits));
       break;
     case ValueKind::kVector: {
       if (value_pos_ >= blob_.size()) return ok_ = false;
@@ -399,22 +403,115 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
       if (n > 4) return ok_ = false;
       float v[4] = {0, 0, 0, 0};
       for (int k = 0; k < n; ++k) {
-        if (!NextFloat(k, &bits)) return ok_ = false;
+        if (!NextFloat(k, &bits, want)) return ok_ = false;
         v[k] = BitsFloat(bits);
       }
-      *value = Value::Vector(v, n);
+      if (want) *value = Value::Vector(v, n);
       break;
     }
     case ValueKind::kString:
       if (!GetVarint(blob_, &value_pos_, &raw) || raw > blob_.size() - value_pos_) {
         return ok_ = false;
       }
-      *value = Value::String(blob_.substr(value_pos_, raw));
+      if (want) *value = Value::String(blob_.substr(value_pos_, raw));
       value_pos_ += raw;
       break;
   }
+  return true;
+}
+
+bool ChunkReader::Next(int64_t* tick, Value* value) {
+  if (!ok_ || index_ >= count_) return false;
+  if (!StepTick()) return false;
+  *tick = tick_;
+  if (!StepValue(value, /*want=*/true)) return false;
   ++index_;
   return true;
+}
+
+size_t ChunkReader::CountAtOrBefore(int64_t tick) {
+  if (tick_ > tick) return 0;  // the first change is past it
+  size_t n = 1;
+  index_ = 1;
+  while (index_ < count_) {
+    if (repeats_ > 0) {
+      // A run of one delta: as many of its changes as fit, at once.
+      uint64_t fit = repeats_;
+      if (delta_ > 0) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(tick - tick_) / delta_);
+      fit = std::min<uint64_t>(fit, count_ - index_);
+      tick_ += static_cast<int64_t>(fit * delta_);  // at most `tick`
+      repeats_ -= fit;
+      index_ += fit;
+      n += fit;
+      if (repeats_ > 0 && index_ < count_) break;  // the next one is past the tick
+      continue;
+    }
+    const int64_t before = tick_;
+    if (!StepTick()) return 0;
+    if (tick_ > tick) {
+      tick_ = before;
+      break;
+    }
+    ++index_;
+    ++n;
+  }
+  return n;
+}
+
+bool ChunkReader::SkipValues(size_t n) {
+  uint64_t raw;
+  uint32_t bits;
+  switch (kind_) {
+    case ValueKind::kNone:
+      return true;
+    case ValueKind::kBool:
+      if (blob_.size() - value_pos_ < n) return false;
+      value_pos_ += n;
+      return true;
+    case ValueKind::kInt:
+    case ValueKind::kUint:
+      for (size_t i = 0; i < n; ++i) {
+        if (!GetVarint(blob_, &value_pos_, &raw)) return false;
+        prev_ += static_cast<uint64_t>(UnZigZag(raw));
+      }
+      return true;
+    case ValueKind::kFloat:
+      for (size_t i = 0; i < n; ++i) {
+        if (!NextFloat(0, &bits, /*want=*/false)) return false;
+      }
+      return true;
+    case ValueKind::kVector:
+      for (size_t i = 0; i < n; ++i) {
+        if (value_pos_ >= blob_.size()) return false;
+        const uint8_t components = static_cast<uint8_t>(blob_[value_pos_++]);
+        if (components > 4) return false;
+        for (int k = 0; k < components; ++k) {
+          if (!NextFloat(k, &bits, /*want=*/false)) return false;
+        }
+      }
+      return true;
+    case ValueKind::kString:
+      for (size_t i = 0; i < n; ++i) {
+        if (!GetVarint(blob_, &value_pos_, &raw) || raw > blob_.size() - value_pos_) return false;
+        value_pos_ += raw;
+      }
+      return true;
+  }
+  return false;
+}
+
+size_t ChunkReader::LastAtOrBefore(int64_t tick, int64_t* at, Value* value) {
+  if (!ok_ || index_ != 0 || count_ == 0) return 0;
+  // The ticks have their own section: count the changes at or before the
+  // tick there first (a run of equal deltas at once), then move through
+  // the values before the last one without building them.
+  const size_t n = CountAtOrBefore(tick);
+  index_ = count_;  // spent
+  if (!ok_ || n == 0) return 0;
+  *at = tick_;
+  if (!SkipValues(n - 1)) return ok_ = false;
+  if (!StepValue(value, /*want=*/true)) return 0;
+  return n;
 }
 
 }  // namespace gem

@@ -141,6 +141,11 @@ class ChunkReader {
   // or on damage (then ok() is false).
   bool Next(int64_t* tick, Value* value);
   bool ok() const { return ok_; }
+  // Right after Open: the last change at or before `tick` (*at, *value),
+  // building no value before it. Returns how many changes are at or before
+  // the tick: 0 when none is (then *value is untouched) or on damage (then
+  // ok() is false). The reader is spent after it.
+  size_t LastAtOrBefore(int64_t tick, int64_t* at, Value* value);
 
  private:
   std::string_view blob_;
@@ -161,7 +166,18 @@ class ChunkReader {
   float q_low_ = 0, q_high_ = 0, q_mul_ = 0;
   int64_t prev_units_[4] = {0, 0, 0, 0};
 
-  bool NextFloat(int component, uint32_t* bits);
+  // The next float of a component into *bits; with `want` false the bits
+  // of quantized units may be left unset (a value skipped).
+  bool NextFloat(int component, uint32_t* bits, bool want);
+  // Moves tick_ to change index_'s tick.
+  bool StepTick();
+  // Decodes the next value; with `want` false it only moves past it (and
+  // may leave *value unset).
+  bool StepValue(Value* value, bool want);
+  // LastAtOrBefore's steps: the number of changes at or before `tick`
+  // (tick_ left at the last one's tick), and moving past `n` values.
+  size_t CountAtOrBefore(int64_t tick);
+  bool SkipValues(size_t n);
 };
 
 }  // namespace gem

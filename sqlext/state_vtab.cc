@@ -32,9 +32,13 @@ const Columns kColumns = [] {
   return c;
 }();
 
+// A field's value; a string's bytes are in the cursor's `strings`, at
+// `string_at` (a value is copied there from the reader's blobs, which the
+// next entity's read replaces).
 struct Row {
   uint32_t field_id;
-  OwnedValue value;
+  size_t string_at;
+  Value value;
 };
 
 struct StateCursor {
@@ -46,6 +50,7 @@ struct StateCursor {
   size_t entity_pos = 0;
   ClassInfoRow* clazz = nullptr;
   std::vector<Row> rows;  // the current entity's fields
+  std::string strings;    // their strings' bytes, one after another
   size_t row_pos = 0;
   bool eof = true;
   int64_t rowid = 0;
@@ -84,10 +89,24 @@ bool LoadEntity(StateCursor* c, std::string* error) {
         if (c->args.fields.Matches(cls->fields[f].name)) only.push_back(f);
       }
     }
-    auto keep = [&](uint32_t f, const Value& v) { c->rows.push_back({f, OwnedValue(v)}); };
+    c->strings.clear();
+    auto keep = [&](uint32_t f, const Value& v) {
+      size_t at = 0;
+      if (v.kind == ValueKind::kString) {
+        at = c->strings.size();
+        c->strings.append(v.s);
+      }
+      c->rows.push_back({f, at, v});
+    };
     if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr, keep,
                             error)) {
       return false;
+    }
+    // Only now is `strings` done growing (moving its bytes).
+    for (Row& r : c->rows) {
+      if (r.value.kind == ValueKind::kString) {
+        r.value.s = std::string_view(c->strings).substr(r.string_at, r.value.s.size());
+      }
     }
     if (!c->rows.empty()) return true;
     ++c->entity_pos;
@@ -140,7 +159,7 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const FieldInfo* f =
       r.field_id < c->clazz->fields.size() ? &c->clazz->fields[r.field_id] : nullptr;
   if (col < kFieldValueColumns) {
-    ResultFieldValueColumn(ctx, col, e, *c->clazz, f, r.value.get());
+    ResultFieldValueColumn(ctx, col, e, *c->clazz, f, r.value);
     return SQLITE_OK;
   }
   switch (col) {

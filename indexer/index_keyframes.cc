@@ -3,7 +3,9 @@
 // inserted on the writer's.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
+#include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
 #include "indexer/index_writer.h"
 
@@ -23,7 +25,8 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
   settings.max_logged = keyframe_max_logged_;
   stats_.keyframe_interval = settings.interval;
   Insert insert;
-  GEM_RETURN_IF_ERROR(insert.Prepare(db_, "keyframes(key, entity, tick, data)", 4));
+  GEM_RETURN_IF_ERROR(
+      insert.Prepare(db_, "keyframes(key, tick, first_entity, last_entity, data)", 5));
   creation_states_.resize(std::max(creation_states_.size(), entities_.size()));
   // Built on the sealing thread, inserted on this one.
   const uint64_t with_changes = std::min<uint64_t>(changes_.entities(), entities_.size());
@@ -41,19 +44,44 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     std::string().swap(creation_states_[id]);
     return Status::Ok();
   };
+  // Rows come entity by entity, ascending; each interval (slot) fills a
+  // block of its own, written once its rows reach kKeyframeBlockBytes.
+  struct OpenBlock {
+    int64_t tick = 0;
+    KeyframeBlockWriter writer;
+  };
+  std::map<int64_t, OpenBlock> open;  // by slot
+  KeyframeCompressor compressor;
+  std::string blob;
+  uint64_t blocks = 0, block_bytes = 0;
+  auto write_block = [&](int64_t slot, OpenBlock* b) {
+    int64_t key = 0;
+    const int64_t first = b->writer.first_entity(), last = b->writer.last_entity();
+    if (!KeyframeBlockKey(slot, first, &key)) {
+      return Status::InvalidArgument("keyframes: entity " + std::to_string(first) + " tick " +
+                                     std::to_string(b->tick) + " has no block key");
+    }
+    if (!b->writer.Finish(&compressor, &blob)) {
+      return Status::IoError("keyframes: zstd failed on the block of tick " +
+                             std::to_string(b->tick));
+    }
+    ++blocks;
+    block_bytes += blob.size();
+    return insert.one().Int(1, key).Int(2, b->tick).Int(3, first).Int(4, last).Blob(5, blob).Run();
+  };
   auto insert_rows = [&](uint64_t id, std::vector<KeyframeRow>* rows) {
     for (const KeyframeRow& r : *rows) {
-      int64_t key = 0;
-      if (!KeyframeKey(static_cast<int64_t>(id), r.tick, settings.interval, &key)) {
-        return Status::InvalidArgument("keyframes: entity " + std::to_string(id) + " tick " +
-                                       std::to_string(r.tick) + " has no row key");
+      const int64_t slot = KeyframeSlot(r.tick, settings.interval);
+      OpenBlock& b = open[slot];
+      b.tick = r.tick;
+      if (!b.writer.empty() && b.writer.row_bytes() + r.data.size() > kMaxKeyframeBody / 2) {
+        GEM_RETURN_IF_ERROR(write_block(slot, &b));
       }
-      GEM_RETURN_IF_ERROR(insert.one()
-                              .Int(1, key)
-                              .Int(2, static_cast<int64_t>(id))
-                              .Int(3, r.tick)
-                              .Blob(4, r.data)
-                              .Run());
+      if (!b.writer.Add(static_cast<int64_t>(id), r.data)) {
+        return Status::Corrupt("keyframes: entity " + std::to_string(id) +
+                               " comes after a later one (an indexer bug)");
+      }
+      if (b.writer.row_bytes() >= kKeyframeBlockBytes) GEM_RETURN_IF_ERROR(write_block(slot, &b));
     }
     std::vector<KeyframeRow>().swap(*rows);
     return Status::Ok();
@@ -71,6 +99,9 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     GEM_RETURN_IF_ERROR(build(&here, id, {}, &rows));
     GEM_RETURN_IF_ERROR(insert_rows(id, &rows));
   }
+  for (auto& [slot, b] : open) {
+    if (!b.writer.empty()) GEM_RETURN_IF_ERROR(write_block(slot, &b));
+  }
   KeyframeTotals& t = stats_.keyframes;
   for (const KeyframeTotals* p : {&sealing.totals(), &here.totals()}) {
     t.rows += p->rows;
@@ -78,9 +109,9 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     t.state_values += p->state_values;
     t.logged_changes += p->logged_changes;
     t.sought_fields += p->sought_fields;
-    t.overlay_rows += p->overlay_rows;
-    t.compressed_rows += p->compressed_rows;
   }
+  t.blocks = blocks;
+  t.block_bytes = block_bytes;
   insert.Finalize();
   return Status::Ok();
 }

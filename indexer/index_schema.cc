@@ -87,12 +87,16 @@ CREATE TABLE changes(
 -- keyframe_interval E) and which fields change before the next one, packed
 -- by core/codec/keyframe_codec.h: one row per entity and interval in which
 -- it is alive, so that the state at any tick reads one row, not the
--- entity's whole history. key = entity * 2^24 + K / E + 1 (ticks start at
--- -1): a reader computes the row's key and seeks it.
+-- entity's whole history. Rows are stored in blocks (keyframe_block.h):
+-- the rows of one interval for entities first_entity to last_entity (those
+-- of them alive then), compressed together. key = (K / E + 1) * 2^32 +
+-- first_entity (ticks start at -1): a reader seeks the largest key at or
+-- below its entity's.
 CREATE TABLE keyframes(
   key INTEGER PRIMARY KEY,
-  entity INTEGER NOT NULL,
   tick INTEGER NOT NULL,
+  first_entity INTEGER NOT NULL,
+  last_entity INTEGER NOT NULL,
   data BLOB NOT NULL
 );
 

@@ -14,7 +14,7 @@ bool KeyframeBuilder::Build(int64_t created, int64_t end, std::string_view creat
     Pending& p = pending_.emplace_back();
     p.tick = k;
     p.born = created > k;
-    p.writer.Begin(k, p.born ? kKeyframeBorn : kKeyframeOverlay);
+    p.writer.Begin(k, 0);
   }
   // Fields in ascending id: the creation state's and the changed ones.
   StateReader state;
@@ -41,12 +41,7 @@ bool KeyframeBuilder::Build(int64_t created, int64_t end, std::string_view creat
     KeyframeRow& row = rows->emplace_back();
     row.tick = p.tick;
     p.writer.Finish(&row.data);
-    if (!p.born) ++totals_.overlay_rows;
     totals_.state_values += p.writer.state_count();
-    if (compressor_.Compress(row.data, &blob_)) {
-      row.data.swap(blob_);
-      ++totals_.compressed_rows;
-    }
     ++totals_.rows;
     totals_.bytes += row.data.size();
   }
@@ -80,10 +75,8 @@ bool KeyframeBuilder::AddField(uint32_t field, bool has_creation, const Value& c
         has_value = !next_value.is_none();
         value = next_value;
       }
-      if (has_value != has_creation || (has_value && !value.SameAs(creation))) {
-        p.writer.AddState(field, has_value ? value : Value::None());
-      }
     }
+    if (has_value) p.writer.AddState(field, value);
     const int64_t next_keyframe = p.tick + settings_.interval;
     later_.clear();
     size_t count = 0;

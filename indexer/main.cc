@@ -181,8 +181,9 @@ int main(int argc, char** argv) {
     fmt::print("keyframe_interval\t{}\n", w.keyframe_interval);
     fmt::print("keyframe_rows\t{}\n", w.keyframes.rows);
     fmt::print("keyframe_bytes\t{}\n", w.keyframes.bytes);
+    fmt::print("keyframe_blocks\t{}\n", w.keyframes.blocks);
+    fmt::print("keyframe_block_bytes\t{}\n", w.keyframes.block_bytes);
     fmt::print("keyframe_state_values\t{}\n", w.keyframes.state_values);
-    fmt::print("keyframe_overlay_rows\t{}\n", w.keyframes.overlay_rows);
     fmt::print("keyframe_logged_changes\t{}\n", w.keyframes.logged_changes);
     fmt::print("keyframe_sought_fields\t{}\n", w.keyframes.sought_fields);
     fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);

@@ -228,7 +228,10 @@ bool IndexReader::Open(std::string* error) {
                "SELECT field_id FROM " + changes +
                    " WHERE entity = ?1 AND field_id > ?2 ORDER BY field_id LIMIT 1",
                error) ||
-      !Prepare(&keyframe_, "SELECT data FROM " + Table("keyframes") + " WHERE key = ?1", error) ||
+      !Prepare(&keyframe_,
+               "SELECT key, last_entity, data FROM " + Table("keyframes") +
+                   " WHERE key BETWEEN ?1 AND ?2 ORDER BY key DESC LIMIT 1",
+               error) ||
       !Prepare(&state_, "SELECT data, base FROM " + Table("entity_states") + " WHERE entity = ?1",
                error) ||
       !Prepare(&fields_,

@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/value.h"
 #include "sqlext/sqlite_api.h"
@@ -214,7 +215,16 @@ class IndexReader {
   };
   std::vector<KeyedValue> kf_later_;
   std::vector<std::string> kf_strings_;
-  KeyframeDecompressor kf_decompressor_;  // a compressed row's body
+  // The keyframe block last read (every entity of one interval reads the
+  // same few in turn): its slot (-1: none) and the block.
+  KeyframeDecompressor kf_decompressor_;
+  KeyframeBlock kf_block_;
+  int64_t kf_block_slot_ = -1;
+  // Finds e's keyframe row of slot `slot` (keyframe tick k) in the cached
+  // block, reading the block holding it when that is another; false with
+  // *error set when there is none or it does not decode.
+  bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k, std::string_view* row,
+                   std::string* error);
   size_t kf_strings_used_ = 0;
 
   // The last creation state read (one entity at a time, typically).
@@ -234,7 +244,7 @@ class IndexReader {
   sqlite3_stmt* next_field_ = nullptr;   // next field id with chunks
   sqlite3_stmt* state_ = nullptr;        // creation state
   sqlite3_stmt* fields_ = nullptr;       // a class's fields
-  sqlite3_stmt* keyframe_ = nullptr;     // a keyframe row by key
+  sqlite3_stmt* keyframe_ = nullptr;     // the keyframe block at or below a key
 };
 
 // The readers of one connection, by schema name; shared by all functions.

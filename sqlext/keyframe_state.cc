@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/codec/chunk_codec.h"
+#include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
 #include "sqlext/index_columns.h"
@@ -16,43 +17,67 @@ std::string IndexReader::KeyframeKeyText(const EntityInfo& e, int64_t keyframe_t
          std::to_string(keyframe_tick);
 }
 
+bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
+                              std::string_view* row, std::string* error) {
+  if (kf_block_slot_ == slot && e.entity >= kf_block_.first_entity() &&
+      e.entity <= kf_block_.last_entity()) {
+    if (kf_block_.Find(e.entity, row)) return true;
+    *error = Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)");
+    return false;
+  }
+  kf_block_slot_ = -1;
+  int64_t low = 0, high = 0;
+  if (!KeyframeBlockKey(slot, 0, &low) || !KeyframeBlockKey(slot, e.entity, &high)) {
+    *error = Damaged(KeyframeKeyText(e, k), "the entity and tick have no row key");
+    return false;
+  }
+  sqlite3_reset(keyframe_);
+  sqlite3_bind_int64(keyframe_, 1, low);
+  sqlite3_bind_int64(keyframe_, 2, high);
+  ++counters_.seeks;
+  const int rc = sqlite3_step(keyframe_);
+  // The block is copied (decompressed) out of the row before the reset.
+  struct Reset {
+    sqlite3_stmt* st;
+    ~Reset() { sqlite3_reset(st); }
+  } reset{keyframe_};
+  if (rc != SQLITE_ROW) {
+    *error = rc == SQLITE_DONE ? Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)")
+                               : ReadFailed(KeyframeKeyText(e, k));
+    return false;
+  }
+  const int64_t key = sqlite3_column_int64(keyframe_, 0);
+  const int64_t first = key & ((int64_t{1} << kKeyframeEntityBits) - 1);
+  if (sqlite3_column_type(keyframe_, 1) != SQLITE_INTEGER ||
+      sqlite3_column_type(keyframe_, 2) != SQLITE_BLOB ||
+      !kf_block_.Open(BlobColumn(keyframe_, 2), first, &kf_decompressor_) ||
+      kf_block_.last_entity() != sqlite3_column_int64(keyframe_, 1)) {
+    *error = Damaged("table keyframes, key " + std::to_string(key), "data does not decode");
+    return false;
+  }
+  kf_block_slot_ = slot;
+  if (!kf_block_.Find(e.entity, row)) {
+    *error = Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)");
+    return false;
+  }
+  return true;
+}
+
 bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
                                   const std::function<void(uint32_t, const Value&)>& emit,
                                   std::string* error) {
   // The row of the interval holding the tick; past the last tick the
   // keyframes cover, the last row (nothing changes after it).
   const int64_t k = KeyframeTickOf(std::min(tick, keyframe_last_tick_), keyframe_interval_);
-  int64_t key = 0;
-  if (!KeyframeKey(e.entity, k, keyframe_interval_, &key)) {
-    *error = Damaged(KeyframeKeyText(e, k), "the entity and tick have no row key");
-    return false;
-  }
-  sqlite3_reset(keyframe_);
-  sqlite3_bind_int64(keyframe_, 1, key);
-  ++counters_.seeks;
-  int rc = sqlite3_step(keyframe_);
-  if (rc != SQLITE_ROW) {
-    sqlite3_reset(keyframe_);
-    *error = rc == SQLITE_DONE ? Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)")
-                               : ReadFailed(KeyframeKeyText(e, k));
-    return false;
-  }
+  std::string_view row_bytes;
+  if (!KeyframeRow(e, KeyframeSlot(k, keyframe_interval_), k, &row_bytes, error)) return false;
   ++counters_.keyframes_read;
-  // The blob stays valid until the statement is reset, at the end (an
-  // decompressed body lives in kf_decompressor_).
-  struct Reset {
-    sqlite3_stmt* st;
-    ~Reset() { sqlite3_reset(st); }
-  } reset{keyframe_};
   KeyframeReader row;
-  if (sqlite3_column_type(keyframe_, 0) != SQLITE_BLOB || !row.Open(BlobColumn(keyframe_, 0), k, &kf_decompressor_)) {
-    *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
-    return false;
-  }
   auto damaged = [&] {
     *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
     return false;
   };
+  if (!row.Open(row_bytes, k)) return damaged();
 
   // The later fields' values as of the tick, first (the row keeps them
   // after its state part, which is a view of its own).

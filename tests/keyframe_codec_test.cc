@@ -1,19 +1,21 @@
 // The keyframe codec on its own: rows read back what was written (state,
-// sought and logged fields, compressed or not), damage is refused, and row
-// keys are where the layout says.
+// sought and logged fields), blocks of rows give each row back (compressed
+// or stored), damage is refused, and block keys are where the layout says.
 #include "core/codec/keyframe_codec.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "core/codec/keyframe_block.h"
 #include "core/codec/state_codec.h"
 #include "core/codec/varint.h"
 
 namespace gem {
 namespace {
 
-std::string Row(bool compress) {
+std::string Row() {
   KeyframeWriter w;
   w.Begin(1800, kKeyframeOverlay);
   w.AddState(3, Value::Int(-7));
@@ -26,24 +28,23 @@ std::string Row(bool compress) {
   EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
   std::string row;
   w.Finish(&row);
-  if (!compress) return row;
-  // Repetitive enough to shrink.
-  KeyframeWriter big;
-  big.Begin(1800, 0);
-  for (uint32_t f = 1; f < 200; ++f) big.AddState(f, Value::Uint(5));
-  big.Finish(&row);
-  std::string out;
-  KeyframeCompressor c;
-  EXPECT_TRUE(c.Compress(row, &out));
-  EXPECT_LT(out.size(), row.size());
-  return out;
+  return row;
+}
+
+// A whole-state row of `fields` fields, all `value`.
+std::string WholeRow(uint32_t fields, uint64_t value) {
+  KeyframeWriter w;
+  w.Begin(1800, 0);
+  for (uint32_t f = 1; f <= fields; ++f) w.AddState(f, Value::Uint(value));
+  std::string row;
+  w.Finish(&row);
+  return row;
 }
 
 TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
-  KeyframeDecompressor decompressor;
   KeyframeReader r;
-  const std::string row = Row(false);  // the reader's views point into it
-  ASSERT_TRUE(r.Open(row, 1800, &decompressor));
+  const std::string row = Row();  // the reader's views point into it
+  ASSERT_TRUE(r.Open(row, 1800));
   EXPECT_TRUE(r.overlay());
   EXPECT_FALSE(r.born());
   StateReader state;
@@ -83,24 +84,13 @@ TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   EXPECT_TRUE(r.ok());
 }
 
-TEST(KeyframeCodec, CompressedRowsDecompress) {
-  KeyframeDecompressor decompressor;
-  KeyframeReader r;
-  const std::string row = Row(true);
-  ASSERT_TRUE(r.Open(row, 1800, &decompressor));
-  StateReader state;
-  ASSERT_TRUE(state.Open(r.state()));
-  EXPECT_EQ(state.count(), 199u);
-}
-
 TEST(KeyframeCodec, RefusesDamage) {
-  KeyframeDecompressor decompressor;
   KeyframeReader r;
-  const std::string good = Row(false);
+  const std::string good = Row();
   for (size_t cut = 0; cut < good.size(); ++cut) {
     // Every prefix either fails to open or fails while reading.
     const std::string prefix = good.substr(0, cut);
-    bool ok = r.Open(prefix, 1800, &decompressor);
+    bool ok = r.Open(prefix, 1800);
     uint32_t f;
     bool sought;
     int64_t first, t;
@@ -111,43 +101,132 @@ TEST(KeyframeCodec, RefusesDamage) {
     }
     EXPECT_FALSE(ok && r.ok()) << "prefix of " << cut << " bytes";
   }
-  EXPECT_FALSE(r.Open(std::string("\x02\x08", 2), 0, &decompressor));  // unknown flag
-  EXPECT_FALSE(r.Open(std::string("\x01\x00\x00", 3), 0, &decompressor));  // old version
-  EXPECT_FALSE(r.Open(std::string("\x03\x00\x00", 3), 0, &decompressor));  // unknown version
-  // A compressed body claiming more than kMaxKeyframeBody, or more than
-  // its bytes could expand to.
-  const std::string huge = std::string("\x02\x04\x81\x80\x80\x08", 6) + std::string(64, '\0');
-  EXPECT_FALSE(r.Open(huge, 0, &decompressor));
-  EXPECT_FALSE(r.Open(std::string("\x02\x04\x80\x80\x40", 5) + std::string(3, '\0'), 0,
-                      &decompressor));
-  // A good frame claiming one byte more or less than it holds, or with
-  // bytes after it.
-  const std::string compressed = Row(true);
-  ASSERT_TRUE(r.Open(compressed, 1800, &decompressor));
+  EXPECT_FALSE(r.Open(std::string("\x02\x04", 2), 0));  // compressed rows are gone
+  EXPECT_FALSE(r.Open(std::string("\x02\x08", 2), 0));  // unknown flag
+  EXPECT_FALSE(r.Open(std::string("\x01\x00\x00", 3), 0));  // old version
+  EXPECT_FALSE(r.Open(std::string("\x03\x00\x00", 3), 0));  // unknown version
+}
+
+// Rows of entities 5, 6 and 9, the middle one repetitive enough to shrink.
+std::string Block(std::vector<std::string>* rows) {
+  *rows = {Row(), WholeRow(200, 5), WholeRow(1, 7)};
+  KeyframeBlockWriter w;
+  EXPECT_TRUE(w.empty());
+  EXPECT_TRUE(w.Add(5, (*rows)[0]));
+  EXPECT_TRUE(w.Add(6, (*rows)[1]));
+  EXPECT_FALSE(w.Add(6, (*rows)[2]));  // not past the last entity
+  EXPECT_TRUE(w.Add(9, (*rows)[2]));
+  EXPECT_EQ(w.first_entity(), 5);
+  EXPECT_EQ(w.last_entity(), 9);
+  EXPECT_EQ(w.row_bytes(), (*rows)[0].size() + (*rows)[1].size() + (*rows)[2].size());
+  KeyframeCompressor c;
+  std::string block;
+  EXPECT_TRUE(w.Finish(&c, &block));
+  EXPECT_TRUE(w.empty());
+  return block;
+}
+
+TEST(KeyframeBlock, GivesEachRowBack) {
+  std::vector<std::string> rows;
+  const std::string block = Block(&rows);
+  EXPECT_EQ(block[1], kKeyframeBlockCompressed);
+  EXPECT_LT(block.size(), rows[1].size());
+  KeyframeDecompressor d;
+  KeyframeBlock b;
+  ASSERT_TRUE(b.Open(block, 5, &d));
+  EXPECT_EQ(b.rows(), 3u);
+  EXPECT_EQ(b.first_entity(), 5);
+  EXPECT_EQ(b.last_entity(), 9);
+  std::string_view row;
+  const int64_t entities[] = {5, 6, 9};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(b.Find(entities[i], &row)) << entities[i];
+    EXPECT_EQ(row, rows[i]);
+  }
+  for (int64_t absent : {4, 7, 8, 10}) EXPECT_FALSE(b.Find(absent, &row)) << absent;
+  // The rows read as rows.
+  ASSERT_TRUE(b.Find(6, &row));
+  KeyframeReader r;
+  ASSERT_TRUE(r.Open(row, 1800));
+  StateReader state;
+  ASSERT_TRUE(state.Open(r.state()));
+  EXPECT_EQ(state.count(), 200u);
+}
+
+TEST(KeyframeBlock, StoresWhatDoesNotShrink) {
+  // One row of one field: zstd's frame is larger than the body.
+  KeyframeBlockWriter w;
+  const std::string row = WholeRow(1, 3);
+  ASSERT_TRUE(w.Add(12, row));
+  KeyframeCompressor c;
+  std::string block;
+  ASSERT_TRUE(w.Finish(&c, &block));
+  EXPECT_EQ(block[1], 0);
+  KeyframeDecompressor d;
+  KeyframeBlock b;
+  ASSERT_TRUE(b.Open(block, 12, &d));
+  std::string_view got;
+  ASSERT_TRUE(b.Find(12, &got));
+  EXPECT_EQ(got, row);
+  // The block's entities count from its key's: read under another key,
+  // its row is another entity's (which the table's last_entity catches).
+  ASSERT_TRUE(b.Open(block, 11, &d));
+  EXPECT_FALSE(b.Find(12, &got));
+  EXPECT_EQ(b.last_entity(), 11);
+}
+
+TEST(KeyframeBlock, RefusesDamage) {
+  std::vector<std::string> rows;
+  const std::string block = Block(&rows);
+  KeyframeDecompressor d;
+  KeyframeBlock b;
+  for (size_t cut = 0; cut < block.size(); ++cut) {
+    EXPECT_FALSE(b.Open(block.substr(0, cut), 5, &d)) << "prefix of " << cut << " bytes";
+  }
+  EXPECT_FALSE(b.Open(block + std::string(1, '\0'), 5, &d));  // bytes after the frame
+  EXPECT_FALSE(b.Open(std::string("\x02\x00\x01\x00\x00", 5), 5, &d));  // unknown version
+  EXPECT_FALSE(b.Open(std::string("\x01\x02\x01\x00\x00", 5), 5, &d));  // unknown flag
+  // A body claiming more than kMaxKeyframeBody, or more than its bytes
+  // could expand to: refused before anything is allocated.
+  EXPECT_FALSE(b.Open(std::string("\x01\x01\x81\x80\x80\x08", 6) + std::string(64, '\0'), 5, &d));
+  EXPECT_FALSE(b.Open(std::string("\x01\x01\x80\x80\x40", 5) + std::string(3, '\0'), 5, &d));
+  // A good frame claiming one byte more or less than it holds.
   size_t pos = 2;
   uint64_t size = 0;
-  ASSERT_TRUE(GetVarint(compressed, &pos, &size));
+  ASSERT_TRUE(GetVarint(block, &pos, &size));
   for (uint64_t claim : {size - 1, size + 1}) {
-    std::string bad = compressed.substr(0, 2);
+    std::string bad = block.substr(0, 2);
     PutVarint(claim, &bad);
-    bad += compressed.substr(pos);
-    EXPECT_FALSE(r.Open(bad, 1800, &decompressor)) << claim;
+    bad += block.substr(pos);
+    EXPECT_FALSE(b.Open(bad, 5, &d)) << claim;
   }
-  EXPECT_FALSE(r.Open(compressed + std::string(1, '\0'), 1800, &decompressor));
+  // Stored bodies: no rows; entities not ascending; rows overrunning the
+  // body or leaving bytes over.
+  const std::string stored("\x01\x00", 2);
+  EXPECT_FALSE(b.Open(stored + std::string("\x00", 1), 5, &d));
+  EXPECT_FALSE(b.Open(stored + std::string("\x02\x00\x01\x00\x01xy", 7), 5, &d));
+  EXPECT_FALSE(b.Open(stored + std::string("\x01\x00\x03xy", 5), 5, &d));
+  EXPECT_FALSE(b.Open(stored + std::string("\x01\x00\x01xy", 5), 5, &d));
+  EXPECT_TRUE(b.Open(stored + std::string("\x01\x00\x02xy", 5), 5, &d));
+  EXPECT_TRUE(b.Open(stored + std::string("\x02\x00\x01\x03\x01xy", 7), 5, &d));
+  EXPECT_EQ(b.last_entity(), 8);
 }
 
 TEST(KeyframeCodec, KeysAndTicks) {
   EXPECT_EQ(KeyframeTickOf(-1, 1800), -1800);
   EXPECT_EQ(KeyframeTickOf(0, 1800), 0);
   EXPECT_EQ(KeyframeTickOf(3599, 1800), 1800);
+  EXPECT_EQ(KeyframeSlot(-1800, 1800), 0);
+  EXPECT_EQ(KeyframeSlot(3600, 1800), 3);
   int64_t key = 0;
-  ASSERT_TRUE(KeyframeKey(7, -1800, 1800, &key));
-  EXPECT_EQ(key, int64_t{7} << kKeyframeSlotBits);
-  ASSERT_TRUE(KeyframeKey(7, 3600, 1800, &key));
-  EXPECT_EQ(key, (int64_t{7} << kKeyframeSlotBits) | 3);
-  EXPECT_FALSE(KeyframeKey(7, -3600, 1800, &key));
-  EXPECT_FALSE(KeyframeKey(int64_t{1} << 38, 0, 1800, &key));
-  EXPECT_FALSE(KeyframeKey(7, 0, 0, &key));
+  ASSERT_TRUE(KeyframeBlockKey(0, 7, &key));
+  EXPECT_EQ(key, 7);
+  ASSERT_TRUE(KeyframeBlockKey(3, 7, &key));
+  EXPECT_EQ(key, (int64_t{3} << 32) | 7);
+  EXPECT_FALSE(KeyframeBlockKey(-1, 7, &key));
+  EXPECT_FALSE(KeyframeBlockKey(int64_t{1} << 24, 7, &key));
+  EXPECT_FALSE(KeyframeBlockKey(3, int64_t{1} << 32, &key));
+  EXPECT_FALSE(KeyframeBlockKey(3, -1, &key));
 }
 
 }  // namespace

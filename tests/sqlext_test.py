@@ -79,7 +79,7 @@ class Loading(unittest.TestCase):
         self.assertEqual(modules, self.EXPECTED_MODULES)
         debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0])
         self.assertEqual(debug["version"], version)
-        self.assertEqual(debug["schema_version"], 7)
+        self.assertEqual(debug["schema_version"], 8)
         self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
         # Nothing it cannot know for sure (a build date reads "redacted"
         # under Bazel's reproducible builds).
@@ -355,7 +355,7 @@ class Errors(unittest.TestCase):
         with self.assertRaises(sqlite3.OperationalError) as e:
             con.execute("SELECT * FROM gem_changes LIMIT 1").fetchall()
         self.assertIn("schema version 99", str(e.exception))
-        self.assertIn("this extension reads version 7", str(e.exception))
+        self.assertIn("this extension reads version 8", str(e.exception))
 
     def test_a_short_name_several_fields_share_is_refused(self):
         con = connect(need("cs2_demofilenet_14090_cs_italy"))

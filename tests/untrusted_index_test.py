@@ -137,36 +137,59 @@ class Damage(unittest.TestCase):
             self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
                               "table entity_states, entity %d: %s" % (entity, says))
 
-    def keyframe_row(self):
-        """(entity, keyframe tick) of the largest keyframe row that answers
-        gem_state(TICK, entity)."""
-        return one("SELECT k.entity, k.tick FROM keyframes k JOIN entities e USING(entity) "
+    def keyframe_block(self):
+        """(entity, keyframe tick, block key) of an entity alive at TICK and
+        the largest keyframe block holding its row for TICK."""
+        return one("SELECT e.entity, k.tick, k.key FROM keyframes k JOIN entities e "
+                   "ON e.entity BETWEEN k.first_entity AND k.last_entity "
                    "WHERE k.tick = (SELECT ? / value * value FROM meta "
                    "WHERE key = 'keyframe_interval') AND e.created_tick <= ? "
-                   "ORDER BY length(k.data) DESC LIMIT 1", TICK, TICK, keyframes=True)
+                   "AND (e.deleted_tick IS NULL OR e.deleted_tick > ?) "
+                   "ORDER BY length(k.data) DESC, e.entity LIMIT 1", TICK, TICK, TICK,
+                   keyframes=True)
+
+    def test_a_keyframe_block_that_does_not_decode(self):
+        entity, tick, key = self.keyframe_block()
+        where = "table keyframes, key %d" % key
+        # Garbage; cut short; an unknown flag; an unknown version; a body
+        # that does not decompress, or claims more than any block holds
+        # (refused before it is allocated), or more than its bytes can
+        # expand to; a directory of no rows, or one not starting at the
+        # key's entity, or whose rows overrun the body; a last_entity that
+        # is not the directory's.
+        for blob, last in (("x'ff'", None), ("substr(data, 1, length(data) / 2)", None),
+                           ("x'0180'", None), ("x'0201020102'", None),
+                           ("x'01010504050102'", None),
+                           ("x'010181808008' || zeroblob(64)", None),
+                           ("x'010180ade204' || zeroblob(9)", None),
+                           ("x'010000'", None), ("x'0100010102' || x'0200'", None),
+                           ("x'010001000902' || x'0200'", None), (None, "last_entity + 1")):
+            sets = ["data = %s" % blob] if blob else []
+            if last:
+                sets.append("last_entity = %s" % last)
+            path = damaged_copy("UPDATE keyframes SET %s WHERE key = %d" % (", ".join(sets), key),
+                                keyframes=True)
+            with self.subTest(blob=blob, last=last):
+                self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                                  where + ": data does not decode")
+                self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
+                                  where + ": data does not decode")
 
     def test_a_keyframe_row_that_does_not_decode(self):
-        entity, tick = self.keyframe_row()
-        key = "table keyframes, entity %d tick %d" % (entity, tick)
-        # Garbage; cut short; an unknown flag; the format before zstd; a
-        # compressed body that does not decompress, or claims more than any
-        # row holds (refused before it is allocated), or more than its bytes
-        # can expand to.
-        for blob in ("x'ff'", "substr(data, 1, length(data) / 2)", "x'0280'", "x'0104050102'",
-                     "x'0204050102'", "x'020481808008' || zeroblob(64)",
-                     "x'020480ade204' || zeroblob(9)"):
-            path = damaged_copy("UPDATE keyframes SET data = %s WHERE entity = %d AND tick = %d" %
-                                (blob, entity, tick), keyframes=True)
-            with self.subTest(blob=blob):
-                self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
-                                  key + ": data does not decode")
-                self.assert_error(path, "SELECT count(*) FROM gem_state(?)", (TICK,),
-                                  key + ": data does not decode")
+        # A block whose only row, for the entity, is garbage.
+        entity, tick, key = self.keyframe_block()
+        # Version 1, stored; one row, of the entity, of two bytes: version
+        # 2 and flags that are none of the row's.
+        path = damaged_copy("UPDATE keyframes SET data = x'010001000202ff', first_entity = %d, "
+                            "last_entity = %d, key = (key >> 32 << 32) + %d WHERE key = %d" %
+                            (entity, entity, entity, key), keyframes=True)
+        self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
+                          "table keyframes, entity %d tick %d: data does not decode" %
+                          (entity, tick))
 
     def test_a_missing_keyframe_row(self):
-        entity, tick = self.keyframe_row()
-        path = damaged_copy("DELETE FROM keyframes WHERE entity = %d AND tick = %d" %
-                            (entity, tick), keyframes=True)
+        entity, tick, key = self.keyframe_block()
+        path = damaged_copy("DELETE FROM keyframes WHERE key = %d" % key, keyframes=True)
         self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
                           "table keyframes, entity %d tick %d: no row" % (entity, tick))
 

@@ -25,7 +25,10 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 // 6: keyframes (every entity's state at regular ticks; keyframe_codec.h),
 //    meta keyframe_interval and keyframe_max_logged.
 // 7: keyframe rows (format 2) compressed by zstd instead of deflate.
-constexpr int32_t kIndexSchemaVersion = 7;
+// 8: keyframe rows stored in blocks of consecutive entities, compressed
+//    together (keyframe_block.h); keyframes gains first_entity and
+//    last_entity and loses entity.
+constexpr int32_t kIndexSchemaVersion = 8;
 
 }  // namespace gem
 

@@ -1,7 +1,5 @@
 #include "core/codec/keyframe_codec.h"
 
-#include <zstd.h>
-
 #include "core/codec/state_codec.h"
 #include "core/codec/varint.h"
 
@@ -87,54 +85,7 @@ void KeyframeWriter::Finish(std::string* out) {
   out->append(later_);
 }
 
-KeyframeCompressor::KeyframeCompressor() : cctx_(ZSTD_createCCtx()) {
-  // No checksum (the row is read whole, under SQLite's own page checks),
-  // no content size (the row stores the body's length before the frame).
-  ok_ = cctx_ != nullptr &&
-        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kLevel)) &&
-        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 0)) &&
-        !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_contentSizeFlag, 0));
-}
-
-KeyframeCompressor::~KeyframeCompressor() { ZSTD_freeCCtx(cctx_); }
-
-bool KeyframeCompressor::Compress(std::string_view row, std::string* out) {
-  if (!ok_ || row.size() < 2 || (row[1] & kKeyframeCompressed) != 0) return false;
-  const std::string_view body = row.substr(2);
-  out->clear();
-  out->push_back(row[0]);
-  out->push_back(static_cast<char>(row[1] | kKeyframeCompressed));
-  PutVarint(body.size(), out);
-  const size_t head = out->size();
-  out->resize(head + ZSTD_compressBound(body.size()));
-  const size_t n = ZSTD_compress2(cctx_, out->data() + head, out->size() - head, body.data(),
-                                  body.size());
-  if (ZSTD_isError(n)) return false;
-  out->resize(head + n);
-  return out->size() < row.size();
-}
-
-KeyframeDecompressor::KeyframeDecompressor() : dctx_(ZSTD_createDCtx()) {}
-
-KeyframeDecompressor::~KeyframeDecompressor() { ZSTD_freeDCtx(dctx_); }
-
-bool KeyframeDecompressor::Decompress(std::string_view in, size_t size, std::string_view* out) {
-  if (dctx_ == nullptr) return false;
-  // The streaming call, to learn that exactly one frame filled exactly
-  // `size` bytes and nothing follows it (the one-shot call would go on
-  // into a second frame).
-  if (ZSTD_isError(ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only))) return false;
-  buffer_.resize(size);
-  ZSTD_inBuffer src{in.data(), in.size(), 0};
-  ZSTD_outBuffer dst{buffer_.data(), size, 0};
-  const size_t rc = ZSTD_decompressStream(dctx_, &dst, &src);
-  if (rc != 0 || dst.pos != size || src.pos != in.size()) return false;
-  *out = buffer_;
-  return true;
-}
-
-bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick,
-                          KeyframeDecompressor* decompressor) {
+bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick) {
   *this = KeyframeReader();
   blob_ = blob;
   keyframe_tick_ = keyframe_tick;
@@ -142,20 +93,9 @@ bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick,
     return ok_ = false;
   }
   flags_ = static_cast<uint8_t>(blob[1]);
-  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay | kKeyframeCompressed)) != 0) return ok_ = false;
+  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay)) != 0) return ok_ = false;
   pos_ = 2;
   uint64_t n;
-  if ((flags_ & kKeyframeCompressed) != 0) {
-    // A zstd frame expands at most 32768 to 1 (a 4-byte run-length block
-    // of 128 KiB): a larger claim is damage, found before anything is
-    // allocated.
-    if (!GetVarint(blob_, &pos_, &n) || n > kMaxKeyframeBody ||
-        n / 32768 > blob_.size() - pos_ ||
-        !decompressor->Decompress(blob_.substr(pos_), n, &blob_)) {
-      return ok_ = false;
-    }
-    pos_ = 0;
-  }
   if (!born()) {
     if (!GetVarint(blob_, &pos_, &n) || n > blob_.size() - pos_) return ok_ = false;
     state_ = blob_.substr(pos_, n);

@@ -21,17 +21,14 @@
 // kNone in an overlay state, means the field has no value (dropped by an
 // array shrink).
 //
+// Rows are stored in blocks (keyframe_block.h), compressed there.
+//
 // Layout (integers are LEB128 varints unless said otherwise):
-//   u8      format version (1)
+//   u8      format version (2)
 //   u8      flags: 1 born (no state part; the state is the creation
 //           state); 2 overlay (the state part lists only the fields whose
 //           value as of K differs from the creation state, kNone for one
-//           the creation state has and K has not); 4 compressed: what
-//           follows is a varint (the body's length, at most
-//           kMaxKeyframeBody) and the body as one zstd frame without its
-//           magic number, checksum or content size (libzstd's magicless
-//           format), the body being what follows the flags in a row
-//           without it
+//           the creation state has and K has not)
 //   varint  state part length, then a state blob (state_codec.h), unless
 //           born
 //   varint  number of later fields
@@ -52,76 +49,16 @@
 
 #include "core/value.h"
 
-struct ZSTD_CCtx_s;
-struct ZSTD_DCtx_s;
-typedef struct ZSTD_CCtx_s ZSTD_CCtx;
-typedef struct ZSTD_DCtx_s ZSTD_DCtx;
-
 namespace gem {
 
 constexpr uint8_t kKeyframeFormatVersion = 2;
 constexpr uint8_t kKeyframeBorn = 1;
 constexpr uint8_t kKeyframeOverlay = 2;
-constexpr uint8_t kKeyframeCompressed = 4;
-// A body larger than this is damage (an entity's state is kilobytes).
-constexpr size_t kMaxKeyframeBody = 16u << 20;
-
-// zstd compression of rows' bodies, one context kept for every row
-// (setting a context up costs more than a small row's compression).
-// zstd rather than zlib's deflate: rows come out smaller and decompress
-// several times faster, and reading rows is most of gem_state's own time.
-class KeyframeCompressor {
- public:
-  KeyframeCompressor();
-  ~KeyframeCompressor();
-  KeyframeCompressor(const KeyframeCompressor&) = delete;
-  KeyframeCompressor& operator=(const KeyframeCompressor&) = delete;
-  // `row` (a KeyframeWriter blob) with its body compressed, into *out;
-  // false when that is not smaller (then keep `row`).
-  bool Compress(std::string_view row, std::string* out);
-
- private:
-  // zstd's level 9. On the 60-minute synthetic replay's 20,726 rows:
-  // level 3, the default, 8.41 MB; 9, 8.29 MB; 19, 8.19 MB (deflate's
-  // size) for 1.6x gem-index's time; decompression costs the same.
-  static constexpr int kLevel = 9;
-  ZSTD_CCtx* cctx_;
-  bool ok_ = false;
-};
-
-class KeyframeDecompressor {
- public:
-  KeyframeDecompressor();
-  ~KeyframeDecompressor();
-  KeyframeDecompressor(const KeyframeDecompressor&) = delete;
-  KeyframeDecompressor& operator=(const KeyframeDecompressor&) = delete;
-  // Decompresses `in` into the decompressor's buffer, which must come out
-  // exactly `size` bytes; the view is valid until the next call.
-  bool Decompress(std::string_view in, size_t size, std::string_view* out);
-
- private:
-  ZSTD_DCtx* dctx_;
-  std::string buffer_;
-};
-
 // The multiple of `interval` (> 0) at or below `tick`.
 inline int64_t KeyframeTickOf(int64_t tick, int64_t interval) {
   int64_t q = tick / interval;
   if (tick % interval != 0 && tick < 0) --q;
   return q * interval;
-}
-
-// The keyframes table's row key for entity `entity` at keyframe tick `k`
-// (KeyframeTickOf's): entity * 2^24 + k / interval + 1. False when the
-// two do not fit it (an entity id of 2^38 or more, a tick below -interval
-// or 2^24 - 1 intervals on).
-constexpr int kKeyframeSlotBits = 24;
-inline bool KeyframeKey(int64_t entity, int64_t k, int64_t interval, int64_t* key) {
-  if (interval <= 0 || entity < 0 || entity >= (int64_t{1} << 38)) return false;
-  const int64_t slot = k / interval + 1;
-  if (slot < 0 || slot >= (int64_t{1} << kKeyframeSlotBits)) return false;
-  *key = (entity << kKeyframeSlotBits) | slot;
-  return true;
 }
 
 // Builds one row. Usage: AddState for each state value (ascending field
@@ -159,10 +96,9 @@ class KeyframeWriter {
 // come from NextLogged until it returns false.
 class KeyframeReader {
  public:
-  // `keyframe_tick` is the row's tick; a compressed body is decompressed
-  // by `decompressor`, which must outlive the reads. False on a malformed
-  // header.
-  bool Open(std::string_view blob, int64_t keyframe_tick, KeyframeDecompressor* decompressor);
+  // `keyframe_tick` is the row's tick; `blob` must outlive the reads.
+  // False on a malformed header.
+  bool Open(std::string_view blob, int64_t keyframe_tick);
   uint8_t flags() const { return flags_; }
   bool born() const { return (flags_ & kKeyframeBorn) != 0; }
   bool overlay() const { return (flags_ & kKeyframeOverlay) != 0; }

@@ -17,8 +17,9 @@
 # in a directory: runs sharing one overwrite each other's logs). Each target
 # also reads seeds cut from the fixtures ($GEM_FIXTURES) and from their
 # indexes by tests/fuzz:cut_seeds (whole frames, real entity packets,
-# string-table messages, baselines, change chunks, states; recut when the
-# cutter or the fixtures change), and packet_entities_update reads the auto
+# string-table messages, baselines, change chunks, states, keyframe
+# blocks; recut when the cutter or the fixtures change), and
+# packet_entities_update reads the auto
 # fixture's schema and baselines.
 set -uo pipefail
 cd "$(dirname "$0")/.."

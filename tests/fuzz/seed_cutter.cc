@@ -274,8 +274,20 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
   }
   sqlite3_finalize(st);
   sqlite3_finalize(chunk_st);
+  // Keyframe blocks, for the codec target (their rows are read through).
+  Kind blocks("chunk_and_state_codecs", stem + ".keyframes");
+  sqlite3_stmt* block_st = nullptr;
+  if (status.ok() &&
+      sqlite3_prepare_v2(db, "SELECT data FROM keyframes ORDER BY key LIMIT 400", -1, &block_st,
+                         nullptr) == SQLITE_OK) {
+    while (sqlite3_step(block_st) == SQLITE_ROW) {
+      blocks.Offer(std::string(static_cast<const char*>(sqlite3_column_blob(block_st, 0)),
+                               sqlite3_column_bytes(block_st, 0)));
+    }
+  }
+  sqlite3_finalize(block_st);
   sqlite3_close(db);
-  for (Kind* k : {&chunks, &states, &queries}) k->MoveTo(out);
+  for (Kind* k : {&chunks, &states, &blocks, &queries}) k->MoveTo(out);
   return status;
 }
 

@@ -13,6 +13,8 @@
 
 #include "core/bit_reader.h"
 #include "core/codec/chunk_codec.h"
+#include "core/codec/keyframe_block.h"
+#include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
 #include "core/demo_stream.h"
 #include "core/field_path.h"
@@ -124,13 +126,25 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
   ASSERT_TRUE(CutIndexSeeds(index, "auto", &seeds).ok());
   auto by = ByTarget(seeds);
 
-  int chunks = 0, states = 0;
+  int chunks = 0, states = 0, blocks = 0;
+  KeyframeDecompressor decompressor;
   for (const Seed* s : by["chunk_and_state_codecs"]) {
     int values = 0;
     int64_t tick;
     uint32_t id;
     Value v;
-    if (s->name.find(".chunk.") != std::string::npos) {
+    if (s->name.find(".keyframes.") != std::string::npos) {
+      // A block whose every row opens (the first entity is the key's).
+      KeyframeBlock block;
+      ASSERT_TRUE(block.Open(s->bytes, 1, &decompressor)) << s->name;
+      std::string_view row;
+      for (int64_t e = block.first_entity(); e <= block.last_entity(); ++e) {
+        KeyframeReader r;
+        if (block.Find(e, &row)) values += r.Open(row, 0) ? 1 : -1000;
+      }
+      EXPECT_EQ(values, static_cast<int>(block.rows())) << s->name;
+      ++blocks;
+    } else if (s->name.find(".chunk.") != std::string::npos) {
       ChunkReader reader;
       ASSERT_TRUE(reader.Open(s->bytes, 0)) << s->name;
       while (reader.Next(&tick, &v)) ++values;
@@ -145,6 +159,7 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
   }
   EXPECT_GE(chunks, 10);
   EXPECT_GE(states, 10);
+  EXPECT_GE(blocks, 1);
 
   // The extension target's layout: its first number is a creation tick
   // the index holds, the entity's state blob follows its header.

@@ -9,6 +9,8 @@
 
 #include "core/bit_reader.h"
 #include "core/codec/chunk_codec.h"
+#include "core/codec/keyframe_block.h"
+#include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
 #include "core/field_decoder.h"
 #include "core/field_path.h"
@@ -162,6 +164,36 @@ int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
   std::string merged;
   const size_t half = size / 2;
   static_cast<void>(MergeStates(blob.substr(0, half), blob.substr(half), &merged));
+  // A keyframe block, and each of its rows read through (a row on its own
+  // too: the blob as one row).
+  static KeyframeDecompressor decompressor;
+  KeyframeBlock block;
+  std::vector<std::string_view> rows = {blob};
+  if (block.Open(blob, 7, &decompressor)) {
+    std::string_view row;
+    for (int64_t e = block.first_entity(); e <= block.last_entity() && e < 7 + 64; ++e) {
+      if (block.Find(e, &row)) rows.push_back(row);
+    }
+  }
+  for (std::string_view row : rows) {
+    KeyframeReader r;
+    if (!r.Open(row, 1800)) continue;
+    StateReader s;
+    if (s.Open(r.state())) {
+      uint32_t id;
+      Value v;
+      while (s.Next(&id, &v)) {
+      }
+    }
+    uint32_t field;
+    bool sought;
+    int64_t first, tick;
+    Value v;
+    while (r.NextLater(&field, &sought, &first)) {
+      while (!sought && r.NextLogged(&tick, &v)) {
+      }
+    }
+  }
   return 0;
 }
 

@@ -51,8 +51,8 @@ TableInput ReadTableInput(InputReader* in);
 // Field paths, then a value for each by a decoder the input chooses among
 // every rule SelectDecoder gives.
 int FieldPathsAndDecoders(const uint8_t* data, size_t size);
-// The index's blobs as the extension decodes them: a change chunk and a
-// state blob.
+// The index's blobs as the extension decodes them: a change chunk, a state
+// blob, and a keyframe block with its rows (or the input as one row).
 int ChunkAndStateCodecs(const uint8_t* data, size_t size);
 
 // The extension over an untrusted index: a gem index (the writer's own

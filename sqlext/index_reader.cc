@@ -245,7 +245,9 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
                           const std::vector<uint32_t>* only,
                           const std::function<void(uint32_t, const Value&)>& emit,
                           std::string* error) {
-  if (only == nullptr && keyframe_interval_ > 0) return KeyframeStateAt(e, tick, emit, error);
+  if (keyframe_interval_ > 0 && (only == nullptr || only->size() >= kKeyframeFields)) {
+    return KeyframeStateAt(e, tick, only, emit, error);
+  }
   if (only != nullptr) {
     // Named fields: one seek each (and the creation state at most once).
     for (uint32_t f : *only) {

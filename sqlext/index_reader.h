@@ -169,9 +169,9 @@ class IndexReader {
   bool LoadMeta(std::string* error);
   bool LoadClasses(std::string* error);
 
-  // StateAt of every field from the entity's keyframe row at or before
-  // `tick` (keyframe_state.cc).
-  bool KeyframeStateAt(const EntityInfo& e, int64_t tick,
+  // StateAt from the entity's keyframe row at or before `tick`
+  // (keyframe_state.cc); `only` as StateAt's.
+  bool KeyframeStateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
                        const std::function<void(uint32_t, const Value&)>& emit,
                        std::string* error);
   std::string KeyframeKeyText(const EntityInfo& e, int64_t keyframe_tick) const;
@@ -235,6 +235,13 @@ class IndexReader {
   // the same entities frame after frame. Like the entity list, they are
   // read once: an index is written once and never changed in place.
   static constexpr size_t kStateCacheBytes = 64u << 20;
+  // StateAt of this many named fields or more reads the keyframe row (and
+  // seeks only the fields that change often); of fewer, one seek per
+  // field. On the 60-minute synthetic index, gem_state of every entity
+  // pushed down to gem-view's 12 fields took 15.3 ms from keyframes
+  // against 17.7 ms by seeks, to 6 fields about the same, to one field
+  // 3.5 to 5.2 ms against 1.5 ms.
+  static constexpr size_t kKeyframeFields = 8;
   std::unordered_map<int64_t, std::string> state_cache_;
   size_t state_cache_bytes_ = 0;
   std::string diff_blob_;  // ReadState: a difference being merged

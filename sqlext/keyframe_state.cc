@@ -64,8 +64,12 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
 }
 
 bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
+                                  const std::vector<uint32_t>* only,
                                   const std::function<void(uint32_t, const Value&)>& emit,
                                   std::string* error) {
+  auto wanted = [only](uint32_t f) {
+    return only == nullptr || std::binary_search(only->begin(), only->end(), f);
+  };
   // The row of the interval holding the tick; past the last tick the
   // keyframes cover, the last row (nothing changes after it).
   const int64_t k = KeyframeTickOf(std::min(tick, keyframe_last_tick_), keyframe_interval_);
@@ -87,6 +91,7 @@ bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
   bool sought = false;
   int64_t first = 0;
   while (row.NextLater(&field, &sought, &first)) {
+    if (!wanted(field)) continue;  // NextLater skips what is left of it
     if (sought) {
       if (first > tick) continue;
       FoundValue latest;
@@ -146,7 +151,7 @@ bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
     const uint32_t next = std::min({af, bf, lf});
     if (next == kEnd) break;
     const Value* v = lf == next ? &kf_later_[j].value : bf == next ? &bv : &av;
-    if (!v->is_none()) emit(next, *v);
+    if (!v->is_none() && wanted(next)) emit(next, *v);
     // Every list at this field moves on (the values emitted are copied by
     // emit, so advancing a reader past them is safe).
     if (lf == next) ++j;

@@ -7,7 +7,8 @@ ticks: keyframe ticks and their neighbours, random ones, the first and
 last, and past the end. On every modern fixture and on synthetic Dota and
 CS2 replays, with the default keyframes and with dense ones that put every
 field of a row in one of the two later lists (--keyframe-logged 0: all
-sought; 1000: all logged), so that each way a row answers is read (born
+sought; 1000: all logged), so that each way a row answers is read, and
+gem_state of ten named fields, which reads keyframe rows too (born
 and overlay rows, which gem-index no longer writes, read as the codec test
 checks)."""
 import json
@@ -83,7 +84,19 @@ class KeyframesKeepValues(unittest.TestCase):
                 entities = [e for (e,) in ref.execute(
                     "SELECT entity FROM entities ORDER BY entity")]
                 rng = random.Random(len(entities))
+                # Many named fields read the keyframe rows too: the ten
+                # names most entities have at the middle tick.
+                middle = meta(con, "last_tick") // 2
+                names = [n for (n,) in ref.execute(
+                    "SELECT field FROM gem_state(?) GROUP BY field "
+                    "ORDER BY count(*) DESC, field LIMIT 10", (middle,))]
+                named = ("SELECT entity, field, value FROM gem_state(?) WHERE field IN (%s) "
+                         "ORDER BY entity, field" % ",".join("?" * len(names)))
                 for i, tick in enumerate(ticks_to_check(con, count)):
+                    if names:
+                        self.assertEqual(con.execute(named, [tick] + names).fetchall(),
+                                         ref.execute(named, [tick] + names).fetchall(),
+                                         "tick %d, %d named fields" % (tick, len(names)))
                     want = ref.execute(STATE, (tick,)).fetchall()
                     got = con.execute(STATE, (tick,)).fetchall()
                     if got != want:

@@ -181,7 +181,10 @@ class View(unittest.TestCase):
         damaged = os.path.join(folder, "damaged.db")
         shutil.copy(good, damaged)
         con = sqlite3.connect(damaged)
+        # Every state: the creation states and the keyframe blocks (a frame
+        # reads one or the other).
         con.execute("UPDATE entity_states SET data = x'ff'")
+        con.execute("UPDATE keyframes SET data = x'ff'")
         con.commit()
         con.close()
         foreign = os.path.join(folder, "foreign.db")
@@ -205,7 +208,9 @@ class View(unittest.TestCase):
             mid = server.json("/api/m/1/info")[1]["last_tick"] // 2
             status, body = server.json("/api/m/2/frame?tick=%d" % mid)
             self.assertEqual(status, 422, body)
-            self.assertIn("table entity_states", body["error"])
+            self.assertIn("is damaged: table ", body["error"])
+            self.assertTrue("table entity_states" in body["error"] or
+                            "table keyframes" in body["error"], body["error"])
             status, body = server.json("/api/m/1/frame?tick=%d" % mid)
             self.assertEqual(status, 200, "the server lives on")
         finally:

@@ -74,6 +74,14 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
       const int64_t slot = KeyframeSlot(r.tick, settings.interval);
       OpenBlock& b = open[slot];
       b.tick = r.tick;
+      // A block's body stays within what readers take (kMaxKeyframeBody):
+      // a row that would not fit even alone is refused.
+      if (r.data.size() > kMaxKeyframeBody / 2) {
+        return Status::InvalidArgument("keyframes: entity " + std::to_string(id) + " tick " +
+                                       std::to_string(r.tick) + ": its row takes " +
+                                       std::to_string(r.data.size()) + " bytes, more than " +
+                                       std::to_string(kMaxKeyframeBody / 2) + " (a block's limit)");
+      }
       if (!b.writer.empty() && b.writer.row_bytes() + r.data.size() > kMaxKeyframeBody / 2) {
         GEM_RETURN_IF_ERROR(write_block(slot, &b));
       }
@@ -81,7 +89,9 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
         return Status::Corrupt("keyframes: entity " + std::to_string(id) +
                                " comes after a later one (an indexer bug)");
       }
-      if (b.writer.row_bytes() >= kKeyframeBlockBytes) GEM_RETURN_IF_ERROR(write_block(slot, &b));
+      if (b.writer.row_bytes() >= kKeyframeBlockBytes || b.writer.rows() >= kMaxKeyframeBlockRows) {
+        GEM_RETURN_IF_ERROR(write_block(slot, &b));
+      }
     }
     std::vector<KeyframeRow>().swap(*rows);
     return Status::Ok();

@@ -106,8 +106,10 @@ class IndexReader {
 
   // Every field value of `e` as of `tick`: `emit(field_id, value)` in
   // ascending field id; values dropped by an array shrink are skipped.
-  // `only` (ascending field ids, may be null) restricts the fields read:
-  // then each is one seek, and no other field is touched.
+  // `only` (ascending field ids, may be null) restricts the fields
+  // emitted: fewer than kKeyframeFields are one seek each, no other field
+  // touched; more (with keyframes) are read from the keyframe row, seeking
+  // only those of them that change often.
   bool StateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
                const std::function<void(uint32_t, const Value&)>& emit, std::string* error);
 

@@ -1,6 +1,8 @@
 // IndexReader::KeyframeStateAt: the state of an entity at a tick from its
-// keyframe row (core/codec/keyframe_codec.h): the row's state, or its
-// creation state, overridden by the later fields' values as of the tick.
+// keyframe row (core/codec/keyframe_codec.h), found in its block
+// (keyframe_block.h; the reader keeps the last block read): the row's
+// state, or its creation state, overridden by the later fields' values as
+// of the tick.
 #include <algorithm>
 
 #include "core/codec/chunk_codec.h"

@@ -84,7 +84,8 @@ bool LoadEntity(StateCursor* c, std::string* error) {
     ClassInfoRow* cls = c->clazz;
     std::vector<uint32_t> only;
     if (c->args.fields.active) {
-      // Only the named fields are read, one seek each.
+      // Only the named fields are read (StateAt: a seek each, or from the
+      // keyframe row when there are many).
       for (uint32_t f = 0; f < cls->fields.size(); ++f) {
         if (c->args.fields.Matches(cls->fields[f].name)) only.push_back(f);
       }

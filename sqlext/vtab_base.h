@@ -56,7 +56,6 @@ class OwnedValue {
 // The first eight columns of gem_state and gem_sample, in this order:
 // entity, ent_index, serial, class, field, path, type, value. Sets column
 // `col` (< kFieldValueColumns) of a row of `f` (null: not described) of `e`.
-// `clazz` and `f` must be the reader's own (their names are not copied).
 constexpr int kFieldValueColumns = 8;
 void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
                             const ClassInfoRow& clazz, const FieldInfo* f, const Value& value);

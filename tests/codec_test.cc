@@ -230,6 +230,104 @@ TEST(Codec, TickRunsRoundTrip) {
   }
 }
 
+// The last change at or before a tick, as Next until a change is past it
+// finds it: (count at or before, its tick, its value); count 0 when none.
+struct Last {
+  size_t count = 0;
+  int64_t tick = 0;
+  Value value;
+};
+Last LastByNext(const std::string& blob, int64_t first_tick, int64_t at) {
+  ChunkReader r;
+  Last last;
+  if (!r.Open(blob, first_tick)) return last;
+  int64_t t;
+  Value v;
+  while (r.Next(&t, &v) && t <= at) {
+    ++last.count;
+    last.tick = t;
+    last.value = v;
+  }
+  return last;
+}
+
+// LastAtOrBefore answers as Next does, for every kind (quantized floats and
+// vectors too), with runs of equal deltas (0 among them) crossing the tick
+// asked, at every tick from before the first change to past the last.
+TEST(Codec, LastAtOrBeforeAnswersAsNextDoes) {
+  std::mt19937_64 rng(11);
+  const FloatQuantizer q{-100.0f, 100.0f, 1.0f / 1023.0f, 10};
+  for (int k = 0; k <= static_cast<int>(ValueKind::kString); ++k) {
+    const ValueKind kind = static_cast<ValueKind>(k);
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<std::string> strings;
+      strings.reserve(300);
+      ChunkWriter w;
+      if (trial % 2 == 1 && (kind == ValueKind::kFloat || kind == ValueKind::kVector)) {
+        w.SetQuantizer(&q);
+      }
+      int64_t tick = static_cast<int64_t>(rng() % 100) - 1;
+      const int64_t first = tick;
+      const int n = 1 + static_cast<int>(rng() % 256);
+      int64_t step = static_cast<int64_t>(rng() % 4);
+      for (int i = 0; i < n; ++i) {
+        if (i > 0) {
+          if (rng() % 6 == 0) step = static_cast<int64_t>(rng() % 4);
+          tick += step;
+        }
+        Value v = RandomValue(kind, &rng, &strings);
+        if (w.empty() || trial % 2 == 0 || kind != ValueKind::kFloat) {
+          w.Add(tick, v);
+        } else {
+          // On the quantizer's grid mostly (stored as units), now and then off it.
+          const float u = static_cast<float>(rng() % 1024);
+          w.Add(tick, rng() % 8 == 0 ? v : Value::Float(q.low + (q.high - q.low) * (u * q.mul)));
+        }
+      }
+      std::string blob;
+      w.Finish(&blob);
+      for (int64_t at = first - 2; at <= tick + 2; ++at) {
+        const Last want = LastByNext(blob, first, at);
+        ChunkReader r;
+        ASSERT_TRUE(r.Open(blob, first));
+        int64_t got_tick = -999;
+        Value got;
+        const size_t count = r.LastAtOrBefore(at, &got_tick, &got);
+        ASSERT_TRUE(r.ok()) << "kind " << k << " trial " << trial << " at " << at;
+        ASSERT_EQ(count, want.count) << "kind " << k << " trial " << trial << " at " << at;
+        if (count > 0) {
+          EXPECT_EQ(got_tick, want.tick) << "kind " << k << " trial " << trial << " at " << at;
+          EXPECT_TRUE(got.SameAs(want.value)) << "kind " << k << " trial " << trial << " at " << at;
+        }
+        int64_t t;
+        Value v;
+        EXPECT_FALSE(r.Next(&t, &v)) << "spent";
+      }
+    }
+  }
+}
+
+// Damage at or before the tick asked is reported; a start tick far below
+// the tick asked (int64's whole range apart) neither overflows nor loops.
+TEST(Codec, LastAtOrBeforeOnDamage) {
+  ChunkWriter w;
+  for (int i = 0; i < 50; ++i) w.Add(10 + 3 * i, Value::Int(i));
+  std::string blob;
+  w.Finish(&blob);
+  ChunkReader r;
+  int64_t t;
+  Value v;
+  ASSERT_TRUE(r.Open(blob, INT64_MIN));
+  EXPECT_EQ(r.LastAtOrBefore(INT64_MAX, &t, &v), 50u);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(t, INT64_MIN + 3 * 49);
+  EXPECT_EQ(v.i, 49);
+  // Cut inside the values: the last value at or before the tick is gone.
+  ASSERT_TRUE(r.Open(blob.substr(0, blob.size() - 1), 10));
+  EXPECT_EQ(r.LastAtOrBefore(1000, &t, &v), 0u);
+  EXPECT_FALSE(r.ok());
+}
+
 // Quantized floats are stored as their units when that is shorter; values
 // the quantizer cannot give (escapes) survive too, bit for bit.
 TEST(Codec, QuantizedFloatsRoundTripAsUnits) {

@@ -207,6 +207,11 @@ TEST(KeyframeBlock, RefusesDamage) {
   EXPECT_FALSE(b.Open(stored + std::string("\x02\x00\x01\x00\x01xy", 7), 5, &d));
   EXPECT_FALSE(b.Open(stored + std::string("\x01\x00\x03xy", 5), 5, &d));
   EXPECT_FALSE(b.Open(stored + std::string("\x01\x00\x01xy", 5), 5, &d));
+  // More rows than a block may hold, though the body is long enough.
+  std::string many = stored;
+  PutVarint(kMaxKeyframeBlockRows + 1, &many);
+  many += std::string(2 * kMaxKeyframeBlockRows + 4, '\0');
+  EXPECT_FALSE(b.Open(many, 5, &d));
   EXPECT_TRUE(b.Open(stored + std::string("\x01\x00\x02xy", 5), 5, &d));
   EXPECT_TRUE(b.Open(stored + std::string("\x02\x00\x01\x03\x01xy", 7), 5, &d));
   EXPECT_EQ(b.last_entity(), 8);

@@ -92,11 +92,14 @@ class KeyframesKeepValues(unittest.TestCase):
                     "ORDER BY count(*) DESC, field LIMIT 10", (middle,))]
                 named = ("SELECT entity, field, value FROM gem_state(?) WHERE field IN (%s) "
                          "ORDER BY entity, field" % ",".join("?" * len(names)))
+                named_read_keyframes = False
                 for i, tick in enumerate(ticks_to_check(con, count)):
                     if names:
+                        before = keyframes_read(con)
                         self.assertEqual(con.execute(named, [tick] + names).fetchall(),
                                          ref.execute(named, [tick] + names).fetchall(),
                                          "tick %d, %d named fields" % (tick, len(names)))
+                        named_read_keyframes |= keyframes_read(con) > before
                     want = ref.execute(STATE, (tick,)).fetchall()
                     got = con.execute(STATE, (tick,)).fetchall()
                     if got != want:
@@ -132,6 +135,8 @@ class KeyframesKeepValues(unittest.TestCase):
                             self.assertGreater(keyframes_read(con), before,
                                                "gem_sample(%d, %d, %d) read keyframes" %
                                                (tick, tick + step, step))
+                if len(names) >= 8:
+                    self.assertTrue(named_read_keyframes, "the named fields read keyframe rows")
                 debug = con.execute("SELECT gem_debug()").fetchone()[0].decode()
                 self.assertNotIn('"keyframes_read":0}', debug, "the keyframes were read")
         self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),

@@ -436,10 +436,14 @@ size_t ChunkReader::CountAtOrBefore(int64_t tick) {
   while (index_ < count_) {
     if (repeats_ > 0) {
       // A run of one delta: as many of its changes as fit, at once.
+      // tick_ <= tick here; a damaged start tick may put them further
+      // apart than int64 spans, so the distance is taken unsigned.
+      const uint64_t room = static_cast<uint64_t>(tick) - static_cast<uint64_t>(tick_);
       uint64_t fit = repeats_;
-      if (delta_ > 0) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(tick - tick_) / delta_);
+      if (delta_ > 0) fit = std::min<uint64_t>(fit, room / delta_);
       fit = std::min<uint64_t>(fit, count_ - index_);
-      tick_ += static_cast<int64_t>(fit * delta_);  // at most `tick`
+      // fit * delta_ <= room: the tick stays at most `tick`.
+      tick_ = static_cast<int64_t>(static_cast<uint64_t>(tick_) + fit * delta_);
       repeats_ -= fit;
       index_ += fit;
       n += fit;

@@ -142,9 +142,11 @@ class ChunkReader {
   bool Next(int64_t* tick, Value* value);
   bool ok() const { return ok_; }
   // Right after Open: the last change at or before `tick` (*at, *value),
-  // building no value before it. Returns how many changes are at or before
-  // the tick: 0 when none is (then *value is untouched) or on damage (then
-  // ok() is false). The reader is spent after it.
+  // building no value before it and reading nothing after it. Returns how
+  // many changes are at or before the tick: 0 when none is (then *value is
+  // untouched) or on damage at or before the tick (then ok() is false and
+  // *at may be set). The reader is spent after it. Same answer as calling
+  // Next until a change is past the tick.
   size_t LastAtOrBefore(int64_t tick, int64_t* at, Value* value);
 
  private:

@@ -109,7 +109,10 @@ bool KeyframeBlock::Open(std::string_view blob, int64_t first_entity,
   // The directory: each entry takes at least two bytes.
   pos = 0;
   uint64_t n;
-  if (!GetVarint(body_, &pos, &n) || n == 0 || n > (body_.size() - pos) / 2) return false;
+  if (!GetVarint(body_, &pos, &n) || n == 0 || n > kMaxKeyframeBlockRows ||
+      n > (body_.size() - pos) / 2) {
+    return false;
+  }
   entries_.reserve(static_cast<size_t>(n));
   int64_t entity = first_entity;
   size_t offset = 0;

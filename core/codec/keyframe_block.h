@@ -48,6 +48,10 @@ constexpr size_t kMaxKeyframeBody = 16u << 20;
 // and 64 KiB 6.69 MB (rows one by one: 8.29 MB), all decompressing at
 // about the same speed; 32 KiB keeps one entity's read small.
 constexpr size_t kKeyframeBlockBytes = 32u << 10;
+// A block of more rows than this is damage (a directory of empty rows
+// would otherwise claim millions of entries from a few hundred bytes of
+// zstd); the writer closes a block at this many.
+constexpr size_t kMaxKeyframeBlockRows = 1u << 16;
 
 // The keyframes table's key of the block of slot `slot` (KeyframeSlot)
 // whose first entity is `entity`: slot * 2^32 + entity. False when they do
@@ -106,6 +110,7 @@ class KeyframeBlockWriter {
   int64_t last_entity() const { return last_entity_; }
   // Bytes the rows take so far (to close the block at kKeyframeBlockBytes).
   size_t row_bytes() const { return rows_.size(); }
+  size_t rows() const { return count_; }
   // False, and nothing added, when `entity` is not past the last one.
   [[nodiscard]] bool Add(int64_t entity, std::string_view row);
   // The block into *out (replaced), compressed when that is smaller; the
@@ -124,8 +129,8 @@ class KeyframeBlock {
  public:
   // `blob` is the block of key KeyframeBlockKey(slot, first_entity). False
   // on damage: a bad header, a body that does not decompress to its
-  // length, a directory that is not ascending from `first_entity` or does
-  // not fit the body, bytes left over.
+  // length, a directory of no rows or more than kMaxKeyframeBlockRows, not
+  // ascending from `first_entity` or not fitting the body, bytes left over.
   bool Open(std::string_view blob, int64_t first_entity, KeyframeDecompressor* decompressor);
   int64_t first_entity() const { return entries_.empty() ? 0 : entries_.front().entity; }
   int64_t last_entity() const { return entries_.empty() ? 0 : entries_.back().entity; }

@@ -149,9 +149,29 @@ int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
   const std::string_view blob(reinterpret_cast<const char*>(data), size);
   ChunkReader chunk;
   if (chunk.Open(blob, 1000)) {
+    // Every change, and the last at or before a few ticks: LastAtOrBefore
+    // must answer as Next does wherever Next reads without damage.
+    std::vector<int64_t> ticks;
+    std::vector<Value> values;
     int64_t tick;
     Value v;
     while (chunk.Next(&tick, &v)) {
+      ticks.push_back(tick);
+      values.push_back(v);
+    }
+    const bool whole = chunk.ok();
+    for (int64_t at : {int64_t{999}, int64_t{1000}, int64_t{1005}, int64_t{1100}, INT64_MAX}) {
+      ChunkReader last;
+      if (!last.Open(blob, 1000)) __builtin_trap();
+      int64_t got_tick = 0;
+      Value got;
+      const size_t n = last.LastAtOrBefore(at, &got_tick, &got);
+      size_t want = 0;
+      while (want < ticks.size() && ticks[want] <= at) ++want;
+      // Next stops at damage; LastAtOrBefore reads no further than it must.
+      if (!whole && want == ticks.size()) continue;
+      if (!last.ok() || n != want) __builtin_trap();
+      if (n > 0 && (got_tick != ticks[n - 1] || !got.SameAs(values[n - 1]))) __builtin_trap();
     }
   }
   StateReader state;

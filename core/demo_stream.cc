@@ -70,6 +70,16 @@ Status At(const Status& failure, uint64_t frame_start) {
 
 }  // namespace
 
+bool DemoStream::StartsWithMagic(const uint8_t* bytes, size_t size) {
+  return size >= 8 && std::memcmp(bytes, kSource2Magic, 8) == 0;
+}
+
+bool DemoStream::ReadFrameHeader(const uint8_t* bytes, size_t size, size_t* pos,
+                                 uint32_t* command, uint32_t* tick, uint32_t* payload) {
+  return ReadVarint32(bytes, size, pos, command) && ReadVarint32(bytes, size, pos, tick) &&
+         ReadVarint32(bytes, size, pos, payload);
+}
+
 Status DemoStream::Open() {
   // The magic, the offsets, and the first frame's command at either
   // header size.
@@ -85,7 +95,7 @@ Status DemoStream::Open() {
         "(PBDEMS2) are supported",
         0);
   }
-  if (size < 8 || std::memcmp(head, kSource2Magic, 8) != 0) {
+  if (!StartsWithMagic(head, size)) {
     if (!peeked.ok()) return peeked;
     return Status::NotAReplay(
         "not a Source 2 replay: the file does not start with PBDEMS2", 0);
@@ -121,8 +131,7 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   const uint64_t start = source_->position();
   const uint8_t* bytes = nullptr;
   size_t have = 0;
-  // Three varints of at most 5 bytes each.
-  Status peeked = source_->Peek(15, &bytes, &have);
+  Status peeked = source_->Peek(kMaxFrameHeader, &bytes, &have);
   if (have == 0) {
     if (!peeked.ok()) return At(peeked, start);
     *end = true;
@@ -130,8 +139,7 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   }
   size_t p = 0;
   uint32_t command, tick, size;
-  if (!ReadVarint32(bytes, have, &p, &command) || !ReadVarint32(bytes, have, &p, &tick) ||
-      !ReadVarint32(bytes, have, &p, &size)) {
+  if (!ReadFrameHeader(bytes, have, &p, &command, &tick, &size)) {
     return peeked.ok() ? Status::Truncated("the file ends inside a frame header", start)
                        : At(peeked, start);
   }

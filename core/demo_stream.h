@@ -67,6 +67,14 @@ class DemoStream {
   static constexpr size_t kMaxFramePayload = 256u << 20;
   static constexpr size_t kHeaderSize = 16;
   static constexpr size_t kLegacyHeaderSize = 12;
+  // A frame's header at bytes [*pos, size): its command, tick and payload
+  // size, three varints of at most 5 bytes each (kMaxFrameHeader), *pos
+  // moved past them; false when the bytes end inside them.
+  static constexpr size_t kMaxFrameHeader = 15;
+  // Whether `size` bytes at `bytes` start with the Source 2 magic.
+  static bool StartsWithMagic(const uint8_t* bytes, size_t size);
+  static bool ReadFrameHeader(const uint8_t* bytes, size_t size, size_t* pos, uint32_t* command,
+                              uint32_t* tick, uint32_t* payload);
 
   // Over bytes in memory (kept alive by the caller), or over a source.
   DemoStream(const uint8_t* file, size_t size) : memory_(file, size), source_(&memory_) {}

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 
 #include "core/bit_reader.h"
 #include "core/inner_messages.h"
@@ -88,26 +87,18 @@ Status Parser::ReadHeader(ReplaySource* source, ReplayHeader* header, std::strin
   // needs are waited for (a pipe may send no more for a while).
   const uint8_t* data = nullptr;
   size_t size = 0;
-  Status peeked = source->Peek(DemoStream::kHeaderSize + 15, &data, &size);
+  Status peeked =
+      source->Peek(DemoStream::kHeaderSize + DemoStream::kMaxFrameHeader, &data, &size);
   if (!peeked.ok() && size == 0) return peeked;
   // Not a replay (or a Source 1 demo): what is here says so already.
-  if (size < 8 || std::memcmp(data, "PBDEMS2", 8) != 0) return ReadHeader(data, size, header, game);
+  if (!DemoStream::StartsWithMagic(data, size)) return ReadHeader(data, size, header, game);
   size_t want = size;
   size_t pos = DemoStream::kHeaderSize;
-  uint64_t fields[3] = {0, 0, 0};  // command, tick, size: varints
-  bool whole = size >= DemoStream::kHeaderSize;
-  for (int i = 0; i < 3 && whole; ++i) {
-    whole = false;
-    for (unsigned shift = 0; shift < 35 && pos < size; shift += 7) {
-      const uint8_t b = data[pos++];
-      fields[i] |= uint64_t{b & 0x7Fu} << shift;
-      if ((b & 0x80) == 0) {
-        whole = true;
-        break;
-      }
-    }
+  uint32_t command, tick, payload;
+  if (size >= DemoStream::kHeaderSize &&
+      DemoStream::ReadFrameHeader(data, size, &pos, &command, &tick, &payload)) {
+    want = static_cast<size_t>(std::min<uint64_t>(pos + uint64_t{payload}, kHeaderPeek));
   }
-  if (whole) want = static_cast<size_t>(std::min<uint64_t>(pos + fields[2], kHeaderPeek));
   if (want > size) {
     peeked = source->Peek(want, &data, &size);
     if (!peeked.ok() && size == 0) return peeked;

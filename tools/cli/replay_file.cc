@@ -22,6 +22,4 @@ std::function<void(uint64_t)> DropBehind(ReplayInput* input) {
   return [input](uint64_t at) { input->file().DropBefore(at); };
 }
 
-Status FailureOf(ReplayInput* input, const Status& parse) { return input->FailureOf(parse); }
-
 }  // namespace gem::cli

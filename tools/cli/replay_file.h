@@ -20,10 +20,6 @@ int OpenReplay(const char* tool, const std::string& path, ReplayInput* input);
 // behind the parse leave memory (nothing to do for a stream).
 std::function<void(uint64_t)> DropBehind(ReplayInput* input);
 
-// The status to report for a failed parse of `input`: the stream's own
-// damage when the data was compressed and did not decode, else `parse`.
-Status FailureOf(ReplayInput* input, const Status& parse);
-
 }  // namespace gem::cli
 
 #endif  // GEM_TOOLS_CLI_REPLAY_FILE_H_

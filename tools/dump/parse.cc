@@ -46,7 +46,7 @@ int RunParse(const Args& args) {
     if (repeat == 1) options.consumed = cli::DropBehind(&input);
     auto parser = std::make_unique<Parser>(nullptr, options);
     Status s = parser->Parse(input.source());
-    if (!s.ok()) s = cli::FailureOf(&input, s);
+    if (!s.ok()) s = input.FailureOf(s);
     replay_bytes = parser->metadata().bytes;
     double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // The last parse's state goes with the process, which ends next: giving

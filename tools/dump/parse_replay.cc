@@ -21,7 +21,7 @@ int ParseReplay(const std::string& path, Sink* sink,
   options.consumed = cli::DropBehind(&input);
   Parser parser(sink, options);
   Status s = parser.Parse(input.source());
-  if (!s.ok()) s = cli::FailureOf(&input, s);
+  if (!s.ok()) s = input.FailureOf(s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);

@@ -79,7 +79,7 @@ int RunState(const Args& args) {
   Parser parser(&sink, options);
   current = &parser;
   Status s = parser.Parse(input.source());
-  if (!s.ok()) s = cli::FailureOf(&input, s);
+  if (!s.ok()) s = input.FailureOf(s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", path, s.ToString().c_str());
     return cli::ExitCodeFor(s);

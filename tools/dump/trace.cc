@@ -57,7 +57,7 @@ int RunTrace(const Args& args) {
       TracePacket(reinterpret_cast<const uint8_t*>(d.data()), d.size());
     }
   }
-  if (!s.ok()) s = cli::FailureOf(&input, s);
+  if (!s.ok()) s = input.FailureOf(s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}\n", s.ToString().c_str());
     return cli::ExitCodeFor(s);

@@ -219,7 +219,7 @@ int RunVerify(const Args& args) {
   VerifyCounts c;
   // The replay is read once, front to back: pages behind the reader go.
   Status s = Verify(input.source(), stdout, &c, nullptr, cli::DropBehind(&input));
-  if (!s.ok()) s = cli::FailureOf(&input, s);
+  if (!s.ok()) s = input.FailureOf(s);
   if (!s.ok()) {
     fmt::print(stderr, "gem-dump: {}: {}\n", args[0], s.ToString().c_str());
     return cli::ExitCodeFor(s);

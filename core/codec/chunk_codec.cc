@@ -306,7 +306,8 @@ bool ChunkReader::Open(std::string_view blob, int64_t first_tick) {
   return true;
 }
 
-bool ChunkReader::NextFloat(int k, uint32_t* bits, bool want) {
+template <bool kWant>
+bool ChunkReader::NextFloat(int k, uint32_t* bits) {
   uint64_t raw;
   if (!GetVarint(blob_, &value_pos_, &raw)) return false;
   if (float_mode_ >= 3) {
@@ -322,7 +323,7 @@ bool ChunkReader::NextFloat(int k, uint32_t* bits, bool want) {
     prev_units_[k] = WrapAdd(prev_units_[k], prev_delta_[k]);
     if (prev_units_[k] < 0 || prev_units_[k] > int64_t{0x7FFFFFFF}) return false;
     // Skipped, a value's units are all the next one needs.
-    if (want) {
+    if constexpr (kWant) {
       *bits = FloatBits(QuantizedFromUnits(q_low_, q_high_, q_mul_,
                                            static_cast<uint32_t>(prev_units_[k])));
     }
@@ -372,30 +373,32 @@ bool ChunkReader::StepTick() {
   return true;
 }
 
-bool ChunkReader::StepValue(Value* value, bool want) {
+template <bool kWant>
+bool ChunkReader::StepValue(Value* value) {
   uint64_t raw;
   uint32_t bits = 0;
   switch (kind_) {
     case ValueKind::kNone:
-      *value = Value::None();
+      if constexpr (kWant) *value = Value::None();
       break;
     case ValueKind::kBool:
       if (value_pos_ >= blob_.size()) return ok_ = false;
-      *value = Value::Bool(blob_[value_pos_++] != 0);
+      if constexpr (kWant) *value = Value::Bool(blob_[value_pos_] != 0);
+      ++value_pos_;
       break;
     case ValueKind::kInt:
       if (!GetVarint(blob_, &value_pos_, &raw)) return ok_ = false;
       prev_ += static_cast<uint64_t>(UnZigZag(raw));
-      *value = Value::Int(static_cast<int64_t>(prev_));
+      if constexpr (kWant) *value = Value::Int(static_cast<int64_t>(prev_));
       break;
     case ValueKind::kUint:
       if (!GetVarint(blob_, &value_pos_, &raw)) return ok_ = false;
       prev_ += static_cast<uint64_t>(UnZigZag(raw));
-      *value = Value::Uint(prev_);
+      if constexpr (kWant) *value = Value::Uint(prev_);
       break;
     case ValueKind::kFloat:
-      if (!NextFloat(0, &bits, want)) return ok_ = false;
-      if (want) *value = Value::Float(BitsFloat(bits));
+      if (!NextFloat<kWant>(0, &bits)) return ok_ = false;
+      if constexpr (kWant) *value = Value::Float(BitsFloat(bits));
       break;
     case ValueKind::kVector: {
       if (value_pos_ >= blob_.size()) return ok_ = false;
@@ -403,17 +406,17 @@ bool ChunkReader::StepValue(Value* value, bool want) {
       if (n > 4) return ok_ = false;
       float v[4] = {0, 0, 0, 0};
       for (int k = 0; k < n; ++k) {
-        if (!NextFloat(k, &bits, want)) return ok_ = false;
+        if (!NextFloat<kWant>(k, &bits)) return ok_ = false;
         v[k] = BitsFloat(bits);
       }
-      if (want) *value = Value::Vector(v, n);
+      if constexpr (kWant) *value = Value::Vector(v, n);
       break;
     }
     case ValueKind::kString:
       if (!GetVarint(blob_, &value_pos_, &raw) || raw > blob_.size() - value_pos_) {
         return ok_ = false;
       }
-      if (want) *value = Value::String(blob_.substr(value_pos_, raw));
+      if constexpr (kWant) *value = Value::String(blob_.substr(value_pos_, raw));
       value_pos_ += raw;
       break;
   }
@@ -424,7 +427,7 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
   if (!ok_ || index_ >= count_) return false;
   if (!StepTick()) return false;
   *tick = tick_;
-  if (!StepValue(value, /*want=*/true)) return false;
+  if (!StepValue<true>(value)) return false;
   ++index_;
   return true;
 }
@@ -463,45 +466,11 @@ size_t ChunkReader::CountAtOrBefore(int64_t tick) {
 }
 
 bool ChunkReader::SkipValues(size_t n) {
-  uint64_t raw;
-  uint32_t bits;
-  switch (kind_) {
-    case ValueKind::kNone:
-      return true;
-    case ValueKind::kBool:
-      if (blob_.size() - value_pos_ < n) return false;
-      value_pos_ += n;
-      return true;
-    case ValueKind::kInt:
-    case ValueKind::kUint:
-      for (size_t i = 0; i < n; ++i) {
-        if (!GetVarint(blob_, &value_pos_, &raw)) return false;
-        prev_ += static_cast<uint64_t>(UnZigZag(raw));
-      }
-      return true;
-    case ValueKind::kFloat:
-      for (size_t i = 0; i < n; ++i) {
-        if (!NextFloat(0, &bits, /*want=*/false)) return false;
-      }
-      return true;
-    case ValueKind::kVector:
-      for (size_t i = 0; i < n; ++i) {
-        if (value_pos_ >= blob_.size()) return false;
-        const uint8_t components = static_cast<uint8_t>(blob_[value_pos_++]);
-        if (components > 4) return false;
-        for (int k = 0; k < components; ++k) {
-          if (!NextFloat(k, &bits, /*want=*/false)) return false;
-        }
-      }
-      return true;
-    case ValueKind::kString:
-      for (size_t i = 0; i < n; ++i) {
-        if (!GetVarint(blob_, &value_pos_, &raw) || raw > blob_.size() - value_pos_) return false;
-        value_pos_ += raw;
-      }
-      return true;
+  // StepValue's own decoding, building nothing (one layout, one reader).
+  for (size_t i = 0; i < n; ++i) {
+    if (!StepValue<false>(nullptr)) return false;
   }
-  return false;
+  return true;
 }
 
 size_t ChunkReader::LastAtOrBefore(int64_t tick, int64_t* at, Value* value) {
@@ -514,7 +483,7 @@ size_t ChunkReader::LastAtOrBefore(int64_t tick, int64_t* at, Value* value) {
   if (!ok_ || n == 0) return 0;
   *at = tick_;
   if (!SkipValues(n - 1)) return ok_ = false;
-  if (!StepValue(value, /*want=*/true)) return 0;
+  if (!StepValue<true>(value)) return 0;
   return n;
 }
 

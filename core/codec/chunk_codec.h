@@ -168,14 +168,16 @@ class ChunkReader {
   float q_low_ = 0, q_high_ = 0, q_mul_ = 0;
   int64_t prev_units_[4] = {0, 0, 0, 0};
 
-  // The next float of a component into *bits; with `want` false the bits
-  // of quantized units may be left unset (a value skipped).
-  bool NextFloat(int component, uint32_t* bits, bool want);
+  // The next float of a component into *bits; without kWant the bits of
+  // quantized units may be left unset (a value skipped).
+  template <bool kWant>
+  bool NextFloat(int component, uint32_t* bits);
   // Moves tick_ to change index_'s tick.
   bool StepTick();
-  // Decodes the next value; with `want` false it only moves past it (and
-  // may leave *value unset).
-  bool StepValue(Value* value, bool want);
+  // Decodes the next value into *value; without kWant it only moves past
+  // it (value may be null).
+  template <bool kWant>
+  bool StepValue(Value* value);
   // LastAtOrBefore's steps: the number of changes at or before `tick`
   // (tick_ left at the last one's tick), and moving past `n` values.
   size_t CountAtOrBefore(int64_t tick);

@@ -79,18 +79,15 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const EntityInfo& e = c->walk.entity();
   const FieldInfo& f = c->walk.field();
   const TickRow& r = c->rows[c->row_pos];
-  auto text = [&](const std::string& s) {
-    sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
-  };
   switch (col) {
     case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
     case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
-    case kClassCol: text(c->walk.clazz().name); break;
-    case kFieldCol: text(f.name); break;
-    case kPath: text(f.path); break;
+    case kClassCol: ResultText(ctx, c->walk.clazz().name); break;
+    case kFieldCol: ResultText(ctx, f.name); break;
+    case kPath: ResultText(ctx, f.path); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
     case kValue: ResultValue(ctx, r.value.get()); break;
-    case kDbCol: text(c->args.db); break;
+    case kDbCol: ResultText(ctx, c->args.db); break;
   }
   return SQLITE_OK;
 }

@@ -24,10 +24,11 @@ void ResultValue(sqlite3_context* ctx, const Value& v) {
     case ValueKind::kVector: {
       std::string json;
       v.AppendJson(&json);
-      sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+      ResultText(ctx, json);
       return;
     }
     case ValueKind::kString:
+      // A view of a blob: nothing says a NUL follows it.
       sqlite3_result_text(ctx, v.s.data(), static_cast<int>(v.s.size()), SQLITE_TRANSIENT);
       return;
   }

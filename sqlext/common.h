@@ -5,6 +5,7 @@
 #define GEM_SQLEXT_COMMON_H_
 
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <string_view>
@@ -25,6 +26,16 @@ struct Extension {
   explicit Extension(sqlite3* db) : readers(db) {}
   Readers readers;
 };
+
+// Text as a result (copied), for every text the extension returns. A length of -1 when the string holds no
+// NUL tells SQLite the copy ends in one: given the length instead, SQLite
+// copies without the terminator, then grows (reallocates) the copy to add
+// it when the caller reads the text, and shrinks its buffer so that the
+// next row's copy allocates again, three heap calls a row.
+inline void ResultText(sqlite3_context* ctx, const std::string& s) {
+  const bool plain = std::strlen(s.c_str()) == s.size();
+  sqlite3_result_text(ctx, s.c_str(), plain ? -1 : static_cast<int>(s.size()), SQLITE_TRANSIENT);
+}
 
 // Sets a SQL result from a decoded value: integers (uint64 as the same 64
 // bits), reals, text, vectors and angles as JSON arrays, bools as 0/1.

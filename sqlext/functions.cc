@@ -146,7 +146,7 @@ void Position(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
                     &json);
     }
     json += ']';
-    sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+    ResultText(ctx, json);
   } catch (const std::bad_alloc&) {
     sqlite3_result_error_nomem(ctx);
   } catch (...) {
@@ -171,7 +171,7 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        ",\"states_read\":" + std::to_string(t.states_read) +
                        ",\"values_decoded\":" + std::to_string(t.values_decoded) +
                        ",\"keyframes_read\":" + std::to_string(t.keyframes_read) + "}}";
-    sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+    ResultText(ctx, json);
   } catch (...) {
     sqlite3_result_error_nomem(ctx);
   }

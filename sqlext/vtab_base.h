@@ -10,7 +10,6 @@
 #define GEM_SQLEXT_VTAB_BASE_H_
 
 #include <cstdint>
-#include <cstring>
 #include <new>
 #include <string>
 
@@ -59,16 +58,6 @@ class OwnedValue {
 constexpr int kFieldValueColumns = 8;
 void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
                             const ClassInfoRow& clazz, const FieldInfo* f, const Value& value);
-// Text as a column result (copied). A length of -1 when the string holds no
-// NUL tells SQLite the copy ends in one: given the length instead, SQLite
-// copies without the terminator, then grows (reallocates) the copy to add
-// it when the caller reads the text, and shrinks its buffer so that the
-// next row's copy allocates again, three heap calls a row.
-inline void ResultText(sqlite3_context* ctx, const std::string& s) {
-  const bool plain = std::strlen(s.c_str()) == s.size();
-  sqlite3_result_text(ctx, s.c_str(), plain ? -1 : static_cast<int>(s.size()), SQLITE_TRANSIENT);
-}
-
 namespace vtab_detail {
 
 template <typename Cursor>

@@ -46,34 +46,30 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
   };
   // Rows come entity by entity, ascending; each interval (slot) fills a
   // block of its own, written once its rows reach kKeyframeBlockBytes.
-  struct OpenBlock {
-    int64_t tick = 0;
-    KeyframeBlockWriter writer;
-  };
-  std::map<int64_t, OpenBlock> open;  // by slot
+  std::map<int64_t, KeyframeBlockWriter> open;  // by slot
   KeyframeCompressor compressor;
   std::string blob;
   uint64_t blocks = 0, block_bytes = 0;
-  auto write_block = [&](int64_t slot, OpenBlock* b) {
+  auto write_block = [&](int64_t slot, KeyframeBlockWriter* b) {
+    const int64_t tick = (slot - 1) * settings.interval;  // KeyframeSlot's inverse
+    const int64_t first = b->first_entity(), last = b->last_entity();
     int64_t key = 0;
-    const int64_t first = b->writer.first_entity(), last = b->writer.last_entity();
     if (!KeyframeBlockKey(slot, first, &key)) {
       return Status::InvalidArgument("keyframes: entity " + std::to_string(first) + " tick " +
-                                     std::to_string(b->tick) + " has no block key");
+                                     std::to_string(tick) + " has no block key");
     }
-    if (!b->writer.Finish(&compressor, &blob)) {
+    if (!b->Finish(&compressor, &blob)) {
       return Status::IoError("keyframes: zstd failed on the block of tick " +
-                             std::to_string(b->tick));
+                             std::to_string(tick));
     }
     ++blocks;
     block_bytes += blob.size();
-    return insert.one().Int(1, key).Int(2, b->tick).Int(3, first).Int(4, last).Blob(5, blob).Run();
+    return insert.one().Int(1, key).Int(2, tick).Int(3, first).Int(4, last).Blob(5, blob).Run();
   };
   auto insert_rows = [&](uint64_t id, std::vector<KeyframeRow>* rows) {
     for (const KeyframeRow& r : *rows) {
       const int64_t slot = KeyframeSlot(r.tick, settings.interval);
-      OpenBlock& b = open[slot];
-      b.tick = r.tick;
+      KeyframeBlockWriter& b = open[slot];
       // A block's body stays within what readers take (kMaxKeyframeBody):
       // a row that would not fit even alone is refused.
       if (r.data.size() > kMaxKeyframeBody / 2) {
@@ -82,14 +78,14 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
                                        std::to_string(r.data.size()) + " bytes, more than " +
                                        std::to_string(kMaxKeyframeBody / 2) + " (a block's limit)");
       }
-      if (!b.writer.empty() && b.writer.row_bytes() + r.data.size() > kMaxKeyframeBody / 2) {
+      if (!b.empty() && b.row_bytes() + r.data.size() > kMaxKeyframeBody / 2) {
         GEM_RETURN_IF_ERROR(write_block(slot, &b));
       }
-      if (!b.writer.Add(static_cast<int64_t>(id), r.data)) {
+      if (!b.Add(static_cast<int64_t>(id), r.data)) {
         return Status::Corrupt("keyframes: entity " + std::to_string(id) +
                                " comes after a later one (an indexer bug)");
       }
-      if (b.writer.row_bytes() >= kKeyframeBlockBytes || b.writer.rows() >= kMaxKeyframeBlockRows) {
+      if (b.row_bytes() >= kKeyframeBlockBytes || b.rows() >= kMaxKeyframeBlockRows) {
         GEM_RETURN_IF_ERROR(write_block(slot, &b));
       }
     }
@@ -110,7 +106,7 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     GEM_RETURN_IF_ERROR(insert_rows(id, &rows));
   }
   for (auto& [slot, b] : open) {
-    if (!b.writer.empty()) GEM_RETURN_IF_ERROR(write_block(slot, &b));
+    if (!b.empty()) GEM_RETURN_IF_ERROR(write_block(slot, &b));
   }
   KeyframeTotals& t = stats_.keyframes;
   for (const KeyframeTotals* p : {&sealing.totals(), &here.totals()}) {

@@ -170,7 +170,7 @@ class KeyframesKeepValues(unittest.TestCase):
                     for i, v in enumerate(VARIANTS)]
         self.compare("synthetic cs2", reference, variants, count=20)
 
-    def test_z_every_kind_of_block_was_read(self):
+    def test_z_compressed_blocks_of_several_rows_were_read(self):
         # Run last (by name): the other tests filled _blocks_seen.
         if not _blocks_seen:
             self.skipTest("SKIPPED: no index was compared")

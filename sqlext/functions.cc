@@ -170,6 +170,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        ",\"chunks_read\":" + std::to_string(t.chunks_read) +
                        ",\"states_read\":" + std::to_string(t.states_read) +
                        ",\"values_decoded\":" + std::to_string(t.values_decoded) +
+                       ",\"state_walks\":" + std::to_string(t.state_walks) +
+                       ",\"keyframe_blocks_read\":" + std::to_string(t.keyframe_blocks_read) +
                        ",\"keyframes_read\":" + std::to_string(t.keyframes_read) + "}}";
     ResultText(ctx, json);
   } catch (...) {

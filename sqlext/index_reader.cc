@@ -33,6 +33,7 @@ std::string IndexReader::StateKey(const EntityInfo& e) const {
 
 bool IndexReader::ReadState(const EntityInfo& e, std::string* error) {
   if (state_entity_ == e.entity) return true;
+  creation_entity_ = -1;  // its values point into the blob replaced here
   if (auto it = state_cache_.find(e.entity); it != state_cache_.end()) {
     state_blob_.assign(it->second);
     state_entity_ = e.entity;
@@ -91,6 +92,7 @@ template <typename Visit>
 bool IndexReader::EachStateValue(const EntityInfo& e, Visit&& visit, std::string* error) {
   if (!ReadState(e, error)) return false;
   if (state_blob_.empty()) return true;  // no creation state recorded
+  ++counters_.state_walks;
   StateReader sr;
   bool ok = sr.Open(state_blob_);
   uint32_t f;
@@ -109,6 +111,36 @@ bool IndexReader::EachStateValue(const EntityInfo& e, Visit&& visit, std::string
     *error = Damaged(StateKey(e), "data does not decode");
     return false;
   }
+  return true;
+}
+
+bool IndexReader::CreationValues(const EntityInfo& e, std::string* error) {
+  if (creation_entity_ == e.entity && state_entity_ == e.entity) return true;
+  creation_values_.clear();
+  if (!EachStateValue(
+          e,
+          [&](uint32_t f, const Value& v) {
+            creation_values_.emplace_back(f, v);
+            return true;
+          },
+          error)) {
+    return false;
+  }
+  creation_entity_ = e.entity;
+  return true;
+}
+
+bool IndexReader::CreationValue(const EntityInfo& e, uint32_t field_id, bool* found,
+                                Value* value, std::string* error) {
+  *found = false;
+  if (!CreationValues(e, error)) return false;
+  // EachStateValue checked that the ids ascend.
+  auto it = std::lower_bound(
+      creation_values_.begin(), creation_values_.end(), field_id,
+      [](const std::pair<uint32_t, Value>& fv, uint32_t f) { return fv.first < f; });
+  if (it == creation_values_.end() || it->first != field_id) return true;
+  *found = true;
+  *value = it->second;
   return true;
 }
 
@@ -176,20 +208,17 @@ bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
       break;
   }
   // No change at or before the tick: the creation state has the value.
-  return EachStateValue(
-      e,
-      [&](uint32_t f, const Value& v) {
-        if (f < field_id) return true;
-        if (f == field_id && !v.is_none()) {
-          ++counters_.values_decoded;
-          out->found = true;
-          out->tick = e.created_tick;
-          out->value = v;
-          Own(&out->value, storage);
-        }
-        return false;
-      },
-      error);
+  bool found = false;
+  Value v;
+  if (!CreationValue(e, field_id, &found, &v, error)) return false;
+  if (found && !v.is_none()) {
+    ++counters_.values_decoded;
+    out->found = true;
+    out->tick = e.created_tick;
+    out->value = v;
+    Own(&out->value, storage);
+  }
+  return true;
 }
 
 bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
@@ -226,15 +255,9 @@ bool IndexReader::FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* o
   std::vector<uint32_t> changed;
   if (!ChangedFields(e, &changed, error)) return false;
   out->clear();
-  if (!EachStateValue(
-          e,
-          [&](uint32_t f, const Value&) {
-            out->push_back(f);
-            return true;
-          },
-          error)) {
-    return false;
-  }
+  // Decoded for CreationValue, which a walk of these fields asks next.
+  if (!CreationValues(e, error)) return false;
+  for (const auto& [f, v] : creation_values_) out->push_back(f);
   out->insert(out->end(), changed.begin(), changed.end());
   std::sort(out->begin(), out->end());
   out->erase(std::unique(out->begin(), out->end()), out->end());
@@ -308,16 +331,11 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
                           std::string* error) {
   if (hi < lo) return true;
   // The creation value counts as the first change.
-  if (e.created_tick >= lo && e.created_tick <= hi &&
-      !EachStateValue(
-          e,
-          [&](uint32_t f, const Value& v) {
-            if (f < field_id) return true;
-            if (f == field_id && !v.is_none()) emit(e.created_tick, v);
-            return false;
-          },
-          error)) {
-    return false;
+  if (e.created_tick >= lo && e.created_tick <= hi) {
+    bool found = false;
+    Value v;
+    if (!CreationValue(e, field_id, &found, &v, error)) return false;
+    if (found && !v.is_none()) emit(e.created_tick, v);
   }
   // Start at the last chunk beginning at or before `lo` (it may reach it).
   int64_t from = INT64_MIN;
@@ -452,6 +470,8 @@ ReadCounters Readers::Totals() const {
     t.chunks_read += c.chunks_read;
     t.states_read += c.states_read;
     t.values_decoded += c.values_decoded;
+    t.state_walks += c.state_walks;
+    t.keyframe_blocks_read += c.keyframe_blocks_read;
     t.keyframes_read += c.keyframes_read;
   }
   return t;

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,7 +43,9 @@ struct ReadCounters {
   uint64_t seeks = 0;          // chunk look-ups issued
   uint64_t chunks_read = 0;    // chunk blobs decoded
   uint64_t states_read = 0;    // creation-state blobs decoded
+  uint64_t state_walks = 0;    // creation states read through value by value
   uint64_t values_decoded = 0;
+  uint64_t keyframe_blocks_read = 0;  // keyframe blocks read and decompressed
   uint64_t keyframes_read = 0;  // keyframe rows decoded
 };
 
@@ -187,6 +190,15 @@ class IndexReader {
     return true;
   }
   std::string StateKey(const EntityInfo& e) const;
+  // Field `field_id`'s value in e's creation state (*found false when it
+  // has none there), by a binary search of the state decoded once per
+  // entity: a walk of every field asks for each in turn. The value's
+  // string points into state_blob_ (valid until another entity's state is
+  // read).
+  bool CreationValue(const EntityInfo& e, uint32_t field_id, bool* found, Value* value,
+                     std::string* error);
+  // Decodes e's creation state into creation_values_, unless it holds it.
+  bool CreationValues(const EntityInfo& e, std::string* error);
   // e's creation values in ascending field id: visit(field_id, value)
   // until it returns false.
   template <typename Visit>
@@ -217,14 +229,25 @@ class IndexReader {
   };
   std::vector<KeyedValue> kf_later_;
   std::vector<std::string> kf_strings_;
-  // The keyframe block last read (every entity of one interval reads the
-  // same few in turn): its slot (-1: none) and the block.
+  // Keyframe blocks already read, decompressed, by key (KeyframeBlockKey),
+  // up to kKeyframeCacheBytes: a whole-state query decompresses each block
+  // of its interval, and the next query at a tick of that interval (a
+  // viewer playing or scrubbing) finds them here. Past the bound, a block
+  // is read into `kf_spare_` (key `kf_spare_key_`, -1: none), replacing
+  // the one there. On the 60-minute synthetic index every block takes
+  // about 15 MB decompressed.
+  static constexpr size_t kKeyframeCacheBytes = 64u << 20;
   KeyframeDecompressor kf_decompressor_;
-  KeyframeBlock kf_block_;
-  int64_t kf_block_slot_ = -1;
-  // Finds e's keyframe row of slot `slot` (keyframe tick k) in the cached
-  // block, reading the block holding it when that is another; false with
-  // *error set when there is none or it does not decode.
+  std::map<int64_t, std::unique_ptr<KeyframeBlock>> kf_blocks_;
+  size_t kf_blocks_bytes_ = 0;
+  KeyframeBlock kf_spare_;
+  int64_t kf_spare_key_ = -1;
+  // The block already read that holds entity `entity` at slot `slot`, or
+  // null.
+  const KeyframeBlock* CachedBlock(int64_t slot, int64_t entity) const;
+  // Finds e's keyframe row of slot `slot` (keyframe tick k) in the block
+  // holding it, read (and kept) when it was not; false with *error set
+  // when there is none or it does not decode.
   bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k, std::string_view* row,
                    std::string* error);
   size_t kf_strings_used_ = 0;
@@ -247,6 +270,10 @@ class IndexReader {
   std::unordered_map<int64_t, std::string> state_cache_;
   size_t state_cache_bytes_ = 0;
   std::string diff_blob_;  // ReadState: a difference being merged
+  // CreationValue's decoded state of entity creation_entity_ (-1: none),
+  // valid while state_blob_ holds that entity's state.
+  int64_t creation_entity_ = -1;
+  std::vector<std::pair<uint32_t, Value>> creation_values_;
 
   sqlite3_stmt* last_chunk_ = nullptr;   // latest chunk at or before a tick
   sqlite3_stmt* chunk_range_ = nullptr;  // chunks of a field overlapping a range

@@ -1,9 +1,10 @@
 // IndexReader::KeyframeStateAt: the state of an entity at a tick from its
 // keyframe row (core/codec/keyframe_codec.h), found in its block
-// (keyframe_block.h; the reader keeps the last block read): the row's
+// (keyframe_block.h; the reader keeps the blocks it read): the row's
 // state, or its creation state, overridden by the later fields' values as
 // of the tick.
 #include <algorithm>
+#include <memory>
 
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_block.h"
@@ -19,46 +20,72 @@ std::string IndexReader::KeyframeKeyText(const EntityInfo& e, int64_t keyframe_t
          std::to_string(keyframe_tick);
 }
 
+const KeyframeBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) const {
+  int64_t key = 0;
+  if (!KeyframeBlockKey(slot, entity, &key)) return nullptr;
+  // Blocks of one slot cover disjoint runs of entities: the one that may
+  // hold `entity` has the largest key at or below its own.
+  auto holds = [&](int64_t block_key, const KeyframeBlock& b) {
+    return block_key <= key && (block_key >> kKeyframeEntityBits) == slot &&
+           entity <= b.last_entity();
+  };
+  if (auto it = kf_blocks_.upper_bound(key); it != kf_blocks_.begin()) {
+    --it;
+    if (holds(it->first, *it->second)) return it->second.get();
+  }
+  if (kf_spare_key_ >= 0 && holds(kf_spare_key_, kf_spare_)) return &kf_spare_;
+  return nullptr;
+}
+
 bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
                               std::string_view* row, std::string* error) {
-  if (kf_block_slot_ == slot && e.entity >= kf_block_.first_entity() &&
-      e.entity <= kf_block_.last_entity()) {
-    if (kf_block_.Find(e.entity, row)) return true;
-    *error = Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)");
-    return false;
+  const KeyframeBlock* block = CachedBlock(slot, e.entity);
+  if (block == nullptr) {
+    int64_t low = 0, high = 0;
+    if (!KeyframeBlockKey(slot, 0, &low) || !KeyframeBlockKey(slot, e.entity, &high)) {
+      *error = Damaged(KeyframeKeyText(e, k), "the entity and tick have no row key");
+      return false;
+    }
+    sqlite3_reset(keyframe_);
+    sqlite3_bind_int64(keyframe_, 1, low);
+    sqlite3_bind_int64(keyframe_, 2, high);
+    ++counters_.seeks;
+    ++counters_.keyframe_blocks_read;
+    const int rc = sqlite3_step(keyframe_);
+    // The block is copied (decompressed) out of the row before the reset.
+    struct Reset {
+      sqlite3_stmt* st;
+      ~Reset() { sqlite3_reset(st); }
+    } reset{keyframe_};
+    if (rc != SQLITE_ROW) {
+      *error = rc == SQLITE_DONE ? Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)")
+                                 : ReadFailed(KeyframeKeyText(e, k));
+      return false;
+    }
+    const int64_t key = sqlite3_column_int64(keyframe_, 0);
+    const int64_t first = key & ((int64_t{1} << kKeyframeEntityBits) - 1);
+    auto read = std::make_unique<KeyframeBlock>();
+    if (sqlite3_column_type(keyframe_, 1) != SQLITE_INTEGER ||
+        sqlite3_column_type(keyframe_, 2) != SQLITE_BLOB ||
+        !read->Open(BlobColumn(keyframe_, 2), first, &kf_decompressor_) ||
+        read->last_entity() != sqlite3_column_int64(keyframe_, 1)) {
+      *error = Damaged("table keyframes, key " + std::to_string(key), "data does not decode");
+      return false;
+    }
+    const size_t bytes = read->bytes();
+    if (kf_blocks_bytes_ + bytes <= kKeyframeCacheBytes) {
+      // (A key already kept is a block found again for an entity past its
+      // end: Find below says it has no such row.)
+      auto [at, added] = kf_blocks_.try_emplace(key, std::move(read));
+      if (added) kf_blocks_bytes_ += bytes;
+      block = at->second.get();
+    } else {
+      kf_spare_ = std::move(*read);
+      kf_spare_key_ = key;
+      block = &kf_spare_;
+    }
   }
-  kf_block_slot_ = -1;
-  int64_t low = 0, high = 0;
-  if (!KeyframeBlockKey(slot, 0, &low) || !KeyframeBlockKey(slot, e.entity, &high)) {
-    *error = Damaged(KeyframeKeyText(e, k), "the entity and tick have no row key");
-    return false;
-  }
-  sqlite3_reset(keyframe_);
-  sqlite3_bind_int64(keyframe_, 1, low);
-  sqlite3_bind_int64(keyframe_, 2, high);
-  ++counters_.seeks;
-  const int rc = sqlite3_step(keyframe_);
-  // The block is copied (decompressed) out of the row before the reset.
-  struct Reset {
-    sqlite3_stmt* st;
-    ~Reset() { sqlite3_reset(st); }
-  } reset{keyframe_};
-  if (rc != SQLITE_ROW) {
-    *error = rc == SQLITE_DONE ? Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)")
-                               : ReadFailed(KeyframeKeyText(e, k));
-    return false;
-  }
-  const int64_t key = sqlite3_column_int64(keyframe_, 0);
-  const int64_t first = key & ((int64_t{1} << kKeyframeEntityBits) - 1);
-  if (sqlite3_column_type(keyframe_, 1) != SQLITE_INTEGER ||
-      sqlite3_column_type(keyframe_, 2) != SQLITE_BLOB ||
-      !kf_block_.Open(BlobColumn(keyframe_, 2), first, &kf_decompressor_) ||
-      kf_block_.last_entity() != sqlite3_column_int64(keyframe_, 1)) {
-    *error = Damaged("table keyframes, key " + std::to_string(key), "data does not decode");
-    return false;
-  }
-  kf_block_slot_ = slot;
-  if (!kf_block_.Find(e.entity, row)) {
+  if (!block->Find(e.entity, row)) {
     *error = Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)");
     return false;
   }

@@ -57,9 +57,13 @@ def ticks_to_check(con, count):
     return sorted(ticks)
 
 
-def keyframes_read(con):
+def counter(con, name):
     debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0].decode())
-    return debug["counters"]["keyframes_read"]
+    return debug["counters"][name]
+
+
+def keyframes_read(con):
+    return counter(con, "keyframes_read")
 
 
 def open_index(path):
@@ -139,6 +143,17 @@ class KeyframesKeepValues(unittest.TestCase):
                     self.assertTrue(named_read_keyframes, "the named fields read keyframe rows")
                 debug = con.execute("SELECT gem_debug()").fetchone()[0].decode()
                 self.assertNotIn('"keyframes_read":0}', debug, "the keyframes were read")
+                # A connection keeps the blocks it decompressed: the state
+                # at the middle tick read twice reads them once.
+                fresh = open_index(path)
+                want = ref.execute(STATE, (middle,)).fetchall()
+                self.assertEqual(fresh.execute(STATE, (middle,)).fetchall(), want)
+                first = counter(fresh, "keyframe_blocks_read")
+                self.assertGreater(first, 0, "the first read decompressed blocks")
+                self.assertEqual(fresh.execute(STATE, (middle,)).fetchall(), want)
+                self.assertEqual(counter(fresh, "keyframe_blocks_read"), first,
+                                 "the second read found them kept")
+                fresh.close()
         self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),
                       "the reference reads none")
 

@@ -135,6 +135,8 @@ class KeyframeBlock {
   int64_t first_entity() const { return entries_.empty() ? 0 : entries_.front().entity; }
   int64_t last_entity() const { return entries_.empty() ? 0 : entries_.back().entity; }
   size_t rows() const { return entries_.size(); }
+  // The memory the block holds (its body and directory).
+  size_t bytes() const { return body_.capacity() + entries_.capacity() * sizeof(Entry); }
   // The row of `entity`; false when the block has none.
   bool Find(int64_t entity, std::string_view* row) const;
 

@@ -157,6 +157,11 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<StateCursor*>(cur);
   const EntityInfo& e = *c->entities[c->entity_pos];
   const Row& r = c->rows[c->row_pos];
+  if (col == kValue) {
+    // Most asked for, with entity and field; the only one not a name.
+    ResultValue(ctx, r.value);
+    return SQLITE_OK;
+  }
   const FieldInfo* f =
       r.field_id < c->clazz->fields.size() ? &c->clazz->fields[r.field_id] : nullptr;
   if (col < kFieldValueColumns) {

@@ -230,18 +230,15 @@ class IndexReader {
   std::vector<KeyedValue> kf_later_;
   std::vector<std::string> kf_strings_;
   // Keyframe blocks already read, decompressed, by key (KeyframeBlockKey),
-  // up to kKeyframeCacheBytes: a whole-state query decompresses each block
-  // of its interval, and the next query at a tick of that interval (a
-  // viewer playing or scrubbing) finds them here. Past the bound, a block
-  // is read into `kf_spare_` (key `kf_spare_key_`, -1: none), replacing
-  // the one there. On the 60-minute synthetic index every block takes
-  // about 15 MB decompressed.
+  // up to kKeyframeCacheBytes (then emptied, to fill again): a whole-state
+  // query decompresses each block of its interval, and the next query at a
+  // tick of that interval (a viewer playing or scrubbing) finds them here.
+  // On the 60-minute synthetic index every block takes about 15 MB
+  // decompressed.
   static constexpr size_t kKeyframeCacheBytes = 64u << 20;
   KeyframeDecompressor kf_decompressor_;
   std::map<int64_t, std::unique_ptr<KeyframeBlock>> kf_blocks_;
   size_t kf_blocks_bytes_ = 0;
-  KeyframeBlock kf_spare_;
-  int64_t kf_spare_key_ = -1;
   // The block already read that holds entity `entity` at slot `slot`, or
   // null.
   const KeyframeBlock* CachedBlock(int64_t slot, int64_t entity) const;

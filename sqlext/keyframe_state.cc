@@ -29,12 +29,10 @@ const KeyframeBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) cons
     return block_key <= key && (block_key >> kKeyframeEntityBits) == slot &&
            entity <= b.last_entity();
   };
-  if (auto it = kf_blocks_.upper_bound(key); it != kf_blocks_.begin()) {
-    --it;
-    if (holds(it->first, *it->second)) return it->second.get();
-  }
-  if (kf_spare_key_ >= 0 && holds(kf_spare_key_, kf_spare_)) return &kf_spare_;
-  return nullptr;
+  auto it = kf_blocks_.upper_bound(key);
+  if (it == kf_blocks_.begin()) return nullptr;
+  --it;
+  return holds(it->first, *it->second) ? it->second.get() : nullptr;
 }
 
 bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
@@ -73,17 +71,16 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
       return false;
     }
     const size_t bytes = read->bytes();
-    if (kf_blocks_bytes_ + bytes <= kKeyframeCacheBytes) {
-      // (A key already kept is a block found again for an entity past its
-      // end: Find below says it has no such row.)
-      auto [at, added] = kf_blocks_.try_emplace(key, std::move(read));
-      if (added) kf_blocks_bytes_ += bytes;
-      block = at->second.get();
-    } else {
-      kf_spare_ = std::move(*read);
-      kf_spare_key_ = key;
-      block = &kf_spare_;
+    if (kf_blocks_bytes_ + bytes > kKeyframeCacheBytes) {
+      // Full: start again (no row of a block kept is in use between calls).
+      kf_blocks_.clear();
+      kf_blocks_bytes_ = 0;
     }
+    // (A key already kept is a block found again for an entity past its
+    // end: Find below says it has no such row.)
+    auto [at, added] = kf_blocks_.try_emplace(key, std::move(read));
+    if (added) kf_blocks_bytes_ += bytes;
+    block = at->second.get();
   }
   if (!block->Find(e.entity, row)) {
     *error = Damaged(KeyframeKeyText(e, k), "no row (the entity is alive)");

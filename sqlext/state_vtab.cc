@@ -158,7 +158,7 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const EntityInfo& e = *c->entities[c->entity_pos];
   const Row& r = c->rows[c->row_pos];
   if (col == kValue) {
-    // Most asked for, with entity and field; the only one not a name.
+    // The value needs no field description: set it before finding one.
     ResultValue(ctx, r.value);
     return SQLITE_OK;
   }

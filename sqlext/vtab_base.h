@@ -55,24 +55,9 @@ class OwnedValue {
 // The first eight columns of gem_state and gem_sample, in this order:
 // entity, ent_index, serial, class, field, path, type, value. Sets column
 // `col` (< kFieldValueColumns) of a row of `f` (null: not described) of `e`.
-// Inline: SQLite asks for each column of each row apart, and the caller's
-// column is then one branch.
 constexpr int kFieldValueColumns = 8;
-inline void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
-                                   const ClassInfoRow& clazz, const FieldInfo* f,
-                                   const Value& value) {
-  switch (col) {
-    case 0: sqlite3_result_int64(ctx, e.entity); break;
-    case 1: sqlite3_result_int(ctx, e.ent_index); break;
-    case 2: sqlite3_result_int(ctx, e.serial); break;
-    case 3: ResultText(ctx, clazz.name); break;
-    case 4: if (f) ResultText(ctx, f->name); else sqlite3_result_null(ctx); break;
-    case 5: if (f) ResultText(ctx, f->path); else sqlite3_result_null(ctx); break;
-    case 6: if (f) ResultText(ctx, f->type); else sqlite3_result_null(ctx); break;
-    case 7: ResultValue(ctx, value); break;
-    default: sqlite3_result_null(ctx); break;
-  }
-}
+void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
+                            const ClassInfoRow& clazz, const FieldInfo* f, const Value& value);
 namespace vtab_detail {
 
 template <typename Cursor>

@@ -240,25 +240,7 @@ void PrintTable(const std::vector<Row>& rows) {
   }
   for (const Row& r : rows) {
     if (!r.keyframes.ok) continue;
-    const KeyframeFigures& k = r.keyframes;
-    fmt::print(
-        "\nkeyframes ({}: gem_state of every entity at {} random ticks, {:.0f} rows a tick):\n"
-        "with p50 {:.2f} ms, p99 {:.2f} ms; without (--keyframe-seconds 0) p50 {:.2f} ms, p99 "
-        "{:.2f} ms;\nSQLite stepping as many rows from a virtual table that computes nothing: "
-        "p50 {:.2f} ms, p99 {:.2f} ms;\nsix fields pushed down, p50 {:.2f} ms; index {:.2f} vs "
-        "{:.2f} MB ({:.3f}x), gem-index {:.3f} vs {:.3f} s\n",
-        r.name, k.ticks, k.rows, k.with_p50_ms, k.with_p99_ms, k.without_p50_ms, k.without_p99_ms,
-        k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with / 1e6,
-        k.bytes_without / 1e6, k.bytes_without ? double(k.bytes_with) / k.bytes_without : 0.0,
-        k.index_with_s, k.index_without_s);
-    if (k.frames.ok) {
-      fmt::print("gem-view's frame request ({} requests): p50 {:.2f} ms, p99 {:.2f} ms; "
-                 "{:.0f} units, {:.0f} bytes a frame (medians)\n",
-                 k.frames.requests, k.frames.p50_ms, k.frames.p99_ms, k.frames.units,
-                 k.frames.payload_bytes);
-    } else {
-      fmt::print("gem-view's frame request: not measured: {}\n", k.frames.error);
-    }
+    PrintKeyframes(r.name, r.keyframes);
   }
   if (any_match) {
     fmt::print(
@@ -365,18 +347,7 @@ void PrintJson(const std::vector<Row>& rows, int runs) {
           t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
     }
     if (r.keyframes.ok) {
-      const KeyframeFigures& k = r.keyframes;
-      fmt::print(
-          ",\"keyframes\":{{\"ticks\":{},\"rows\":{:.0f},\"with_p50_ms\":{:.3f},"
-          "\"with_p99_ms\":{:.3f},\"without_p50_ms\":{:.3f},\"without_p99_ms\":{:.3f},"
-          "\"floor_p50_ms\":{:.3f},\"floor_p99_ms\":{:.3f},\"pushdown_p50_ms\":{:.3f},"
-          "\"bytes_with\":{},\"bytes_without\":{},\"index_with_seconds\":{:.4f},"
-          "\"index_without_seconds\":{:.4f},\"frame_p50_ms\":{:.3f},\"frame_p99_ms\":{:.3f},"
-          "\"frame_bytes\":{:.0f}}}",
-          k.ticks, k.rows, k.with_p50_ms, k.with_p99_ms, k.without_p50_ms, k.without_p99_ms,
-          k.floor_p50_ms, k.floor_p99_ms, k.pushdown_p50_ms, k.bytes_with, k.bytes_without,
-          k.index_with_s, k.index_without_s, k.frames.p50_ms, k.frames.p99_ms,
-          k.frames.payload_bytes);
+      fmt::print(",\"keyframes\":{{{}}}", KeyframesJson(r.keyframes));
     }
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;

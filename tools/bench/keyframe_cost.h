@@ -33,6 +33,11 @@ KeyframeFigures MeasureKeyframes(const std::string& gem_index, const std::string
                                  const std::string& view, const std::string& replay,
                                  const std::string& work, int runs, int ticks);
 
+// The figures as gem-bench's text (for replay `name`), and as the members
+// of its JSON object "keyframes" (without the braces).
+void PrintKeyframes(const std::string& name, const KeyframeFigures& k);
+std::string KeyframesJson(const KeyframeFigures& k);
+
 }  // namespace gem::bench
 
 #endif  // GEM_TOOLS_BENCH_KEYFRAME_COST_H_

@@ -26,10 +26,10 @@
 namespace gem::sqlext {
 namespace {
 
-// The first kFieldValueColumns are ResultFieldValueColumn's.
+// The first kFieldColumns are ResultFieldColumn's; the value follows.
 enum Col { kEntityCol, kEntIndex, kSerial, kClassCol, kFieldCol, kPath, kType, kValue,
            kTickCol, kFromCol, kToCol, kStepCol, kForEntity, kDbCol };
-static_assert(kValue + 1 == kFieldValueColumns, "the shared columns come first");
+static_assert(kValue == kFieldColumns, "the shared columns come first");
 
 const Columns kColumns = [] {
   Columns c;
@@ -155,11 +155,12 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const EntityInfo& e = c->walk.entity();
   const FieldInfo& f = c->walk.field();
   const TickRow& r = c->rows[c->row_pos];
-  if (col < kFieldValueColumns) {
-    ResultFieldValueColumn(ctx, col, e, c->walk.clazz(), &f, r.value.get());
+  if (col < kFieldColumns) {
+    ResultFieldColumn(ctx, col, e, c->walk.clazz(), &f);
     return SQLITE_OK;
   }
   switch (col) {
+    case kValue: ResultValue(ctx, r.value.get()); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
     case kFromCol: sqlite3_result_int64(ctx, c->args.from); break;
     case kToCol: sqlite3_result_int64(ctx, c->args.to); break;

@@ -14,10 +14,10 @@
 namespace gem::sqlext {
 namespace {
 
-// The first kFieldValueColumns are ResultFieldValueColumn's.
+// The first kFieldColumns are ResultFieldColumn's; the value follows.
 enum Col { kEntityCol, kEntIndex, kSerial, kClassCol, kFieldCol, kPath, kType, kValue,
            kTickCol, kForEntity, kDbCol };
-static_assert(kValue + 1 == kFieldValueColumns, "the shared columns come first");
+static_assert(kValue == kFieldColumns, "the shared columns come first");
 
 const Columns kColumns = [] {
   Columns c;
@@ -34,9 +34,11 @@ const Columns kColumns = [] {
 
 // A field's value; a string's bytes are in the cursor's `strings`, at
 // `string_at` (a value is copied there from the reader's blobs, which the
-// next entity's read replaces).
+// next entity's read replaces). `field` is the class's description of the
+// field, found once for the row's columns (null: an id past the class's
+// fields, a damaged index, whose name columns are NULL).
 struct Row {
-  uint32_t field_id;
+  const FieldInfo* field;
   size_t string_at;
   Value value;
 };
@@ -97,7 +99,7 @@ bool LoadEntity(StateCursor* c, std::string* error) {
         at = c->strings.size();
         c->strings.append(v.s);
       }
-      c->rows.push_back({f, at, v});
+      c->rows.push_back({f < cls->fields.size() ? &cls->fields[f] : nullptr, at, v});
     };
     if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr, keep,
                             error)) {
@@ -157,18 +159,12 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = reinterpret_cast<StateCursor*>(cur);
   const EntityInfo& e = *c->entities[c->entity_pos];
   const Row& r = c->rows[c->row_pos];
-  if (col == kValue) {
-    // The value needs no field description: set it before finding one.
-    ResultValue(ctx, r.value);
-    return SQLITE_OK;
-  }
-  const FieldInfo* f =
-      r.field_id < c->clazz->fields.size() ? &c->clazz->fields[r.field_id] : nullptr;
-  if (col < kFieldValueColumns) {
-    ResultFieldValueColumn(ctx, col, e, *c->clazz, f, r.value);
+  if (col < kFieldColumns) {
+    ResultFieldColumn(ctx, col, e, *c->clazz, r.field);
     return SQLITE_OK;
   }
   switch (col) {
+    case kValue: ResultValue(ctx, r.value); break;
     case kTickCol: sqlite3_result_int64(ctx, c->args.tick_eq); break;
     case kForEntity: sqlite3_result_int64(ctx, e.entity); break;
     case kDbCol: ResultText(ctx, c->args.db); break;

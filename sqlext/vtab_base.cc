@@ -26,8 +26,8 @@ int CursorError(sqlite3_vtab_cursor* cur, const std::string& message) {
   return SQLITE_ERROR;
 }
 
-void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
-                            const ClassInfoRow& clazz, const FieldInfo* f, const Value& value) {
+void ResultFieldColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
+                       const ClassInfoRow& clazz, const FieldInfo* f) {
   switch (col) {
     case 0: sqlite3_result_int64(ctx, e.entity); break;
     case 1: sqlite3_result_int(ctx, e.ent_index); break;
@@ -36,7 +36,6 @@ void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
     case 4: if (f) ResultText(ctx, f->name); else sqlite3_result_null(ctx); break;
     case 5: if (f) ResultText(ctx, f->path); else sqlite3_result_null(ctx); break;
     case 6: if (f) ResultText(ctx, f->type); else sqlite3_result_null(ctx); break;
-    case 7: ResultValue(ctx, value); break;
     default: sqlite3_result_null(ctx); break;
   }
 }

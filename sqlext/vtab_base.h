@@ -52,12 +52,13 @@ class OwnedValue {
   std::string storage_;
 };
 
-// The first eight columns of gem_state and gem_sample, in this order:
-// entity, ent_index, serial, class, field, path, type, value. Sets column
-// `col` (< kFieldValueColumns) of a row of `f` (null: not described) of `e`.
-constexpr int kFieldValueColumns = 8;
-void ResultFieldValueColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
-                            const ClassInfoRow& clazz, const FieldInfo* f, const Value& value);
+// The first seven columns of gem_state and gem_sample, in this order:
+// entity, ent_index, serial, class, field, path, type (the value, which
+// each table keeps its own way, follows). Sets column `col` (<
+// kFieldColumns) of a row of `f` (null: not described) of `e`.
+constexpr int kFieldColumns = 7;
+void ResultFieldColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
+                       const ClassInfoRow& clazz, const FieldInfo* f);
 namespace vtab_detail {
 
 template <typename Cursor>

@@ -115,7 +115,7 @@ bool IndexReader::EachStateValue(const EntityInfo& e, Visit&& visit, std::string
 }
 
 bool IndexReader::CreationValues(const EntityInfo& e, std::string* error) {
-  if (creation_entity_ == e.entity && state_entity_ == e.entity) return true;
+  if (creation_entity_ == e.entity) return true;  // ReadState resets it
   creation_values_.clear();
   if (!EachStateValue(
           e,

@@ -267,8 +267,9 @@ class IndexReader {
   std::unordered_map<int64_t, std::string> state_cache_;
   size_t state_cache_bytes_ = 0;
   std::string diff_blob_;  // ReadState: a difference being merged
-  // CreationValue's decoded state of entity creation_entity_ (-1: none),
-  // valid while state_blob_ holds that entity's state.
+  // CreationValue's decoded state of entity creation_entity_ (-1: none);
+  // its strings point into state_blob_, so ReadState resets it whenever it
+  // replaces the blob.
   int64_t creation_entity_ = -1;
   std::vector<std::pair<uint32_t, Value>> creation_values_;
 

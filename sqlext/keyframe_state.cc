@@ -25,14 +25,12 @@ const KeyframeBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) cons
   if (!KeyframeBlockKey(slot, entity, &key)) return nullptr;
   // Blocks of one slot cover disjoint runs of entities: the one that may
   // hold `entity` has the largest key at or below its own.
-  auto holds = [&](int64_t block_key, const KeyframeBlock& b) {
-    return block_key <= key && (block_key >> kKeyframeEntityBits) == slot &&
-           entity <= b.last_entity();
-  };
   auto it = kf_blocks_.upper_bound(key);
   if (it == kf_blocks_.begin()) return nullptr;
   --it;
-  return holds(it->first, *it->second) ? it->second.get() : nullptr;
+  const bool holds = (it->first >> kKeyframeEntityBits) == slot &&
+                     entity <= it->second->last_entity();
+  return holds ? it->second.get() : nullptr;
 }
 
 bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,

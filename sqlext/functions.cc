@@ -172,6 +172,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        ",\"values_decoded\":" + std::to_string(t.values_decoded) +
                        ",\"state_walks\":" + std::to_string(t.state_walks) +
                        ",\"keyframe_blocks_read\":" + std::to_string(t.keyframe_blocks_read) +
+                       ",\"keyframe_rows_decoded\":" +
+                       std::to_string(t.keyframe_rows_decoded) +
                        ",\"keyframes_read\":" + std::to_string(t.keyframes_read) + "}}";
     ResultText(ctx, json);
   } catch (...) {

@@ -472,6 +472,7 @@ ReadCounters Readers::Totals() const {
     t.values_decoded += c.values_decoded;
     t.state_walks += c.state_walks;
     t.keyframe_blocks_read += c.keyframe_blocks_read;
+    t.keyframe_rows_decoded += c.keyframe_rows_decoded;
     t.keyframes_read += c.keyframes_read;
   }
   return t;

@@ -29,6 +29,7 @@
 
 #include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
+#include "core/codec/keyframe_rows.h"
 #include "core/value.h"
 #include "sqlext/sqlite_api.h"
 
@@ -46,7 +47,8 @@ struct ReadCounters {
   uint64_t state_walks = 0;    // creation states read through value by value
   uint64_t values_decoded = 0;
   uint64_t keyframe_blocks_read = 0;  // keyframe blocks read and decompressed
-  uint64_t keyframes_read = 0;  // keyframe rows decoded
+  uint64_t keyframes_read = 0;  // keyframe rows read (decoded or kept)
+  uint64_t keyframe_rows_decoded = 0;  // keyframe rows decoded
 };
 
 struct EntityInfo {
@@ -220,34 +222,36 @@ class IndexReader {
   int64_t keyframe_interval_ = 0;
   int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick keyframes cover
   ReadCounters counters_;
-  // KeyframeStateAt's scratch: the later fields' values (ascending field
-  // ids), and the strings sought changes own.
-  struct KeyedValue {
-    uint32_t field;
-    Value value;
-    int32_t owned;  // index into kf_strings_, or -1
+  // Keyframe blocks already read, by key (KeyframeBlockKey), with the rows
+  // of them read so far decoded (KeyframeRows), up to kKeyframeCacheBytes:
+  // a whole-state query reads each block of its interval and decodes each
+  // row, and the next query at a tick of that interval (a viewer playing or
+  // scrubbing) finds them here and decodes nothing. When a block read
+  // would pass the bound, the blocks used least recently make room. On the
+  // 60-minute synthetic index every row of one interval takes about 3.8 MB
+  // decoded, its blocks' bodies included: 64 MiB keeps all 16 intervals.
+  struct KeptBlock {
+    KeyframeRows rows;
+    uint64_t used = 0;  // kf_uses_ when last read
   };
-  std::vector<KeyedValue> kf_later_;
-  std::vector<std::string> kf_strings_;
-  // Keyframe blocks already read, decompressed, by key (KeyframeBlockKey),
-  // up to kKeyframeCacheBytes (then emptied, to fill again): a whole-state
-  // query decompresses each block of its interval, and the next query at a
-  // tick of that interval (a viewer playing or scrubbing) finds them here.
-  // On the 60-minute synthetic index every block takes about 15 MB
-  // decompressed.
   static constexpr size_t kKeyframeCacheBytes = 64u << 20;
   KeyframeDecompressor kf_decompressor_;
-  std::map<int64_t, std::unique_ptr<KeyframeBlock>> kf_blocks_;
+  std::map<int64_t, std::unique_ptr<KeptBlock>> kf_blocks_;
   size_t kf_blocks_bytes_ = 0;
+  uint64_t kf_uses_ = 0;
   // The block already read that holds entity `entity` at slot `slot`, or
   // null.
-  const KeyframeBlock* CachedBlock(int64_t slot, int64_t entity) const;
-  // Finds e's keyframe row of slot `slot` (keyframe tick k) in the block
-  // holding it, read (and kept) when it was not; false with *error set
-  // when there is none or it does not decode.
-  bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k, std::string_view* row,
-                   std::string* error);
-  size_t kf_strings_used_ = 0;
+  KeptBlock* CachedBlock(int64_t slot, int64_t entity) const;
+  // Makes room for a block of `bytes` (KeptBlock's comment).
+  void EvictKeyframeBlocks(size_t bytes);
+  // e's keyframe row of slot `slot` (keyframe tick k), decoded: found in
+  // the block holding it, which is read (and kept) when it was not, and
+  // decoded on first use. *rows and *row stay valid until the next call.
+  // False with *error set when there is none or it does not decode.
+  bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k, const KeyframeRows** rows,
+                   const KeyframeRows::Row** row, std::string* error);
+  // A sought field's string bytes, until the next value is emitted.
+  std::string kf_sought_string_;
 
   // The last creation state read (one entity at a time, typically).
   int64_t state_entity_ = -1;

@@ -137,11 +137,18 @@ bool KeyframeBlock::Open(std::string_view blob, int64_t first_entity,
   return true;
 }
 
-bool KeyframeBlock::Find(int64_t entity, std::string_view* row) const {
+bool KeyframeBlock::IndexOf(int64_t entity, size_t* i) const {
   auto it = std::lower_bound(entries_.begin(), entries_.end(), entity,
                              [](const Entry& e, int64_t id) { return e.entity < id; });
   if (it == entries_.end() || it->entity != entity) return false;
-  *row = std::string_view(body_).substr(it->offset, it->size);
+  *i = static_cast<size_t>(it - entries_.begin());
+  return true;
+}
+
+bool KeyframeBlock::Find(int64_t entity, std::string_view* row) const {
+  size_t i;
+  if (!IndexOf(entity, &i)) return false;
+  *row = this->row(i);
   return true;
 }
 

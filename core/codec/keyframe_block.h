@@ -139,6 +139,14 @@ class KeyframeBlock {
   size_t bytes() const { return body_.capacity() + entries_.capacity() * sizeof(Entry); }
   // The row of `entity`; false when the block has none.
   bool Find(int64_t entity, std::string_view* row) const;
+  // The position of `entity`'s row (< rows()); false when the block has
+  // none. Then row(i) is the row.
+  bool IndexOf(int64_t entity, size_t* i) const;
+  // The decompressed body, which every row is a view of.
+  std::string_view body() const { return body_; }
+  std::string_view row(size_t i) const {
+    return std::string_view(body_).substr(entries_[i].offset, entries_[i].size);
+  }
 
  private:
   struct Entry {

@@ -138,19 +138,26 @@ bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_
   return true;
 }
 
-bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
-  if (!ok_ || logged_left_ == 0) return false;
+bool KeyframeReader::ReadLogged(std::string_view data, size_t* pos, uint8_t kind,
+                                uint64_t* tick_delta, Value* v) {
   uint64_t x;
-  if (!GetVarint(blob_, &pos_, &x) || (x >> 1) > static_cast<uint64_t>(INT64_MAX - logged_tick_)) {
-    return ok_ = false;
-  }
+  if (!GetVarint(data, pos, &x)) return false;
+  *tick_delta = x >> 1;
   if ((x & 1) != 0) {
     *v = Value::None();
-  } else if (logged_kind_ == static_cast<uint8_t>(ValueKind::kNone) ||
-             !GetValueBody(logged_kind_, blob_, &pos_, v)) {
+    return true;
+  }
+  return kind != static_cast<uint8_t>(ValueKind::kNone) && GetValueBody(kind, data, pos, v);
+}
+
+bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
+  if (!ok_ || logged_left_ == 0) return false;
+  uint64_t delta;
+  if (!ReadLogged(blob_, &pos_, logged_kind_, &delta, v) ||
+      delta > static_cast<uint64_t>(INT64_MAX - logged_tick_)) {
     return ok_ = false;
   }
-  logged_tick_ += static_cast<int64_t>(x >> 1);
+  logged_tick_ += static_cast<int64_t>(delta);
   *tick = logged_tick_;
   --logged_left_;
   return true;

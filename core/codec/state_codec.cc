@@ -123,12 +123,13 @@ bool StateReader::Open(std::string_view blob) {
   return true;
 }
 
-bool StateReader::Next(uint32_t* field_id, Value* value) {
+bool StateReader::Next(uint32_t* field_id, Value* value, size_t* value_at) {
   if (!ok_ || index_ >= count_) return false;
   uint64_t entry;
   if (!GetVarint(blob_, &pos_, &entry) || (entry >> 3) > UINT32_MAX - field_) return ok_ = false;
   field_ += static_cast<uint32_t>(entry >> 3);
   *field_id = field_;
+  if (value_at != nullptr) *value_at = pos_;
   if (!GetValueBody(static_cast<uint8_t>(entry & 7), blob_, &pos_, value)) return ok_ = false;
   ++index_;
   return true;

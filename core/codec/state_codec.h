@@ -53,8 +53,9 @@ class StateReader {
   bool Open(std::string_view blob);
   size_t count() const { return count_; }
   // The next entry; strings point into the blob. False after the last one
-  // or on damage (ok() false).
-  bool Next(uint32_t* field_id, Value* value);
+  // or on damage (ok() false). `value_at`, when given, is set to where the
+  // value's bytes start in the blob (GetValueBody reads them again).
+  bool Next(uint32_t* field_id, Value* value, size_t* value_at = nullptr);
   bool ok() const { return ok_; }
 
  private:

@@ -1,0 +1,195 @@
+#include "core/codec/keyframe_rows.h"
+
+#include <algorithm>
+
+#include "core/codec/keyframe_codec.h"
+#include "core/codec/state_codec.h"
+
+namespace gem {
+namespace {
+
+constexpr uint32_t kNoField = UINT32_MAX;  // past every field id a reader yields
+
+// A state blob's entries in ascending field id (kNoField after the last),
+// with where each value's bytes start; false on damage or ids that do not
+// ascend.
+class AscendingState {
+ public:
+  bool Open(std::string_view blob) {
+    if (blob.empty()) return true;  // no state: kNoField at once
+    return reader_.Open(blob) && Advance();
+  }
+  bool Advance() {
+    uint32_t f;
+    if (!reader_.Next(&f, &value_, &at_)) {
+      field_ = kNoField;
+      return reader_.ok();
+    }
+    if (f == kNoField || (started_ && f <= field_)) return false;
+    started_ = true;
+    field_ = f;
+    ++decoded_;
+    return true;
+  }
+  uint32_t field() const { return field_; }
+  const Value& value() const { return value_; }
+  size_t at() const { return at_; }
+  uint64_t decoded() const { return decoded_; }
+
+ private:
+  StateReader reader_;
+  uint32_t field_ = kNoField;
+  bool started_ = false;
+  Value value_;
+  size_t at_ = 0;
+  uint64_t decoded_ = 0;
+};
+
+// An offset past the keyframe tick k that fits the 32 bits kept.
+bool TickOffset(int64_t tick, int64_t k, uint32_t* out) {
+  if (tick < k || static_cast<uint64_t>(tick) - static_cast<uint64_t>(k) > UINT32_MAX) {
+    return false;
+  }
+  *out = static_cast<uint32_t>(static_cast<uint64_t>(tick) - static_cast<uint64_t>(k));
+  return true;
+}
+
+}  // namespace
+
+bool KeyframeRows::Open(std::string_view blob, int64_t first_entity,
+                        KeyframeDecompressor* decompressor) {
+  rows_.clear();
+  state_.clear();
+  later_.clear();
+  ticks_.clear();
+  arena_.clear();
+  if (!block_.Open(blob, first_entity, decompressor)) return false;
+  rows_.resize(block_.rows());
+  return true;
+}
+
+bool KeyframeRows::NeedsCreationState(size_t i) const {
+  const std::string_view row = block_.row(i);
+  return row.size() >= 2 && (static_cast<uint8_t>(row[1]) & (kKeyframeBorn | kKeyframeOverlay));
+}
+
+size_t KeyframeRows::bytes() const {
+  return block_.bytes() + rows_.capacity() * sizeof(Slot) + state_.capacity() * sizeof(Entry) +
+         later_.capacity() * sizeof(Later) + ticks_.capacity() * sizeof(uint32_t) +
+         arena_.capacity();
+}
+
+Value KeyframeRows::Get(const Entry& e) const {
+  const std::string_view bytes = (e.at & kArenaBit) != 0 ? std::string_view(arena_) : block_.body();
+  size_t pos = e.at & (kOffsetLimit - 1);
+  Value v;
+  // Decode read these bytes with this same call: they decode.
+  GetValueBody(static_cast<uint8_t>((e.at >> 28) & 7), bytes, &pos, &v);
+  return v;
+}
+
+bool KeyframeRows::AddState(uint8_t flags, std::string_view own, size_t base,
+                            std::string_view creation, uint64_t* values) {
+  const bool born = (flags & kKeyframeBorn) != 0;
+  const bool overlay = (flags & kKeyframeOverlay) != 0;
+  // The state as of the keyframe is the row's (a), or the creation state
+  // (a) overlaid by the row's (b): for one field, b's value wins, and a
+  // kNone value drops the field. Values of the row's own state are read
+  // where they are in the body; merged ones are written to the arena.
+  AscendingState a, b;
+  const bool merged = born || overlay;
+  if (!a.Open(merged ? creation : own)) return false;
+  if (overlay && !b.Open(own)) return false;
+  for (;;) {
+    const uint32_t f = std::min(a.field(), b.field());
+    if (f == kNoField) break;
+    const Value& v = b.field() == f ? b.value() : a.value();
+    if (!v.is_none()) {
+      size_t at = base + a.at();
+      uint32_t arena = 0;
+      if (merged) {
+        at = arena_.size();
+        arena = kArenaBit;
+        PutValueBody(v, &arena_);
+      }
+      if (at >= kOffsetLimit) return false;
+      state_.push_back({f, arena | static_cast<uint32_t>(v.kind) << 28 | static_cast<uint32_t>(at)});
+    }
+    if (b.field() == f && !b.Advance()) return false;
+    if (a.field() == f && !a.Advance()) return false;
+  }
+  *values += a.decoded() + b.decoded();
+  return true;
+}
+
+bool KeyframeRows::Decode(size_t i, int64_t k, std::string_view creation, uint64_t* values) {
+  const size_t state_size = state_.size(), later_size = later_.size(),
+               ticks_size = ticks_.size(), arena_size = arena_.size();
+  auto undo = [&] {
+    state_.resize(state_size);
+    later_.resize(later_size);
+    ticks_.resize(ticks_size);
+    arena_.resize(arena_size);
+    return false;
+  };
+  const std::string_view bytes = block_.row(i);
+  // Where the row starts in the body, which is at most kMaxKeyframeBody.
+  const size_t base = static_cast<size_t>(bytes.data() - block_.body().data());
+  KeyframeReader r;
+  if (!r.Open(bytes, k)) return false;
+  const size_t state_base = base + static_cast<size_t>(r.state().data() - bytes.data());
+  uint64_t decoded = 0;
+  if (!AddState(r.flags(), r.state(), state_base, creation, &decoded)) return undo();
+  uint32_t field = 0;
+  bool sought = false;
+  int64_t first = 0;
+  while (r.NextLater(&field, &sought, &first)) {
+    // (NextLater checks that the ids ascend.)
+    Later l{field, 0, static_cast<uint32_t>(ticks_.size()), 0};
+    if (sought) {
+      if (!TickOffset(first, k, &l.at)) return undo();
+    } else {
+      l.at = static_cast<uint32_t>(base + r.position());
+      uint32_t count = 0;
+      int64_t tick;
+      Value v;
+      while (r.NextLogged(&tick, &v)) {
+        uint32_t offset;
+        if (!TickOffset(tick, k, &offset) || ++count >= (1u << 24)) return undo();
+        ticks_.push_back(offset);
+        ++decoded;
+      }
+      if (!r.ok()) return undo();
+      l.count_kind = count << 8 | r.logged_kind();
+    }
+    later_.push_back(l);
+  }
+  if (!r.ok() || state_.size() > UINT32_MAX || later_.size() > UINT32_MAX ||
+      ticks_.size() > UINT32_MAX) {
+    return undo();
+  }
+  rows_[i].row.state = {static_cast<uint32_t>(state_size), static_cast<uint32_t>(state_.size())};
+  rows_[i].row.later = {static_cast<uint32_t>(later_size), static_cast<uint32_t>(later_.size())};
+  rows_[i].decoded = true;
+  *values += decoded;
+  return true;
+}
+
+bool KeyframeRows::LatestLogged(const Later& l, uint64_t offset, Value* v) const {
+  // The last tick at or before the offset, counted from the first.
+  const uint32_t* first = ticks_.data() + l.begin;
+  const uint32_t* end = first + l.count();
+  const uint32_t* past = std::upper_bound(first, end, offset,
+                                          [](uint64_t o, uint32_t t) { return o < t; });
+  if (past == first) return false;
+  // Its value: the changes up to it read again (Decode read them with this
+  // same call: they decode).
+  size_t pos = l.at;
+  uint64_t delta;
+  for (const uint32_t* t = first; t != past; ++t) {
+    KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, v);
+  }
+  return true;
+}
+
+}  // namespace gem

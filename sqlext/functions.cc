@@ -1,5 +1,8 @@
 // Scalar functions: gem_value(entity, field, tick [, db]),
-// gem_position(entity, tick [, db]), gem_version(), gem_debug().
+// gem_position(entity, tick [, db]), gem_version(), gem_debug(),
+// gem_keyframe_cache([bytes]).
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "core/codec/index_format.h"
@@ -181,6 +184,22 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
   }
 }
 
+// gem_keyframe_cache([bytes]): the bytes of keyframe blocks each index of
+// this connection keeps (IndexReader's kept blocks), set when given; the
+// limit in force.
+void KeyframeCache(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
+  if (argc == 1) {
+    if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER || sqlite3_value_int64(argv[0]) < 0) {
+      Fail(ctx, "gem_keyframe_cache: the limit is a whole number of bytes, 0 or more");
+      return;
+    }
+    const auto bytes = static_cast<uint64_t>(sqlite3_value_int64(argv[0]));
+    ext->readers.SetKeyframeCacheLimit(static_cast<size_t>(std::min<uint64_t>(bytes, SIZE_MAX)));
+  }
+  sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(ext->readers.keyframe_cache_limit()));
+}
+
 }  // namespace
 
 int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*)) {
@@ -204,6 +223,13 @@ int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*)) {
     if (rc == SQLITE_OK) {
       rc = sqlite3_create_function_v2(db, "gem_position", n, flags, ext, Position, nullptr,
                                       nullptr, nullptr);
+    }
+  }
+  for (int n : {0, 1}) {
+    // Not innocuous: it sets how much memory the connection keeps.
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_create_function_v2(db, "gem_keyframe_cache", n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                      ext, KeyframeCache, nullptr, nullptr, nullptr);
     }
   }
   return rc;

@@ -444,6 +444,11 @@ void Readers::TableDisconnected() {
   }
 }
 
+void Readers::SetKeyframeCacheLimit(size_t bytes) {
+  keyframe_cache_limit_ = bytes;
+  for (auto& [name, r] : readers_) r->set_keyframe_cache_limit(bytes);
+}
+
 void Readers::Clear() {
   ReadCounters t = Totals();
   readers_.clear();
@@ -457,6 +462,7 @@ IndexReader* Readers::Get(std::string_view schema, std::string* error) {
   Anchor();
   auto reader = std::make_unique<IndexReader>(db_, key);
   if (!reader->Open(error)) return nullptr;
+  reader->set_keyframe_cache_limit(keyframe_cache_limit_);
   IndexReader* r = reader.get();
   readers_[key] = std::move(reader);
   return r;

@@ -158,6 +158,11 @@ class IndexReader {
 
   ReadCounters& counters() { return counters_; }
 
+  // How many bytes of keyframe blocks, decompressed and decoded, the reader
+  // keeps (KeptBlock below); a block being read is kept whatever its size.
+  static constexpr size_t kDefaultKeyframeCacheBytes = 64u << 20;
+  void set_keyframe_cache_limit(size_t bytes) { kf_cache_limit_ = bytes; }
+
  private:
   bool Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error);
   std::string Table(const char* name) const;
@@ -223,7 +228,7 @@ class IndexReader {
   int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick keyframes cover
   ReadCounters counters_;
   // Keyframe blocks already read, by key (KeyframeBlockKey), with the rows
-  // of them read so far decoded (KeyframeRows), up to kKeyframeCacheBytes:
+  // of them read so far decoded (KeyframeRows), up to kf_cache_limit_:
   // a whole-state query reads each block of its interval and decodes each
   // row, and the next query at a tick of that interval (a viewer playing or
   // scrubbing) finds them here and decodes nothing. When a block read
@@ -234,7 +239,7 @@ class IndexReader {
     KeyframeRows rows;
     uint64_t used = 0;  // kf_uses_ when last read
   };
-  static constexpr size_t kKeyframeCacheBytes = 64u << 20;
+  size_t kf_cache_limit_ = kDefaultKeyframeCacheBytes;
   KeyframeDecompressor kf_decompressor_;
   std::map<int64_t, std::unique_ptr<KeptBlock>> kf_blocks_;
   size_t kf_blocks_bytes_ = 0;
@@ -298,6 +303,10 @@ class Readers {
   // *error set when the schema is not a gem index.
   IndexReader* Get(std::string_view schema, std::string* error);
   ReadCounters Totals() const;
+  // The keyframe cache limit of every reader, now and later (gem_debug's
+  // neighbour gem_keyframe_cache sets it).
+  size_t keyframe_cache_limit() const { return keyframe_cache_limit_; }
+  void SetKeyframeCacheLimit(size_t bytes);
   // Finalizes every statement (the readers are rebuilt on demand).
   void Clear();
   // Virtual tables of this connection report in and out.
@@ -310,6 +319,7 @@ class Readers {
   sqlite3* db_;
   int connected_ = 0;
   ReadCounters retired_;  // counters of readers cleared away
+  size_t keyframe_cache_limit_ = IndexReader::kDefaultKeyframeCacheBytes;
   std::unordered_map<std::string, std::unique_ptr<IndexReader>> readers_;
 };
 

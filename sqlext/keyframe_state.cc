@@ -36,14 +36,14 @@ IndexReader::KeptBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) c
 }
 
 void IndexReader::EvictKeyframeBlocks(size_t bytes) {
-  if (kf_blocks_bytes_ + bytes <= kKeyframeCacheBytes) return;
+  if (kf_blocks_bytes_ + bytes <= kf_cache_limit_) return;
   // No row of a block kept is in use between calls: any may go.
   std::vector<std::pair<uint64_t, int64_t>> by_use;  // (used, key)
   by_use.reserve(kf_blocks_.size());
   for (const auto& [key, kept] : kf_blocks_) by_use.emplace_back(kept->used, key);
   std::sort(by_use.begin(), by_use.end());
   for (const auto& [used, key] : by_use) {
-    if (kf_blocks_bytes_ + bytes <= kKeyframeCacheBytes) break;
+    if (kf_blocks_bytes_ + bytes <= kf_cache_limit_) break;
     auto it = kf_blocks_.find(key);
     kf_blocks_bytes_ -= it->second->rows.bytes();
     kf_blocks_.erase(it);

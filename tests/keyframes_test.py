@@ -149,11 +149,27 @@ class KeyframesKeepValues(unittest.TestCase):
                 want = ref.execute(STATE, (middle,)).fetchall()
                 self.assertEqual(fresh.execute(STATE, (middle,)).fetchall(), want)
                 first = counter(fresh, "keyframe_blocks_read")
+                decoded = counter(fresh, "keyframe_rows_decoded")
                 self.assertGreater(first, 0, "the first read decompressed blocks")
+                self.assertGreater(decoded, 0, "the first read decoded rows")
                 self.assertEqual(fresh.execute(STATE, (middle,)).fetchall(), want)
                 self.assertEqual(counter(fresh, "keyframe_blocks_read"), first,
                                  "the second read found them kept")
+                self.assertEqual(counter(fresh, "keyframe_rows_decoded"), decoded,
+                                 "the second read found the rows decoded")
                 fresh.close()
+                # Kept within a limit: with one byte, each block read makes
+                # the others go, and the state read again reads them again.
+                small = open_index(path)
+                self.assertEqual(small.execute("SELECT gem_keyframe_cache()").fetchone()[0],
+                                 64 << 20)
+                self.assertEqual(small.execute("SELECT gem_keyframe_cache(1)").fetchone()[0], 1)
+                self.assertEqual(small.execute(STATE, (middle,)).fetchall(), want)
+                once = counter(small, "keyframe_blocks_read")
+                self.assertEqual(small.execute(STATE, (middle,)).fetchall(), want)
+                self.assertEqual(counter(small, "keyframe_blocks_read") - once,
+                                 once if once > 1 else 0, "blocks read again")
+                small.close()
         self.assertIn('"keyframes_read":0}', ref.execute("SELECT gem_debug()").fetchone()[0].decode(),
                       "the reference reads none")
 

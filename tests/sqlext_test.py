@@ -50,8 +50,9 @@ def same(golden, ours):
 
 
 class Loading(unittest.TestCase):
-    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_position", 2), ("gem_position", 3),
-                          ("gem_value", 3), ("gem_value", 4), ("gem_version", 0)}
+    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_keyframe_cache", 0), ("gem_keyframe_cache", 1),
+                          ("gem_position", 2), ("gem_position", 3), ("gem_value", 3),
+                          ("gem_value", 4), ("gem_version", 0)}
     EXPECTED_MODULES = {"gem_changes", "gem_sample", "gem_state"}
 
     def test_sqlite3_shell_loads_and_lists_exactly_our_functions(self):
@@ -363,6 +364,28 @@ class Errors(unittest.TestCase):
         with self.assertRaises(sqlite3.OperationalError) as e:
             con.execute("SELECT * FROM gem_state").fetchall()
         self.assertIn("tick is required", str(e.exception))
+
+    def test_a_keyframe_cache_limit_is_a_whole_number_of_bytes(self):
+        con = connect(need(NEKIT))
+        for bad in (-1, 1.5, "64", None):
+            with self.assertRaises(sqlite3.OperationalError) as e:
+                con.execute("SELECT gem_keyframe_cache(?)", (bad,)).fetchall()
+            self.assertIn("gem_keyframe_cache: the limit is a whole number of bytes",
+                          str(e.exception))
+        self.assertEqual(con.execute("SELECT gem_keyframe_cache()").fetchone()[0], 64 << 20)
+        self.assertEqual(con.execute("SELECT gem_keyframe_cache(0)").fetchone()[0], 0)
+        # Kept for the connection, and keeping nothing reads the same state.
+        self.assertEqual(con.execute("SELECT gem_keyframe_cache()").fetchone()[0], 0)
+        tick = con.execute("SELECT value FROM meta WHERE key = 'last_tick'").fetchone()[0] // 2
+        query = "SELECT entity, field, value FROM gem_state(?)"
+        self.assertEqual(con.execute(query, (tick,)).fetchall(),
+                         connect(need(NEKIT)).execute(query, (tick,)).fetchall())
+        # Not from a view or a trigger: only a statement of the caller's own.
+        con.execute("ATTACH ':memory:' AS scratch")
+        con.execute("CREATE VIEW scratch.limit_view AS SELECT gem_keyframe_cache(1)")
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT * FROM scratch.limit_view").fetchall()
+        self.assertIn("unsafe use of gem_keyframe_cache", str(e.exception))
 
     def test_not_a_gem_index(self):
         plain = os.path.join(TMP, "plain.db")

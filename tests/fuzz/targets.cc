@@ -11,6 +11,7 @@
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
+#include "core/codec/keyframe_rows.h"
 #include "core/codec/state_codec.h"
 #include "core/field_decoder.h"
 #include "core/field_path.h"
@@ -145,6 +146,65 @@ int FieldPathsAndDecoders(const uint8_t* data, size_t size) {
   return 0;
 }
 
+// The block's rows decoded once (KeyframeRows, with `creation` as each
+// entity's creation state) read back what the row readers read: a plain
+// row's state, and each logged field's latest change at a few ticks.
+static void CheckDecodedRows(std::string_view blob, std::string_view creation) {
+  static KeyframeDecompressor decompressor;
+  KeyframeRows kept;
+  if (!kept.Open(blob, 7, &decompressor)) return;
+  for (int64_t e = 7; e <= kept.last_entity() && e < 7 + 64; ++e) {
+    size_t i;
+    uint64_t values = 0;
+    if (!kept.IndexOf(e, &i) || !kept.Decode(i, 1800, creation, &values)) continue;
+    const KeyframeRows::Row& row = kept.row(i);
+    std::string_view bytes;
+    KeyframeBlock block;
+    if (!block.Open(blob, 7, &decompressor) || !block.Find(e, &bytes)) __builtin_trap();
+    KeyframeReader r;
+    if (!r.Open(bytes, 1800)) __builtin_trap();  // Decode opened it
+    uint32_t s = row.state.begin;
+    if (!kept.NeedsCreationState(i)) {
+      StateReader state;
+      uint32_t id;
+      Value v;
+      if (!r.state().empty() && !state.Open(r.state())) __builtin_trap();
+      while (!r.state().empty() && state.Next(&id, &v)) {
+        if (v.is_none()) continue;
+        if (s == row.state.end || kept.state(s).field != id || !kept.Get(kept.state(s)).SameAs(v)) {
+          __builtin_trap();
+        }
+        ++s;
+      }
+      if (s != row.state.end) __builtin_trap();
+    }
+    for (uint32_t s2 = row.state.begin; s2 < row.state.end; ++s2) kept.Get(kept.state(s2));
+    uint32_t field;
+    bool sought;
+    int64_t first;
+    for (uint32_t l = row.later.begin; l < row.later.end; ++l) {
+      const KeyframeRows::Later& later = kept.later(l);
+      if (!r.NextLater(&field, &sought, &first) || field != later.field ||
+          sought != (later.count() == 0)) {
+        __builtin_trap();
+      }
+      std::vector<std::pair<int64_t, Value>> changes;
+      int64_t tick;
+      Value v;
+      while (!sought && r.NextLogged(&tick, &v)) changes.emplace_back(tick, v);
+      for (uint64_t offset : {uint64_t{0}, uint64_t{1}, uint64_t{100}, uint64_t{UINT32_MAX}}) {
+        Value got;
+        const bool any = !sought && kept.LatestLogged(later, offset, &got);
+        const std::pair<int64_t, Value>* want = nullptr;
+        for (const auto& c : changes) {
+          if (static_cast<uint64_t>(c.first - 1800) <= offset) want = &c;
+        }
+        if (any != (want != nullptr) || (any && !got.SameAs(want->second))) __builtin_trap();
+      }
+    }
+  }
+}
+
 int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
   const std::string_view blob(reinterpret_cast<const char*>(data), size);
   ChunkReader chunk;
@@ -195,6 +255,7 @@ int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
       if (block.Find(e, &row)) rows.push_back(row);
     }
   }
+  CheckDecodedRows(blob, blob.substr(0, half));
   for (std::string_view row : rows) {
     KeyframeReader r;
     if (!r.Open(row, 1800)) continue;

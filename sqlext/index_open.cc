@@ -266,6 +266,8 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
   c->fields.clear();
   c->by_name.clear();
   c->ambiguous.clear();
+  c->names.clear();
+  c->name_bytes.clear();
   const bool ok = EachRow(
       fields_, "fields",
       [&] {
@@ -288,6 +290,16 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
         const std::string_view short_name = BlobColumn(fields_, 4);
         if (short_name != f.name) c->ambiguous[std::string(short_name)].push_back(f.field_id);
         c->by_name[f.name] = f.field_id;
+        const bool plain = f.name.find('\0') == std::string::npos;
+        c->names.push_back({static_cast<uint32_t>(c->name_bytes.size()),
+                            plain ? -1 : static_cast<int32_t>(f.name.size())});
+        c->name_bytes.append(f.name);
+        c->name_bytes.push_back('\0');
+        if (c->name_bytes.size() > INT32_MAX) {
+          *error = Damaged("table fields, class_id " + std::to_string(c->class_id),
+                           "the names take more than 2 GiB");
+          return false;
+        }
         c->fields.push_back(std::move(f));
         return true;
       },
@@ -296,6 +308,8 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
     c->fields.clear();
     c->by_name.clear();
     c->ambiguous.clear();
+    c->names.clear();
+    c->name_bytes.clear();
     return false;
   }
   // A short name that is also a field's own name names that field.

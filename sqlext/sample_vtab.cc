@@ -156,7 +156,7 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const FieldInfo& f = c->walk.field();
   const TickRow& r = c->rows[c->row_pos];
   if (col < kFieldColumns) {
-    ResultFieldColumn(ctx, col, e, c->walk.clazz(), &f);
+    ResultFieldColumn(ctx, col, e, c->walk.clazz(), f.field_id);
     return SQLITE_OK;
   }
   switch (col) {

@@ -34,11 +34,10 @@ const Columns kColumns = [] {
 
 // A field's value; a string's bytes are in the cursor's `strings`, at
 // `string_at` (a value is copied there from the reader's blobs, which the
-// next entity's read replaces). `field` is the class's description of the
-// field, found once for the row's columns (null: an id past the class's
-// fields, a damaged index, whose name columns are NULL).
+// next entity's read replaces). An id past the class's fields (a damaged
+// index) has NULL name columns.
 struct Row {
-  const FieldInfo* field;
+  uint32_t field;
   size_t string_at;
   Value value;
 };
@@ -99,7 +98,7 @@ bool LoadEntity(StateCursor* c, std::string* error) {
         at = c->strings.size();
         c->strings.append(v.s);
       }
-      c->rows.push_back({f < cls->fields.size() ? &cls->fields[f] : nullptr, at, v});
+      c->rows.push_back({f, at, v});
     };
     if (!c->reader->StateAt(e, c->args.tick_eq, c->args.fields.active ? &only : nullptr, keep,
                             error)) {

@@ -55,10 +55,11 @@ class OwnedValue {
 // The first seven columns of gem_state and gem_sample, in this order:
 // entity, ent_index, serial, class, field, path, type (the value, which
 // each table keeps its own way, follows). Sets column `col` (<
-// kFieldColumns) of a row of `f` (null: not described) of `e`.
+// kFieldColumns) of a row of field `field_id` of `e` (past the class's
+// fields: not described, NULL).
 constexpr int kFieldColumns = 7;
 void ResultFieldColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
-                       const ClassInfoRow& clazz, const FieldInfo* f);
+                       const ClassInfoRow& clazz, uint32_t field_id);
 namespace vtab_detail {
 
 template <typename Cursor>

@@ -206,6 +206,37 @@ class Damage(unittest.TestCase):
                           "table fields, class_id %d: field_id 4000000000 where %d was due" %
                           (class_id, last))
 
+    def test_a_field_past_its_class_and_a_name_holding_a_nul_read_as_they_are(self):
+        # Harmless oddities: a class whose last field row is gone (that
+        # field's value is returned with NULL name columns), and a field
+        # name with a NUL in it (returned whole, not cut at the NUL).
+        ref = connect(need(NEKIT))
+        ref.text_factory = bytes
+        entity, class_id, last, first = ref.execute(
+            "SELECT s.entity, e.class_id, f.field_id, (SELECT min(field_id) FROM class_fields "
+            "WHERE class_id = e.class_id) FROM gem_state(?) s JOIN entities e USING(entity) "
+            "JOIN fields f ON f.class_id = e.class_id AND f.name = s.field "
+            "WHERE f.field_id = (SELECT max(field_id) FROM class_fields c "
+            "WHERE c.class_id = e.class_id) AND f.field_id > 0 LIMIT 1", (TICK,)).fetchone()
+        path = damaged_copy(
+            "DELETE FROM class_fields WHERE class_id = %d AND field_id = %d" % (class_id, last),
+            "UPDATE field_defs SET name = substr(name, 1, 3) || char(0) || substr(name, 4) "
+            "WHERE def_id = (SELECT def_id FROM class_fields WHERE class_id = %d AND "
+            "field_id = %d)" % (class_id, first), keyframes=True)
+        query = "SELECT field, path, type, value FROM gem_state(?, ?)"
+        want = ref.execute(query, (TICK, entity)).fetchall()
+        names = [n for (n,) in ref.execute("SELECT name FROM fields WHERE class_id = ? "
+                                           "ORDER BY field_id", (class_id,))]
+        want = [(None, None, None, row[3]) if row[0] == names[last] else
+                (row[0][:3] + b"\0" + row[0][3:],) + row[1:] if row[0] == names[first] else row
+                for row in want]
+        con = bounded(path)
+        con.text_factory = bytes
+        got = con.execute(query, (TICK, entity)).fetchall()
+        self.assertEqual(got, want)
+        self.assertIn(b"\0", b"".join(row[0] for row in got if row[0] is not None))
+        self.assertTrue(any(row[0] is None for row in got))
+
     def test_entity_rows_that_are_not_entities(self):
         entity, = one("SELECT max(entity) FROM entities")
         for column, bad, says in (("class_id", "'CFoo'", "class_id is not a class id"),

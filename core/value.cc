@@ -34,15 +34,34 @@ bool Value::SameAs(const Value& o) const {
   return false;
 }
 
-void AppendFloat32(float f, std::string* out) {
+namespace {
+
+// A float32's shortest round-trip text (at most 15 characters, or "null")
+// at `out`, which has room for 16; returns the end.
+char* WriteFloat32(float f, char* out) {
   if (std::isnan(f) || std::isinf(f)) {
     // JSON has no NaN or infinity; null keeps the document valid.
-    out->append("null");
-    return;
+    std::memcpy(out, "null", 4);
+    return out + 4;
   }
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, f);
-  out->append(buf, res.ptr);
+  return std::to_chars(out, out + 16, f).ptr;
+}
+
+}  // namespace
+
+void AppendFloat32(float f, std::string* out) {
+  char buf[16];
+  out->append(buf, WriteFloat32(f, buf));
+}
+
+char* WriteVectorJson(const Value& v, char* out) {
+  *out++ = '[';
+  for (int k = 0; k < v.count && k < 4; ++k) {
+    if (k) *out++ = ',';
+    out = WriteFloat32(v.v[k], out);
+  }
+  *out++ = ']';
+  return out;
 }
 
 void AppendJsonString(std::string_view s, std::string* out) {
@@ -107,14 +126,11 @@ void Value::AppendJson(std::string* out) const {
     case ValueKind::kFloat:
       AppendFloat32(f, out);
       return;
-    case ValueKind::kVector:
-      out->push_back('[');
-      for (int k = 0; k < count; ++k) {
-        if (k) out->push_back(',');
-        AppendFloat32(v[k], out);
-      }
-      out->push_back(']');
+    case ValueKind::kVector: {
+      char buf[kMaxVectorJson];
+      out->append(buf, WriteVectorJson(*this, buf));
       return;
+    }
     case ValueKind::kString:
       AppendJsonString(s, out);
       return;

@@ -91,6 +91,11 @@ struct Value {
 
 // Shortest decimal text that reads back as the same float32 ("1.1", "-1000").
 void AppendFloat32(float f, std::string* out);
+// A vector value's JSON text ([x,y,z], as AppendJson writes it) at `out`,
+// which has room for kMaxVectorJson bytes; returns the end. No heap: a
+// query of every entity's state writes thousands of them.
+constexpr size_t kMaxVectorJson = 2 + 4 * 16 + 3;
+char* WriteVectorJson(const Value& v, char* out);
 // JSON string literal with escapes; invalid UTF-8 bytes become U+FFFD.
 void AppendJsonString(std::string_view s, std::string* out);
 

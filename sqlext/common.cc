@@ -22,9 +22,11 @@ void ResultValue(sqlite3_context* ctx, const Value& v) {
       sqlite3_result_double(ctx, static_cast<double>(v.f));
       return;
     case ValueKind::kVector: {
-      std::string json;
-      v.AppendJson(&json);
-      ResultText(ctx, json);
+      char json[kMaxVectorJson + 1];
+      char* end = WriteVectorJson(v, json);
+      *end = '\0';
+      // No NUL inside: -1 tells SQLite its copy ends in one (ResultText).
+      sqlite3_result_text(ctx, json, -1, SQLITE_TRANSIENT);
       return;
     }
     case ValueKind::kString:

@@ -140,6 +140,33 @@ TEST(Codec, StatesRoundTrip) {
   }
 }
 
+TEST(Codec, SkippingAValueEndsWhereReadingItDoes) {
+  // Every kind, then every prefix of each value's bytes: SkipValueBody
+  // moves as far as GetValueBody reads, and fails where it fails.
+  std::mt19937_64 rng(5);
+  std::vector<std::string> strings;
+  strings.reserve(200);
+  for (int trial = 0; trial < 200; ++trial) {
+    auto kind = static_cast<ValueKind>(trial % (static_cast<int>(ValueKind::kString) + 1));
+    std::string bytes;
+    PutValueBody(RandomValue(kind, &rng, &strings), &bytes);
+    for (size_t cut = 0; cut <= bytes.size(); ++cut) {
+      const std::string data = bytes.substr(0, cut);
+      size_t read = 0, skipped = 0;
+      Value v;
+      const bool got = GetValueBody(static_cast<uint8_t>(kind), data, &read, &v);
+      EXPECT_EQ(SkipValueBody(static_cast<uint8_t>(kind), data, &skipped), got)
+          << ValueKindName(kind) << " cut at " << cut;
+      if (got) {
+        EXPECT_EQ(skipped, read) << ValueKindName(kind);
+      }
+    }
+  }
+  size_t pos = 0;
+  EXPECT_FALSE(SkipValueBody(7, std::string(8, '\0'), &pos));  // no such kind
+  EXPECT_FALSE(SkipValueBody(static_cast<uint8_t>(ValueKind::kVector), "\x05", &pos));
+}
+
 TEST(Codec, DamagedBlobsAreReported) {
   ChunkWriter w;
   for (int i = 0; i < 50; ++i) w.Add(i, Value::String("some text"));

@@ -144,10 +144,11 @@ bool KeyframeReader::ReadLogged(std::string_view data, size_t* pos, uint8_t kind
   if (!GetVarint(data, pos, &x)) return false;
   *tick_delta = x >> 1;
   if ((x & 1) != 0) {
-    *v = Value::None();
+    if (v != nullptr) *v = Value::None();
     return true;
   }
-  return kind != static_cast<uint8_t>(ValueKind::kNone) && GetValueBody(kind, data, pos, v);
+  if (kind == static_cast<uint8_t>(ValueKind::kNone)) return false;
+  return v != nullptr ? GetValueBody(kind, data, pos, v) : SkipValueBody(kind, data, pos);
 }
 
 bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {

@@ -110,6 +110,8 @@ class KeyframeReader {
   // left unread. False after the last or on damage (ok() false).
   bool NextLater(uint32_t* field_id, bool* sought, int64_t* first_tick);
   // The current logged field's next change; strings point into the blob.
+  // With `v` null the value is passed over (checked as GetValueBody would,
+  // not built).
   bool NextLogged(int64_t* tick, Value* v);
   // Where the next read starts in the blob: right after NextLater of a
   // logged field, its first change (ReadLogged reads it again).
@@ -118,10 +120,10 @@ class KeyframeReader {
   uint8_t logged_kind() const { return logged_kind_; }
   bool ok() const { return ok_; }
 
-  // Logged changes read again from `data` at *pos (advanced), as a logged
-  // field of values of `kind` holds them: the tick's offset past the
+  // A logged change read again from `data` at *pos (advanced), as a
+  // logged field of values of `kind` holds it: the tick's offset past the
   // previous change's, and the value (kNone for a change that dropped the
-  // field). False on damage.
+  // field; with `v` null, passed over). False on damage.
   static bool ReadLogged(std::string_view data, size_t* pos, uint8_t kind, uint64_t* tick_delta,
                          Value* v);
 

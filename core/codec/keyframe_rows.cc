@@ -152,8 +152,8 @@ bool KeyframeRows::Decode(size_t i, int64_t k, std::string_view creation, uint64
       l.at = static_cast<uint32_t>(base + r.position());
       uint32_t count = 0;
       int64_t tick;
-      Value v;
-      while (r.NextLogged(&tick, &v)) {
+      // Only the ticks are kept: the values are checked, not built.
+      while (r.NextLogged(&tick, nullptr)) {
         uint32_t offset;
         if (!TickOffset(tick, k, &offset) || ++count >= (1u << 24)) return undo();
         ticks_.push_back(offset);
@@ -182,13 +182,14 @@ bool KeyframeRows::LatestLogged(const Later& l, uint64_t offset, Value* v) const
   const uint32_t* past = std::upper_bound(first, end, offset,
                                           [](uint64_t o, uint32_t t) { return o < t; });
   if (past == first) return false;
-  // Its value: the changes up to it read again (Decode read them with this
-  // same call: they decode).
+  // Its value: the changes before it passed over, it read again (Decode
+  // read them all with these same calls: they decode).
   size_t pos = l.at;
   uint64_t delta;
-  for (const uint32_t* t = first; t != past; ++t) {
-    KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, v);
+  for (const uint32_t* t = first; t + 1 != past; ++t) {
+    KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, nullptr);
   }
+  KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, v);
   return true;
 }
 

@@ -110,6 +110,37 @@ bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value
   return true;
 }
 
+bool SkipValueBody(uint8_t kind, std::string_view data, size_t* pos) {
+  uint64_t raw;
+  size_t n = 0;
+  switch (static_cast<ValueKind>(kind)) {
+    case ValueKind::kNone:
+      return true;
+    case ValueKind::kBool:
+      n = 1;
+      break;
+    case ValueKind::kInt:
+    case ValueKind::kUint:
+      return GetVarint(data, pos, &raw);
+    case ValueKind::kFloat:
+      n = 4;
+      break;
+    case ValueKind::kVector:
+      if (*pos >= data.size() || static_cast<uint8_t>(data[*pos]) > 4) return false;
+      n = 1 + 4 * static_cast<size_t>(static_cast<uint8_t>(data[*pos]));
+      break;
+    case ValueKind::kString:
+      if (!GetVarint(data, pos, &raw) || raw > data.size() - *pos) return false;
+      *pos += raw;
+      return true;
+    default:
+      return false;
+  }
+  if (n > data.size() - *pos) return false;
+  *pos += n;
+  return true;
+}
+
 bool StateReader::Open(std::string_view blob) {
   *this = StateReader();
   blob_ = blob;

@@ -47,6 +47,9 @@ bool MergeStates(std::string_view base, std::string_view diff, std::string* out)
 // strings pointing into `data`. False on damage (or an unknown kind).
 void PutValueBody(const Value& v, std::string* out);
 bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value);
+// Moves *pos past one value of `kind` without building it; false where
+// GetValueBody would fail.
+bool SkipValueBody(uint8_t kind, std::string_view data, size_t* pos);
 
 class StateReader {
  public:

@@ -11,25 +11,12 @@
 #include "core/codec/keyframe_block.h"
 #include "core/codec/state_codec.h"
 #include "core/codec/varint.h"
+#include "tests/keyframe_row_example.h"
 
 namespace gem {
 namespace {
 
-std::string Row() {
-  KeyframeWriter w;
-  w.Begin(1800, kKeyframeOverlay);
-  w.AddState(3, Value::Int(-7));
-  w.AddState(9, Value::String("radiant"));
-  w.AddState(10, Value::None());
-  w.AddSought(4, 1805);
-  EXPECT_TRUE(w.AddLogged(9, 1801, Value::String("dire")));
-  EXPECT_TRUE(w.AddLogged(9, 1900, Value::None()));
-  EXPECT_FALSE(w.AddLogged(9, 1950, Value::Int(3)));  // another kind: refused
-  EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
-  std::string row;
-  w.Finish(&row);
-  return row;
-}
+std::string Row() { return testing::OverlayRow(); }
 
 // A whole-state row of `fields` fields, all `value`.
 std::string WholeRow(uint32_t fields, uint64_t value) {

@@ -15,6 +15,7 @@
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
 #include "core/codec/varint.h"
+#include "tests/keyframe_row_example.h"
 
 namespace gem {
 namespace {
@@ -30,22 +31,10 @@ std::string Creation() {
   return blob;
 }
 
-// An overlay row: 3 and 9 overridden, 10 dropped; 4 sought from 1805; 9
-// logged at 1801 ("dire") and 1900 (dropped); 12 logged at 3599.
-std::string OverlayRow() {
-  KeyframeWriter w;
-  w.Begin(kTick, kKeyframeOverlay);
-  w.AddState(3, Value::Int(-7));
-  w.AddState(9, Value::String("radiant"));
-  w.AddState(10, Value::None());
-  w.AddSought(4, 1805);
-  EXPECT_TRUE(w.AddLogged(9, 1801, Value::String("dire")));
-  EXPECT_TRUE(w.AddLogged(9, 1900, Value::None()));
-  EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
-  std::string row;
-  w.Finish(&row);
-  return row;
-}
+// The example overlay row (keyframe_row_example.h): 3 and 9 overridden,
+// 10 dropped; 4 sought from 1805; 9 logged at 1801 ("dire") and 1900
+// (dropped); 12 logged at 3599.
+std::string OverlayRow() { return testing::OverlayRow(); }
 
 // A born row: its state is the creation state; 11 logged at 1800 and 1802.
 std::string BornRow() {

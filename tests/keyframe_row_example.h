@@ -1,0 +1,35 @@
+// The overlay keyframe row both keyframe tests read (keyframe_codec_test
+// row by row, keyframe_rows_test decoded once): at keyframe tick 1800, a
+// state part of 3 = -7, 9 = "radiant" and 10 dropped; field 4 sought from
+// 1805; field 9 logged at 1801 ("dire") and 1900 (dropped), a change of
+// another kind refused; field 12 logged at 3599 (2.5).
+#ifndef GEM_TESTS_KEYFRAME_ROW_EXAMPLE_H_
+#define GEM_TESTS_KEYFRAME_ROW_EXAMPLE_H_
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/codec/keyframe_codec.h"
+
+namespace gem::testing {
+
+inline std::string OverlayRow() {
+  KeyframeWriter w;
+  w.Begin(1800, kKeyframeOverlay);
+  w.AddState(3, Value::Int(-7));
+  w.AddState(9, Value::String("radiant"));
+  w.AddState(10, Value::None());
+  w.AddSought(4, 1805);
+  EXPECT_TRUE(w.AddLogged(9, 1801, Value::String("dire")));
+  EXPECT_TRUE(w.AddLogged(9, 1900, Value::None()));
+  EXPECT_FALSE(w.AddLogged(9, 1950, Value::Int(3)));  // another kind: refused
+  EXPECT_TRUE(w.AddLogged(12, 3599, Value::Float(2.5f)));
+  std::string row;
+  w.Finish(&row);
+  return row;
+}
+
+}  // namespace gem::testing
+
+#endif  // GEM_TESTS_KEYFRAME_ROW_EXAMPLE_H_

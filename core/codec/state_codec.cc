@@ -14,13 +14,6 @@ void PutFloat(float f, std::string* out) {
   out->append(b, 4);
 }
 
-bool GetFloat(std::string_view data, size_t* pos, float* f) {
-  if (data.size() - *pos < 4) return false;
-  std::memcpy(f, data.data() + *pos, 4);
-  *pos += 4;
-  return true;
-}
-
 }  // namespace
 
 void PutValueBody(const Value& v, std::string* out) {
@@ -64,81 +57,68 @@ void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* 
   }
 }
 
-bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value) {
+namespace {
+
+// One value's layout, read into *value (kWant) or passed over, building
+// nothing: one reader for both.
+template <bool kWant>
+bool StepValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value) {
   uint64_t raw;
   switch (static_cast<ValueKind>(kind)) {
     case ValueKind::kNone:
-      *value = Value::None();
-      break;
+      if constexpr (kWant) *value = Value::None();
+      return true;
     case ValueKind::kBool:
       if (*pos >= data.size()) return false;
-      *value = Value::Bool(data[(*pos)++] != 0);
-      break;
+      if constexpr (kWant) *value = Value::Bool(data[*pos] != 0);
+      ++*pos;
+      return true;
     case ValueKind::kInt:
       if (!GetVarint(data, pos, &raw)) return false;
-      *value = Value::Int(UnZigZag(raw));
-      break;
+      if constexpr (kWant) *value = Value::Int(UnZigZag(raw));
+      return true;
     case ValueKind::kUint:
       if (!GetVarint(data, pos, &raw)) return false;
-      *value = Value::Uint(raw);
-      break;
-    case ValueKind::kFloat: {
-      float f;
-      if (!GetFloat(data, pos, &f)) return false;
-      *value = Value::Float(f);
-      break;
-    }
+      if constexpr (kWant) *value = Value::Uint(raw);
+      return true;
+    case ValueKind::kFloat:
+      if (data.size() - *pos < 4) return false;
+      if constexpr (kWant) {
+        float f;
+        std::memcpy(&f, data.data() + *pos, 4);  // little-endian host
+        *value = Value::Float(f);
+      }
+      *pos += 4;
+      return true;
     case ValueKind::kVector: {
       if (*pos >= data.size()) return false;
-      uint8_t n = static_cast<uint8_t>(data[(*pos)++]);
-      if (n > 4) return false;
-      float v[4] = {0, 0, 0, 0};
-      for (int k = 0; k < n; ++k) {
-        if (!GetFloat(data, pos, &v[k])) return false;
+      const size_t n = static_cast<uint8_t>(data[(*pos)++]);
+      if (n > 4 || 4 * n > data.size() - *pos) return false;
+      if constexpr (kWant) {
+        float v[4] = {0, 0, 0, 0};
+        std::memcpy(v, data.data() + *pos, 4 * n);
+        *value = Value::Vector(v, static_cast<int>(n));
       }
-      *value = Value::Vector(v, n);
-      break;
+      *pos += 4 * n;
+      return true;
     }
     case ValueKind::kString:
       if (!GetVarint(data, pos, &raw) || raw > data.size() - *pos) return false;
-      *value = Value::String(data.substr(*pos, raw));
+      if constexpr (kWant) *value = Value::String(data.substr(*pos, raw));
       *pos += raw;
-      break;
-    default:
-      return false;
+      return true;
   }
-  return true;
+  return false;
+}
+
+}  // namespace
+
+bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value) {
+  return StepValueBody<true>(kind, data, pos, value);
 }
 
 bool SkipValueBody(uint8_t kind, std::string_view data, size_t* pos) {
-  uint64_t raw;
-  size_t n = 0;
-  switch (static_cast<ValueKind>(kind)) {
-    case ValueKind::kNone:
-      return true;
-    case ValueKind::kBool:
-      n = 1;
-      break;
-    case ValueKind::kInt:
-    case ValueKind::kUint:
-      return GetVarint(data, pos, &raw);
-    case ValueKind::kFloat:
-      n = 4;
-      break;
-    case ValueKind::kVector:
-      if (*pos >= data.size() || static_cast<uint8_t>(data[*pos]) > 4) return false;
-      n = 1 + 4 * static_cast<size_t>(static_cast<uint8_t>(data[*pos]));
-      break;
-    case ValueKind::kString:
-      if (!GetVarint(data, pos, &raw) || raw > data.size() - *pos) return false;
-      *pos += raw;
-      return true;
-    default:
-      return false;
-  }
-  if (n > data.size() - *pos) return false;
-  *pos += n;
-  return true;
+  return StepValueBody<false>(kind, data, pos, nullptr);
 }
 
 bool StateReader::Open(std::string_view blob) {

@@ -191,6 +191,17 @@ TEST(Codec, DamagedBlobsAreReported) {
   EXPECT_FALSE(s.Open(""));
   EXPECT_FALSE(s.Open(std::string("\x01\x01", 2)));  // format 1 (before the kind moved)
   EXPECT_FALSE(s.Open(std::string("\x03\x01", 2)));  // unknown version
+  // Field 5 twice (a delta of 0 after the first entry): refused at the
+  // second, where a reader merging by ascending ids would go wrong.
+  const std::string twice("\x02\x02\x2a\x02\x02\x04", 6);
+  ASSERT_TRUE(s.Open(twice));
+  uint32_t id;
+  Value v;
+  ASSERT_TRUE(s.Next(&id, &v));
+  EXPECT_EQ(id, 5u);
+  EXPECT_EQ(v.i, 1);
+  EXPECT_FALSE(s.Next(&id, &v));
+  EXPECT_FALSE(s.ok());
 }
 
 // What the format is for: a field that changes every packet by a steady

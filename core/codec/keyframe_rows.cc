@@ -10,9 +10,9 @@ namespace {
 
 constexpr uint32_t kNoField = UINT32_MAX;  // past every field id a reader yields
 
-// A state blob's entries in ascending field id (kNoField after the last),
-// with where each value's bytes start; false on damage or ids that do not
-// ascend.
+// A state blob's entries in ascending field id (StateReader checks that
+// they ascend), kNoField after the last, with where each value's bytes
+// start; false on damage.
 class AscendingState {
  public:
   bool Open(std::string_view blob) {
@@ -25,8 +25,7 @@ class AscendingState {
       field_ = kNoField;
       return reader_.ok();
     }
-    if (f == kNoField || (started_ && f <= field_)) return false;
-    started_ = true;
+    if (f == kNoField) return false;
     field_ = f;
     ++decoded_;
     return true;
@@ -39,7 +38,6 @@ class AscendingState {
  private:
   StateReader reader_;
   uint32_t field_ = kNoField;
-  bool started_ = false;
   Value value_;
   size_t at_ = 0;
   uint64_t decoded_ = 0;

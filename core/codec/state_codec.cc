@@ -137,7 +137,11 @@ bool StateReader::Open(std::string_view blob) {
 bool StateReader::Next(uint32_t* field_id, Value* value, size_t* value_at) {
   if (!ok_ || index_ >= count_) return false;
   uint64_t entry;
-  if (!GetVarint(blob_, &pos_, &entry) || (entry >> 3) > UINT32_MAX - field_) return ok_ = false;
+  // Ids ascend strictly: a delta of 0 after the first entry repeats one.
+  if (!GetVarint(blob_, &pos_, &entry) || (entry >> 3) > UINT32_MAX - field_ ||
+      (index_ > 0 && (entry >> 3) == 0)) {
+    return ok_ = false;
+  }
   field_ += static_cast<uint32_t>(entry >> 3);
   *field_id = field_;
   if (value_at != nullptr) *value_at = pos_;

@@ -56,7 +56,8 @@ class StateReader {
   bool Open(std::string_view blob);
   size_t count() const { return count_; }
   // The next entry; strings point into the blob. False after the last one
-  // or on damage (ok() false). `value_at`, when given, is set to where the
+  // or on damage (ok() false), a field id that does not ascend included:
+  // readers stop early and merge by that order. `value_at`, when given, is set to where the
   // value's bytes start in the blob (GetValueBody reads them again).
   bool Next(uint32_t* field_id, Value* value, size_t* value_at = nullptr);
   bool ok() const { return ok_; }

@@ -79,12 +79,13 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const EntityInfo& e = c->walk.entity();
   const FieldInfo& f = c->walk.field();
   const TickRow& r = c->rows[c->row_pos];
+  const ClassInfoRow& k = c->walk.clazz();
   switch (col) {
     case kEntityCol: sqlite3_result_int64(ctx, e.entity); break;
     case kEntIndex: sqlite3_result_int(ctx, e.ent_index); break;
-    case kClassCol: ResultText(ctx, c->walk.clazz().name); break;
-    case kFieldCol: ResultText(ctx, f.name); break;
-    case kPath: ResultText(ctx, f.path); break;
+    case kClassCol: ResultPacked(ctx, k, k.packed_name); break;
+    case kFieldCol: ResultPacked(ctx, k, k.packed_fields[f.field_id].name); break;
+    case kPath: ResultPacked(ctx, k, k.packed_fields[f.field_id].path); break;
     case kTickCol: sqlite3_result_int64(ctx, r.tick); break;
     case kValue: ResultValue(ctx, r.value.get()); break;
     case kDbCol: ResultText(ctx, c->args.db); break;

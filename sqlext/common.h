@@ -27,14 +27,19 @@ struct Extension {
   Readers readers;
 };
 
-// Text as a result (copied), for every text the extension returns. A length of -1 when the string holds no
-// NUL tells SQLite the copy ends in one: given the length instead, SQLite
-// copies without the terminator, then grows (reallocates) the copy to add
-// it when the caller reads the text, and shrinks its buffer so that the
-// next row's copy allocates again, three heap calls a row.
+// The length to hand sqlite3_result_text for `s`, whose bytes are followed
+// by a NUL: the rule for every text the extension returns. -1 when s holds
+// no NUL of its own tells SQLite its copy ends in one: given the length
+// instead, SQLite copies without the terminator, then grows (reallocates)
+// the copy to add it when the caller reads the text, and shrinks its
+// buffer so that the next row's copy allocates again, three heap calls a
+// row.
+inline int ResultLength(std::string_view s) {
+  return s.find('\0') == std::string_view::npos ? -1 : static_cast<int>(s.size());
+}
+// Text as a result (copied).
 inline void ResultText(sqlite3_context* ctx, const std::string& s) {
-  const bool plain = std::strlen(s.c_str()) == s.size();
-  sqlite3_result_text(ctx, s.c_str(), plain ? -1 : static_cast<int>(s.size()), SQLITE_TRANSIENT);
+  sqlite3_result_text(ctx, s.c_str(), ResultLength(s), SQLITE_TRANSIENT);
 }
 
 // Sets a SQL result from a decoded value: integers (uint64 as the same 64

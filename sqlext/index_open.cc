@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "core/codec/index_format.h"
+#include "sqlext/common.h"
 #include "sqlext/index_columns.h"
 #include "sqlext/index_reader.h"
 
@@ -266,8 +267,19 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
   c->fields.clear();
   c->by_name.clear();
   c->ambiguous.clear();
-  c->names.clear();
-  c->name_bytes.clear();
+  c->packed_fields.clear();
+  c->text_bytes.clear();
+  // Texts past 2 GiB would not have a result length: damage.
+  bool too_long = false;
+  auto pack = [&](std::string_view text) {
+    const ClassInfoRow::PackedText t{static_cast<uint32_t>(c->text_bytes.size()),
+                                     ResultLength(text)};
+    c->text_bytes.append(text);
+    c->text_bytes.push_back('\0');
+    too_long |= c->text_bytes.size() > INT32_MAX;
+    return t;
+  };
+  c->packed_name = pack(c->name);
   const bool ok = EachRow(
       fields_, "fields",
       [&] {
@@ -290,14 +302,10 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
         const std::string_view short_name = BlobColumn(fields_, 4);
         if (short_name != f.name) c->ambiguous[std::string(short_name)].push_back(f.field_id);
         c->by_name[f.name] = f.field_id;
-        const bool plain = f.name.find('\0') == std::string::npos;
-        c->names.push_back({static_cast<uint32_t>(c->name_bytes.size()),
-                            plain ? -1 : static_cast<int32_t>(f.name.size())});
-        c->name_bytes.append(f.name);
-        c->name_bytes.push_back('\0');
-        if (c->name_bytes.size() > INT32_MAX) {
+        c->packed_fields.push_back({pack(f.name), pack(f.path), pack(f.type)});
+        if (too_long) {
           *error = Damaged("table fields, class_id " + std::to_string(c->class_id),
-                           "the names take more than 2 GiB");
+                           "the names, paths and types take more than 2 GiB");
           return false;
         }
         c->fields.push_back(std::move(f));
@@ -308,8 +316,8 @@ bool IndexReader::LoadFields(ClassInfoRow* c, std::string* error) {
     c->fields.clear();
     c->by_name.clear();
     c->ambiguous.clear();
-    c->names.clear();
-    c->name_bytes.clear();
+    c->packed_fields.clear();
+    c->text_bytes.clear();
     return false;
   }
   // A short name that is also a field's own name names that field.

@@ -73,17 +73,21 @@ struct ClassInfoRow {
   std::string name;
   bool fields_loaded = false;
   std::vector<FieldInfo> fields;  // by field id
-  // The fields' names again, packed for the rows that return them one
-  // after another: by field id, where each starts in name_bytes (each ends
-  // in a NUL there) and the length to hand sqlite3_result_text (-1 when
-  // the name holds no NUL of its own, so that SQLite knows its copy ends
-  // in one).
-  struct PackedName {
+  // The class's name and its fields' names, paths and types as rows
+  // return them (ResultPacked): packed in one buffer, each ending in a NUL
+  // there, so that the rows of one entity read them one after another;
+  // where each starts, and the length to hand sqlite3_result_text
+  // (ResultLength). Set when the fields load.
+  struct PackedText {
     uint32_t at;
     int32_t result_length;
   };
-  std::vector<PackedName> names;
-  std::string name_bytes;
+  struct PackedField {
+    PackedText name, path, type;
+  };
+  PackedText packed_name{0, -1};
+  std::vector<PackedField> packed_fields;  // by field id
+  std::string text_bytes;
   std::unordered_map<std::string, uint32_t> by_name;
   // Short names (schema.h) that are no field's name, with the fields that
   // have them: a name older indexes gave to several fields at once.

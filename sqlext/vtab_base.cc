@@ -28,25 +28,18 @@ int CursorError(sqlite3_vtab_cursor* cur, const std::string& message) {
 
 void ResultFieldColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
                        const ClassInfoRow& clazz, uint32_t field_id) {
-  const bool described = field_id < clazz.fields.size();
+  if (col >= 4 && field_id >= clazz.packed_fields.size()) {
+    sqlite3_result_null(ctx);  // not described
+    return;
+  }
   switch (col) {
     case 0: sqlite3_result_int64(ctx, e.entity); break;
     case 1: sqlite3_result_int(ctx, e.ent_index); break;
     case 2: sqlite3_result_int(ctx, e.serial); break;
-    case 3: ResultText(ctx, clazz.name); break;
-    case 4:
-      if (described) {
-        // The packed name (ClassInfoRow::names): rows of one entity read
-        // them one after another.
-        const ClassInfoRow::PackedName n = clazz.names[field_id];
-        sqlite3_result_text(ctx, clazz.name_bytes.data() + n.at, n.result_length,
-                            SQLITE_TRANSIENT);
-      } else {
-        sqlite3_result_null(ctx);
-      }
-      break;
-    case 5: if (described) ResultText(ctx, clazz.fields[field_id].path); else sqlite3_result_null(ctx); break;
-    case 6: if (described) ResultText(ctx, clazz.fields[field_id].type); else sqlite3_result_null(ctx); break;
+    case 3: ResultPacked(ctx, clazz, clazz.packed_name); break;
+    case 4: ResultPacked(ctx, clazz, clazz.packed_fields[field_id].name); break;
+    case 5: ResultPacked(ctx, clazz, clazz.packed_fields[field_id].path); break;
+    case 6: ResultPacked(ctx, clazz, clazz.packed_fields[field_id].type); break;
     default: sqlite3_result_null(ctx); break;
   }
 }

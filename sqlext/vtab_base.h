@@ -58,6 +58,11 @@ class OwnedValue {
 // kFieldColumns) of a row of field `field_id` of `e` (past the class's
 // fields: not described, NULL).
 constexpr int kFieldColumns = 7;
+// A text of `clazz` (ClassInfoRow::PackedText) as a result.
+inline void ResultPacked(sqlite3_context* ctx, const ClassInfoRow& clazz,
+                         const ClassInfoRow::PackedText& t) {
+  sqlite3_result_text(ctx, clazz.text_bytes.data() + t.at, t.result_length, SQLITE_TRANSIENT);
+}
 void ResultFieldColumn(sqlite3_context* ctx, int col, const EntityInfo& e,
                        const ClassInfoRow& clazz, uint32_t field_id);
 namespace vtab_detail {

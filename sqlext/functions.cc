@@ -169,6 +169,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        "\",\"schema_version\":" +
                        std::to_string(kIndexSchemaVersion) +
                        ",\"sqlite\":\"" + sqlite3_libversion() + "\"" +
+                       ",\"keyframe_cache_bytes\":" +
+                       std::to_string(ext->readers.KeyframeCacheBytes()) +
                        ",\"counters\":{\"seeks\":" + std::to_string(t.seeks) +
                        ",\"chunks_read\":" + std::to_string(t.chunks_read) +
                        ",\"states_read\":" + std::to_string(t.states_read) +
@@ -185,8 +187,8 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
 }
 
 // gem_keyframe_cache([bytes]): the bytes of keyframe blocks each index of
-// this connection keeps (IndexReader's kept blocks), set when given; the
-// limit in force.
+// this connection keeps (IndexReader's kept blocks), set when given (the
+// blocks past it go at once); the limit in force.
 void KeyframeCache(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
   if (argc == 1) {

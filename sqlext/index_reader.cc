@@ -439,7 +439,13 @@ void Readers::TableDisconnected() {
 
 void Readers::SetKeyframeCacheLimit(size_t bytes) {
   keyframe_cache_limit_ = bytes;
-  for (auto& [name, r] : readers_) r->set_keyframe_cache_limit(bytes);
+  for (auto& [name, r] : readers_) r->SetKeyframeCacheLimit(bytes);
+}
+
+size_t Readers::KeyframeCacheBytes() const {
+  size_t bytes = 0;
+  for (const auto& [name, r] : readers_) bytes += r->keyframe_cache_bytes();
+  return bytes;
 }
 
 void Readers::Clear() {
@@ -455,7 +461,7 @@ IndexReader* Readers::Get(std::string_view schema, std::string* error) {
   Anchor();
   auto reader = std::make_unique<IndexReader>(db_, key);
   if (!reader->Open(error)) return nullptr;
-  reader->set_keyframe_cache_limit(keyframe_cache_limit_);
+  reader->SetKeyframeCacheLimit(keyframe_cache_limit_);
   IndexReader* r = reader.get();
   readers_[key] = std::move(reader);
   return r;

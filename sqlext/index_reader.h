@@ -176,7 +176,10 @@ class IndexReader {
   // How many bytes of keyframe blocks, decompressed and decoded, the reader
   // keeps (KeptBlock below); a block being read is kept whatever its size.
   static constexpr size_t kDefaultKeyframeCacheBytes = 64u << 20;
-  void set_keyframe_cache_limit(size_t bytes) { kf_cache_limit_ = bytes; }
+  // Sets the limit, letting blocks go at once down to it.
+  void SetKeyframeCacheLimit(size_t bytes);
+  // The bytes of keyframe blocks kept now.
+  size_t keyframe_cache_bytes() const { return kf_blocks_bytes_; }
 
  private:
   bool Prepare(sqlite3_stmt** st, const std::string& sql, std::string* error);
@@ -322,6 +325,8 @@ class Readers {
   // neighbour gem_keyframe_cache sets it).
   size_t keyframe_cache_limit() const { return keyframe_cache_limit_; }
   void SetKeyframeCacheLimit(size_t bytes);
+  // The bytes of keyframe blocks every reader keeps now.
+  size_t KeyframeCacheBytes() const;
   // Finalizes every statement (the readers are rebuilt on demand).
   void Clear();
   // Virtual tables of this connection report in and out.

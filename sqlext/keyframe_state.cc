@@ -50,6 +50,11 @@ void IndexReader::EvictKeyframeBlocks(size_t bytes) {
   }
 }
 
+void IndexReader::SetKeyframeCacheLimit(size_t bytes) {
+  kf_cache_limit_ = bytes;
+  EvictKeyframeBlocks(0);
+}
+
 bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
                               const KeyframeRows** rows, const KeyframeRows::Row** row,
                               std::string* error) {

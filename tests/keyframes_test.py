@@ -57,9 +57,12 @@ def ticks_to_check(con, count):
     return sorted(ticks)
 
 
+def debug_value(con, name):
+    return json.loads(con.execute("SELECT gem_debug()").fetchone()[0].decode())[name]
+
+
 def counter(con, name):
-    debug = json.loads(con.execute("SELECT gem_debug()").fetchone()[0].decode())
-    return debug["counters"][name]
+    return debug_value(con, "counters")[name]
 
 
 def keyframes_read(con):
@@ -157,6 +160,15 @@ class KeyframesKeepValues(unittest.TestCase):
                                  "the second read found them kept")
                 self.assertEqual(counter(fresh, "keyframe_rows_decoded"), decoded,
                                  "the second read found the rows decoded")
+                # A lower limit lets the kept blocks go at once; read again,
+                # they are read again, to the same rows.
+                self.assertGreater(debug_value(fresh, "keyframe_cache_bytes"), 0)
+                self.assertEqual(fresh.execute("SELECT gem_keyframe_cache(0)").fetchone()[0], 0)
+                self.assertEqual(debug_value(fresh, "keyframe_cache_bytes"), 0, "blocks let go")
+                fresh.execute("SELECT gem_keyframe_cache(?)", (64 << 20,))
+                self.assertEqual(fresh.execute(STATE, (middle,)).fetchall(), want)
+                self.assertEqual(counter(fresh, "keyframe_blocks_read"), 2 * first,
+                                 "the blocks let go were read again")
                 fresh.close()
                 # Kept within a limit: with one byte, each block read makes
                 # the others go, and the state read again reads them again.

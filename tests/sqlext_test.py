@@ -84,7 +84,9 @@ class Loading(unittest.TestCase):
         self.assertEqual(debug["sqlite"], sqlite3.sqlite_version)
         # Nothing it cannot know for sure (a build date reads "redacted"
         # under Bazel's reproducible builds).
-        self.assertEqual(set(debug), {"version", "schema_version", "sqlite", "counters"})
+        self.assertEqual(set(debug), {"version", "schema_version", "sqlite",
+                                      "keyframe_cache_bytes", "counters"})
+        self.assertEqual(debug["keyframe_cache_bytes"], 0)  # no index read yet
 
     def test_index_opens_without_the_extension(self):
         path = need(NEKIT)

@@ -11,17 +11,19 @@ namespace {
 constexpr uint32_t kNoField = UINT32_MAX;  // past every field id a reader yields
 
 // A state blob's entries in ascending field id (StateReader checks that
-// they ascend), kNoField after the last, with where each value's bytes
-// start; false on damage.
+// they ascend), kNoField after the last, with each value's kind and where
+// its bytes start; its value only when opened to build them. False on
+// damage.
 class AscendingState {
  public:
-  bool Open(std::string_view blob) {
+  bool Open(std::string_view blob, bool build) {
+    build_ = build;
     if (blob.empty()) return true;  // no state: kNoField at once
     return reader_.Open(blob) && Advance();
   }
   bool Advance() {
     uint32_t f;
-    if (!reader_.Next(&f, &value_, &at_)) {
+    if (!reader_.Next(&f, build_ ? &value_ : nullptr, &at_)) {
       field_ = kNoField;
       return reader_.ok();
     }
@@ -31,12 +33,14 @@ class AscendingState {
     return true;
   }
   uint32_t field() const { return field_; }
+  ValueKind kind() const { return static_cast<ValueKind>(reader_.kind()); }
   const Value& value() const { return value_; }
   size_t at() const { return at_; }
   uint64_t decoded() const { return decoded_; }
 
  private:
   StateReader reader_;
+  bool build_ = false;
   uint32_t field_ = kNoField;
   Value value_;
   size_t at_ = 0;
@@ -93,25 +97,27 @@ bool KeyframeRows::AddState(uint8_t flags, std::string_view own, size_t base,
   // The state as of the keyframe is the row's (a), or the creation state
   // (a) overlaid by the row's (b): for one field, b's value wins, and a
   // kNone value drops the field. Values of the row's own state are read
-  // where they are in the body; merged ones are written to the arena.
+  // where they are in the body (only passed over here); merged ones are
+  // built and written to the arena.
   AscendingState a, b;
   const bool merged = born || overlay;
-  if (!a.Open(merged ? creation : own)) return false;
-  if (overlay && !b.Open(own)) return false;
+  if (!a.Open(merged ? creation : own, merged)) return false;
+  if (overlay && !b.Open(own, true)) return false;
   for (;;) {
     const uint32_t f = std::min(a.field(), b.field());
     if (f == kNoField) break;
-    const Value& v = b.field() == f ? b.value() : a.value();
-    if (!v.is_none()) {
+    const AscendingState& from = b.field() == f ? b : a;
+    if (from.kind() != ValueKind::kNone) {
       size_t at = base + a.at();
       uint32_t arena = 0;
       if (merged) {
         at = arena_.size();
         arena = kArenaBit;
-        PutValueBody(v, &arena_);
+        PutValueBody(from.value(), &arena_);
       }
       if (at >= kOffsetLimit) return false;
-      state_.push_back({f, arena | static_cast<uint32_t>(v.kind) << 28 | static_cast<uint32_t>(at)});
+      state_.push_back(
+          {f, arena | static_cast<uint32_t>(from.kind()) << 28 | static_cast<uint32_t>(at)});
     }
     if (b.field() == f && !b.Advance()) return false;
     if (a.field() == f && !a.Advance()) return false;

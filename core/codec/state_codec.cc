@@ -144,8 +144,12 @@ bool StateReader::Next(uint32_t* field_id, Value* value, size_t* value_at) {
   }
   field_ += static_cast<uint32_t>(entry >> 3);
   *field_id = field_;
+  kind_ = static_cast<uint8_t>(entry & 7);
   if (value_at != nullptr) *value_at = pos_;
-  if (!GetValueBody(static_cast<uint8_t>(entry & 7), blob_, &pos_, value)) return ok_ = false;
+  if (value != nullptr ? !GetValueBody(kind_, blob_, &pos_, value)
+                       : !SkipValueBody(kind_, blob_, &pos_)) {
+    return ok_ = false;
+  }
   ++index_;
   return true;
 }

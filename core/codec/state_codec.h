@@ -57,9 +57,13 @@ class StateReader {
   size_t count() const { return count_; }
   // The next entry; strings point into the blob. False after the last one
   // or on damage (ok() false), a field id that does not ascend included:
-  // readers stop early and merge by that order. `value_at`, when given, is set to where the
-  // value's bytes start in the blob (GetValueBody reads them again).
+  // readers stop early and merge by that order. With `value` null the
+  // value is passed over (checked as GetValueBody would, not built).
+  // `value_at`, when given, is set to where the value's bytes start in the
+  // blob (GetValueBody reads them again).
   bool Next(uint32_t* field_id, Value* value, size_t* value_at = nullptr);
+  // The kind of the entry Next read last (ValueKind).
+  uint8_t kind() const { return kind_; }
   bool ok() const { return ok_; }
 
  private:
@@ -68,6 +72,7 @@ class StateReader {
   size_t count_ = 0;
   size_t index_ = 0;
   uint32_t field_ = 0;
+  uint8_t kind_ = 0;
   bool ok_ = true;
 };
 

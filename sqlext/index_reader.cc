@@ -261,7 +261,7 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
                           const std::vector<uint32_t>* only,
                           const std::function<void(uint32_t, const Value&)>& emit,
                           std::string* error) {
-  if (keyframe_interval_ > 0 && (only == nullptr || only->size() >= kKeyframeFields)) {
+  if (WalksKeyframes(only)) {
     return KeyframeStateAt(e, tick, only, emit, error);
   }
   if (only != nullptr) {

@@ -132,6 +132,53 @@ class IndexReader {
   // only those of them that change often.
   bool StateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
                const std::function<void(uint32_t, const Value&)>& emit, std::string* error);
+  // Whether StateAt with `only` reads keyframe rows (KeyframeWalk can).
+  bool WalksKeyframes(const std::vector<uint32_t>* only) const {
+    return keyframe_interval_ > 0 && (only == nullptr || only->size() >= kKeyframeFields);
+  }
+
+
+ private:
+  struct KeptBlock;  // (below)
+
+ public:
+  // StateAt from the entity's keyframe row, one field at a time, for a
+  // cursor that returns each field as it reaches it, with nothing gathered
+  // first (keyframe_state.cc): the same fields, values and order. For a
+  // reader that WalksKeyframes(only). Between calls the caller may run
+  // other queries on this reader: the walk holds the block it reads (which
+  // they may let go of) and reaches the block's arrays by position (which
+  // their decoding may move).
+  class KeyframeWalk {
+   public:
+    enum class Step { kField, kEnd, kError };
+    // Starts at `e`'s state as of `tick`; `only` as StateAt's, kept by
+    // pointer until the walk ends. False with *error set.
+    bool Start(IndexReader* reader, const EntityInfo& e, int64_t tick,
+               const std::vector<uint32_t>* only, std::string* error);
+    // The next field and its value (a string is the walk's own, valid
+    // until the next call); kEnd after the last; kError with *error set.
+    Step Next(uint32_t* field, Value* value, std::string* error);
+    // Lets go of the block.
+    void Clear() { block_.reset(); }
+
+   private:
+    // Whether `only_` (not null) names the field.
+    bool Wanted(uint32_t field);
+    // Returns `field` and *value, which holds its value.
+    Step Found(uint32_t field, uint32_t* field_out, Value* value);
+
+    IndexReader* reader_ = nullptr;
+    const EntityInfo* entity_ = nullptr;
+    int64_t tick_ = 0, k_ = 0;
+    uint64_t offset_ = 0;  // tick - k_
+    const std::vector<uint32_t>* only_ = nullptr;
+    size_t wanted_at_ = 0;
+    std::shared_ptr<const KeptBlock> block_;
+    const KeyframeRows::Row* row_ = nullptr;
+    uint32_t state_at_ = 0, later_at_ = 0;  // the merge's places
+    std::string string_;                    // the last string returned
+  };
 
   // Every change of field `field_id` of `e` with lo <= tick <= hi, in tick
   // order; the creation state counts as a change at the creation tick.
@@ -199,8 +246,7 @@ class IndexReader {
   bool LoadMeta(std::string* error);
   bool LoadClasses(std::string* error);
 
-  // StateAt from the entity's keyframe row at or before `tick`
-  // (keyframe_state.cc); `only` as StateAt's.
+  // StateAt through a KeyframeWalk; `only` as StateAt's.
   bool KeyframeStateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
                        const std::function<void(uint32_t, const Value&)>& emit,
                        std::string* error);
@@ -259,21 +305,22 @@ class IndexReader {
   };
   size_t kf_cache_limit_ = kDefaultKeyframeCacheBytes;
   KeyframeDecompressor kf_decompressor_;
-  std::map<int64_t, std::unique_ptr<KeptBlock>> kf_blocks_;
+  std::map<int64_t, std::shared_ptr<KeptBlock>> kf_blocks_;
   size_t kf_blocks_bytes_ = 0;
   uint64_t kf_uses_ = 0;
   // The block already read that holds entity `entity` at slot `slot`, or
   // null.
-  KeptBlock* CachedBlock(int64_t slot, int64_t entity) const;
+  std::shared_ptr<KeptBlock> CachedBlock(int64_t slot, int64_t entity) const;
   // Makes room for a block of `bytes` (KeptBlock's comment).
   void EvictKeyframeBlocks(size_t bytes);
   // e's keyframe row of slot `slot` (keyframe tick k), decoded: found in
   // the block holding it, which is read (and kept) when it was not, and
-  // decoded on first use. *rows and *row stay valid until the next call.
-  // False with *error set when there is none or it does not decode.
-  bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k, const KeyframeRows** rows,
-                   const KeyframeRows::Row** row, std::string* error);
-  // A sought field's string bytes, until the next value is emitted.
+  // decoded on first use. *row stays valid while *block is held. False
+  // with *error set when there is none or it does not decode.
+  bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
+                   std::shared_ptr<const KeptBlock>* block, const KeyframeRows::Row** row,
+                   std::string* error);
+  // A sought field's string bytes, until the walk copies them.
   std::string kf_sought_string_;
 
   // The last creation state read (one entity at a time, typically).

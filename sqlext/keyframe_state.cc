@@ -1,4 +1,4 @@
-// IndexReader::KeyframeStateAt: the state of an entity at a tick from its
+// IndexReader::KeyframeWalk: the state of an entity at a tick from its
 // keyframe row (core/codec/keyframe_codec.h), found in its block
 // (keyframe_block.h) and decoded once (keyframe_rows.h; the reader keeps
 // the blocks it read, and the rows of them it decoded): the row's state
@@ -22,7 +22,7 @@ std::string IndexReader::KeyframeKeyText(const EntityInfo& e, int64_t keyframe_t
          std::to_string(keyframe_tick);
 }
 
-IndexReader::KeptBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) const {
+std::shared_ptr<IndexReader::KeptBlock> IndexReader::CachedBlock(int64_t slot, int64_t entity) const {
   int64_t key = 0;
   if (!KeyframeBlockKey(slot, entity, &key)) return nullptr;
   // Blocks of one slot cover disjoint runs of entities: the one that may
@@ -32,7 +32,7 @@ IndexReader::KeptBlock* IndexReader::CachedBlock(int64_t slot, int64_t entity) c
   --it;
   const bool holds = (it->first >> kKeyframeEntityBits) == slot &&
                      entity <= it->second->rows.last_entity();
-  return holds ? it->second.get() : nullptr;
+  return holds ? it->second : nullptr;
 }
 
 void IndexReader::EvictKeyframeBlocks(size_t bytes) {
@@ -56,9 +56,9 @@ void IndexReader::SetKeyframeCacheLimit(size_t bytes) {
 }
 
 bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
-                              const KeyframeRows** rows, const KeyframeRows::Row** row,
-                              std::string* error) {
-  KeptBlock* kept = CachedBlock(slot, e.entity);
+                              std::shared_ptr<const KeptBlock>* block,
+                              const KeyframeRows::Row** row, std::string* error) {
+  std::shared_ptr<KeptBlock> kept = CachedBlock(slot, e.entity);
   if (kept == nullptr) {
     int64_t low = 0, high = 0;
     if (!KeyframeBlockKey(slot, 0, &low) || !KeyframeBlockKey(slot, e.entity, &high)) {
@@ -83,7 +83,7 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
     }
     const int64_t key = sqlite3_column_int64(keyframe_, 0);
     const int64_t first = key & ((int64_t{1} << kKeyframeEntityBits) - 1);
-    auto read = std::make_unique<KeptBlock>();
+    auto read = std::make_shared<KeptBlock>();
     if (sqlite3_column_type(keyframe_, 1) != SQLITE_INTEGER ||
         sqlite3_column_type(keyframe_, 2) != SQLITE_BLOB ||
         !read->rows.Open(BlobColumn(keyframe_, 2), first, &kf_decompressor_) ||
@@ -97,7 +97,7 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
     // end: IndexOf below says it has no such row.)
     auto [at, added] = kf_blocks_.try_emplace(key, std::move(read));
     if (added) kf_blocks_bytes_ += bytes;
-    kept = at->second.get();
+    kept = at->second;
   }
   kept->used = ++kf_uses_;
   size_t i = 0;
@@ -114,80 +114,132 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
       return false;
     }
     ++counters_.keyframe_rows_decoded;
-    kf_blocks_bytes_ += kept->rows.bytes() - before;
+    kf_blocks_bytes_ += kept->rows.bytes() - before;  // (kept is in kf_blocks_)
   }
-  *rows = &kept->rows;
   *row = &kept->rows.row(i);
+  *block = std::move(kept);
   return true;
+}
+
+bool IndexReader::KeyframeWalk::Start(IndexReader* reader, const EntityInfo& e, int64_t tick,
+                                      const std::vector<uint32_t>* only, std::string* error) {
+  block_.reset();
+  reader_ = reader;
+  entity_ = &e;
+  tick_ = tick;
+  only_ = only;
+  wanted_at_ = 0;
+  // The row of the interval holding the tick; past the last tick the
+  // keyframes cover, the last row (nothing changes after it).
+  k_ = KeyframeTickOf(std::min(tick, reader->keyframe_last_tick_), reader->keyframe_interval_);
+  if (!reader->KeyframeRow(e, KeyframeSlot(k_, reader->keyframe_interval_), k_, &block_, &row_,
+                           error)) {
+    return false;
+  }
+  ++reader->counters_.keyframes_read;
+  // The tick as an offset past the keyframe tick (at or past it; past the
+  // last tick the keyframes cover, every change of the row is before it).
+  offset_ = static_cast<uint64_t>(tick) - static_cast<uint64_t>(k_);
+  state_at_ = row_->state.begin;
+  later_at_ = row_->later.begin;
+  return true;
+}
+
+bool IndexReader::KeyframeWalk::Wanted(uint32_t field) {
+  // `only` ascends, as the walk does: it is walked alongside.
+  while (wanted_at_ < only_->size() && (*only_)[wanted_at_] < field) ++wanted_at_;
+  return wanted_at_ < only_->size() && (*only_)[wanted_at_] == field;
+}
+
+IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Found(uint32_t field,
+                                                                 uint32_t* field_out,
+                                                                 Value* value) {
+  *field_out = field;
+  if (value->kind == ValueKind::kString) {
+    // Its bytes are in the block's arena or the reader's: both may move
+    // before the caller is done with it.
+    string_.assign(value->s);
+    value->s = string_;
+  }
+  return Step::kField;
+}
+
+IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field, Value* value,
+                                                                std::string* error) {
+  if (block_ == nullptr) return Step::kEnd;
+  const KeyframeRows& rows = block_->rows;
+  // Two ascending lists merged: the state as of the keyframe, and the
+  // fields that change after it, whose value as of the tick (once they
+  // changed by then) wins over the state's.
+  constexpr uint32_t kEnd = UINT32_MAX;  // past every field id
+  for (;;) {
+    const uint32_t sf = state_at_ < row_->state.end ? rows.state(state_at_).field : kEnd;
+    const uint32_t lf = later_at_ < row_->later.end ? rows.later(later_at_).field : kEnd;
+    if (sf < lf) {
+      const uint32_t at = state_at_++;
+      if (only_ != nullptr && !Wanted(sf)) continue;
+      // (Decoded in place: a Value built apart and copied stalls.)
+      rows.Get(rows.state(at), value);
+      return Found(sf, field, value);
+    }
+    if (lf == kEnd) {
+      block_.reset();
+      return Step::kEnd;
+    }
+    const KeyframeRows::Later& later = rows.later(later_at_++);
+    const bool has_state = sf == lf;
+    const uint32_t at = has_state ? state_at_++ : 0;
+    if (only_ != nullptr && !Wanted(lf)) continue;
+    if (later.count() > 0) {
+      // Logged: the latest change at or before the tick, else the state.
+      if (rows.LatestLogged(later, offset_, value)) {
+        if (!value->is_none()) return Found(lf, field, value);
+      } else if (has_state) {
+        rows.Get(rows.state(at), value);
+        return Found(lf, field, value);
+      }
+      continue;
+    }
+    // Sought: from the changes once its first change is at or before the
+    // tick, else the state.
+    if (later.at > offset_) {
+      if (has_state) {
+        rows.Get(rows.state(at), value);
+        return Found(lf, field, value);
+      }
+      continue;
+    }
+    FoundValue latest;
+    const Latest got = reader_->LatestChange(*entity_, lf, tick_, &latest,
+                                             &reader_->kf_sought_string_, error);
+    if (got == Latest::kError) return Step::kError;
+    if (got == Latest::kNone) {
+      // The first change is at or before the tick: a chunk must hold it.
+      *error = reader_->Damaged(reader_->KeyframeKeyText(*entity_, k_), "data does not decode");
+      return Step::kError;
+    }
+    if (!latest.value.is_none()) {
+      *value = latest.value;
+      return Found(lf, field, value);
+    }
+  }
 }
 
 bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
                                   const std::vector<uint32_t>* only,
                                   const std::function<void(uint32_t, const Value&)>& emit,
                                   std::string* error) {
-  // The row of the interval holding the tick; past the last tick the
-  // keyframes cover, the last row (nothing changes after it).
-  const int64_t k = KeyframeTickOf(std::min(tick, keyframe_last_tick_), keyframe_interval_);
-  const KeyframeRows* rows = nullptr;
-  const KeyframeRows::Row* row = nullptr;
-  if (!KeyframeRow(e, KeyframeSlot(k, keyframe_interval_), k, &rows, &row, error)) return false;
-  ++counters_.keyframes_read;
-  auto damaged = [&] {
-    *error = Damaged(KeyframeKeyText(e, k), "data does not decode");
-    return false;
-  };
-  // The tick as an offset past the keyframe tick (at or past it; past the
-  // last tick the keyframes cover, every change of the row is before it).
-  const uint64_t offset = static_cast<uint64_t>(tick) - static_cast<uint64_t>(k);
-
-  // Two ascending lists merged: the state as of the keyframe, and the
-  // fields that change after it, whose value as of the tick (once they
-  // changed by then) wins over the state's. `only`, ascending too, is
-  // walked alongside.
-  constexpr uint32_t kEnd = UINT32_MAX;  // past every field id
-  size_t wanted_at = 0;
-  auto wanted = [&](uint32_t f) {
-    if (only == nullptr) return true;
-    while (wanted_at < only->size() && (*only)[wanted_at] < f) ++wanted_at;
-    return wanted_at < only->size() && (*only)[wanted_at] == f;
-  };
-  uint32_t i = row->state.begin, j = row->later.begin;
+  KeyframeWalk walk;
+  if (!walk.Start(this, e, tick, only, error)) return false;
+  uint32_t field;
+  Value v;
   for (;;) {
-    const uint32_t sf = i < row->state.end ? rows->state(i).field : kEnd;
-    const uint32_t lf = j < row->later.end ? rows->later(j).field : kEnd;
-    if (sf < lf) {
-      if (wanted(sf)) emit(sf, rows->Get(rows->state(i)));
-      ++i;
-      continue;
+    switch (walk.Next(&field, &v, error)) {
+      case KeyframeWalk::Step::kField: emit(field, v); break;
+      case KeyframeWalk::Step::kEnd: return true;
+      case KeyframeWalk::Step::kError: return false;
     }
-    if (lf == kEnd) break;
-    const KeyframeRows::Later& later = rows->later(j++);
-    const KeyframeRows::Entry* state = sf == lf ? &rows->state(i++) : nullptr;
-    if (!wanted(lf)) continue;
-    if (later.count() > 0) {
-      // Logged: the latest change at or before the tick, else the state.
-      Value v;
-      if (rows->LatestLogged(later, offset, &v)) {
-        if (!v.is_none()) emit(lf, v);
-      } else if (state != nullptr) {
-        emit(lf, rows->Get(*state));
-      }
-      continue;
-    }
-    // Sought: from the changes once its first change is at or before the
-    // tick, else the state.
-    if (later.at > offset) {
-      if (state != nullptr) emit(lf, rows->Get(*state));
-      continue;
-    }
-    FoundValue latest;
-    const Latest got = LatestChange(e, lf, tick, &latest, &kf_sought_string_, error);
-    if (got == Latest::kError) return false;
-    // The first change is at or before the tick: a chunk must hold it.
-    if (got == Latest::kNone) return damaged();
-    if (!latest.value.is_none()) emit(lf, latest.value);
   }
-  return true;
 }
 
 }  // namespace gem::sqlext

@@ -78,7 +78,9 @@ std::vector<std::pair<uint32_t, std::string>> StateOf(const KeyframeRows& rows, 
   const KeyframeRows::Row& row = rows.row(i);
   for (uint32_t s = row.state.begin; s < row.state.end; ++s) {
     std::string json;
-    rows.Get(rows.state(s)).AppendJson(&json);
+    Value v;
+    rows.Get(rows.state(s), &v);
+    v.AppendJson(&json);
     out.emplace_back(rows.state(s).field, json);
   }
   return out;

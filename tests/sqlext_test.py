@@ -389,6 +389,38 @@ class Errors(unittest.TestCase):
             con.execute("SELECT * FROM scratch.limit_view").fetchall()
         self.assertIn("unsafe use of gem_keyframe_cache", str(e.exception))
 
+    def test_a_state_read_keeps_its_row_while_another_lets_blocks_go(self):
+        # gem_state walks each entity's keyframe row as it returns the
+        # fields. Here a subquery on the same connection, at a tick of
+        # another interval, runs in the middle of each entity's fields:
+        # with a limit of one byte each of its block reads lets every other
+        # block go, the outer one's included, and its decoding and seeks
+        # reuse the reader's buffers. The outer rows, strings included, are
+        # those of a plain read (under AddressSanitizer: no use after free).
+        path = need(NEKIT, "--keyframe-seconds", "2")  # many intervals
+        con = connect(path)
+        last = con.execute("SELECT value FROM meta WHERE key = 'last_tick'").fetchone()[0]
+        interval = con.execute(
+            "SELECT value FROM meta WHERE key = 'keyframe_interval'").fetchone()[0]
+        tick, other = last // 3, 2 * last // 3
+        self.assertGreater(other - tick, interval, "the ticks' blocks differ")
+        want = connect(path).execute(
+            "SELECT entity, field, value FROM gem_state(?)", (tick,)).fetchall()
+        self.assertEqual(con.execute("SELECT gem_keyframe_cache(1)").fetchone()[0], 1)
+        before = counters(con)
+        got = con.execute(
+            "SELECT CASE WHEN s.field = 'm_iTeamNum' THEN "
+            "(SELECT count(*) FROM gem_state(?2, s.entity)) END, s.entity, s.field, s.value "
+            "FROM gem_state(?1) s",  # (the subquery first: then the row's value is read)
+            (tick, other)).fetchall()
+        after = counters(con)
+        self.assertEqual([r[1:] for r in got], want)
+        self.assertTrue(any(isinstance(r[2], str) for r in want), "strings are among them")
+        inner = sum(1 for r in got if r[0] is not None)
+        self.assertGreater(inner, 10, "the subquery ran for many entities")
+        self.assertGreater(after["keyframe_blocks_read"] - before["keyframe_blocks_read"], inner,
+                           "blocks were let go and read again while rows were walked")
+
     def test_not_a_gem_index(self):
         plain = os.path.join(TMP, "plain.db")
         sqlite3.connect(plain).execute("CREATE TABLE IF NOT EXISTS t(x)")

@@ -81,13 +81,11 @@ size_t KeyframeRows::bytes() const {
          arena_.capacity();
 }
 
-Value KeyframeRows::Get(const Entry& e) const {
+void KeyframeRows::Get(const Entry& e, Value* v) const {
   const std::string_view bytes = (e.at & kArenaBit) != 0 ? std::string_view(arena_) : block_.body();
   size_t pos = e.at & (kOffsetLimit - 1);
-  Value v;
   // Decode read these bytes with this same call: they decode.
-  GetValueBody(static_cast<uint8_t>((e.at >> 28) & 7), bytes, &pos, &v);
-  return v;
+  GetValueBody(static_cast<uint8_t>((e.at >> 28) & 7), bytes, &pos, v);
 }
 
 bool KeyframeRows::AddState(uint8_t flags, std::string_view own, size_t base,

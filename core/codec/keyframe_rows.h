@@ -78,8 +78,8 @@ class KeyframeRows {
 
   const Entry& state(uint32_t i) const { return state_[i]; }
   const Later& later(uint32_t i) const { return later_[i]; }
-  // A state value; a string points into this block.
-  Value Get(const Entry& e) const;
+  // A state value, into *v; a string points into this block.
+  void Get(const Entry& e, Value* v) const;
   // The latest of logged field `l`'s changes at or before the keyframe
   // tick + `offset` (a string pointing into this block): false when none
   // is, else *v (kNone when the change dropped the field).

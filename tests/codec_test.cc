@@ -345,6 +345,43 @@ TEST(Codec, LastAtOrBeforeAnswersAsNextDoes) {
   }
 }
 
+// Deltas of one varint byte (below 64) and of more (64 and up), alone and in
+// runs, mixed: LastAtOrBefore takes the short ones itself and the rest
+// through the general reader, and answers as Next does at every tick.
+TEST(Codec, LastAtOrBeforeCrossesShortAndLongDeltas) {
+  std::mt19937_64 rng(5);
+  const int64_t deltas[] = {0, 1, 2, 63, 64, 65, 127, 128, 1000};
+  for (int trial = 0; trial < 30; ++trial) {
+    ChunkWriter w;
+    int64_t tick = static_cast<int64_t>(rng() % 50);
+    const int64_t first = tick;
+    int64_t step = 0;
+    for (int i = 0; i < 120; ++i) {
+      if (i > 0) {
+        if (rng() % 4 == 0) step = deltas[rng() % 9];
+        tick += step;
+      }
+      w.Add(tick, Value::Int(static_cast<int64_t>(rng() % 1000)));
+    }
+    std::string blob;
+    w.Finish(&blob);
+    for (int64_t at = first - 1; at <= tick + 1; ++at) {
+      const Last want = LastByNext(blob, first, at);
+      ChunkReader r;
+      ASSERT_TRUE(r.Open(blob, first));
+      int64_t got_tick = -999;
+      Value got;
+      const size_t count = r.LastAtOrBefore(at, &got_tick, &got);
+      ASSERT_TRUE(r.ok()) << "trial " << trial << " at " << at;
+      ASSERT_EQ(count, want.count) << "trial " << trial << " at " << at;
+      if (count > 0) {
+        ASSERT_EQ(got_tick, want.tick) << "trial " << trial << " at " << at;
+        ASSERT_TRUE(got.SameAs(want.value)) << "trial " << trial << " at " << at;
+      }
+    }
+  }
+}
+
 // Damage at or before the tick asked is reported; a start tick far below
 // the tick asked (int64's whole range apart) neither overflows nor loops.
 TEST(Codec, LastAtOrBeforeOnDamage) {

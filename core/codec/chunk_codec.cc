@@ -453,6 +453,21 @@ size_t ChunkReader::CountAtOrBefore(int64_t tick) {
       if (repeats_ > 0 && index_ < count_) break;  // the next one is past the tick
       continue;
     }
+    // A one-byte delta (an even varint below 0x80: most are) that stays at
+    // or before the tick is taken here; any other, and the one past the
+    // tick, through StepTick, which checks everything.
+    if (tick_pos_ < tick_end_) {
+      const uint8_t b = static_cast<uint8_t>(blob_[tick_pos_]);
+      const uint64_t room = static_cast<uint64_t>(tick) - static_cast<uint64_t>(tick_);
+      if ((b & 0x81) == 0 && (b >> 1) <= room) {
+        ++tick_pos_;
+        delta_ = b >> 1;
+        tick_ += static_cast<int64_t>(delta_);  // at most `tick`
+        ++index_;
+        ++n;
+        continue;
+      }
+    }
     const int64_t before = tick_;
     if (!StepTick()) return 0;
     if (tick_ > tick) {

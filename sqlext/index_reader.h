@@ -137,7 +137,6 @@ class IndexReader {
     return keyframe_interval_ > 0 && (only == nullptr || only->size() >= kKeyframeFields);
   }
 
-
  private:
   struct KeptBlock;  // (below)
 
@@ -299,6 +298,8 @@ class IndexReader {
   // would pass the bound, the blocks used least recently make room. On the
   // 60-minute synthetic index every row of one interval takes about 3.8 MB
   // decoded, its blocks' bodies included: 64 MiB keeps all 16 intervals.
+  // A block let go of lives on while a KeyframeWalk holds it (one a walk,
+  // no longer counted).
   struct KeptBlock {
     KeyframeRows rows;
     uint64_t used = 0;  // kf_uses_ when last read

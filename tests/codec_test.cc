@@ -289,6 +289,27 @@ Last LastByNext(const std::string& blob, int64_t first_tick, int64_t at) {
   return last;
 }
 
+// LastAtOrBefore at `at`, from a reader just opened, answers as LastByNext
+// does, and leaves the reader spent; `what` names the case.
+void ExpectLastAsNext(const std::string& blob, int64_t first_tick, int64_t at,
+                      const std::string& what) {
+  const Last want = LastByNext(blob, first_tick, at);
+  ChunkReader r;
+  ASSERT_TRUE(r.Open(blob, first_tick));
+  int64_t got_tick = -999;
+  Value got;
+  const size_t count = r.LastAtOrBefore(at, &got_tick, &got);
+  ASSERT_TRUE(r.ok()) << what << " at " << at;
+  ASSERT_EQ(count, want.count) << what << " at " << at;
+  if (count > 0) {
+    EXPECT_EQ(got_tick, want.tick) << what << " at " << at;
+    EXPECT_TRUE(got.SameAs(want.value)) << what << " at " << at;
+  }
+  int64_t t;
+  Value v;
+  EXPECT_FALSE(r.Next(&t, &v)) << "spent";
+}
+
 // LastAtOrBefore answers as Next does, for every kind (quantized floats and
 // vectors too), with runs of equal deltas (0 among them) crossing the tick
 // asked, at every tick from before the first change to past the last.
@@ -324,23 +345,8 @@ TEST(Codec, LastAtOrBeforeAnswersAsNextDoes) {
       }
       std::string blob;
       w.Finish(&blob);
-      for (int64_t at = first - 2; at <= tick + 2; ++at) {
-        const Last want = LastByNext(blob, first, at);
-        ChunkReader r;
-        ASSERT_TRUE(r.Open(blob, first));
-        int64_t got_tick = -999;
-        Value got;
-        const size_t count = r.LastAtOrBefore(at, &got_tick, &got);
-        ASSERT_TRUE(r.ok()) << "kind " << k << " trial " << trial << " at " << at;
-        ASSERT_EQ(count, want.count) << "kind " << k << " trial " << trial << " at " << at;
-        if (count > 0) {
-          EXPECT_EQ(got_tick, want.tick) << "kind " << k << " trial " << trial << " at " << at;
-          EXPECT_TRUE(got.SameAs(want.value)) << "kind " << k << " trial " << trial << " at " << at;
-        }
-        int64_t t;
-        Value v;
-        EXPECT_FALSE(r.Next(&t, &v)) << "spent";
-      }
+      const std::string what = "kind " + std::to_string(k) + " trial " + std::to_string(trial);
+      for (int64_t at = first - 2; at <= tick + 2; ++at) ExpectLastAsNext(blob, first, at, what);
     }
   }
 }
@@ -365,20 +371,8 @@ TEST(Codec, LastAtOrBeforeCrossesShortAndLongDeltas) {
     }
     std::string blob;
     w.Finish(&blob);
-    for (int64_t at = first - 1; at <= tick + 1; ++at) {
-      const Last want = LastByNext(blob, first, at);
-      ChunkReader r;
-      ASSERT_TRUE(r.Open(blob, first));
-      int64_t got_tick = -999;
-      Value got;
-      const size_t count = r.LastAtOrBefore(at, &got_tick, &got);
-      ASSERT_TRUE(r.ok()) << "trial " << trial << " at " << at;
-      ASSERT_EQ(count, want.count) << "trial " << trial << " at " << at;
-      if (count > 0) {
-        ASSERT_EQ(got_tick, want.tick) << "trial " << trial << " at " << at;
-        ASSERT_TRUE(got.SameAs(want.value)) << "trial " << trial << " at " << at;
-      }
-    }
+    const std::string what = "trial " + std::to_string(trial);
+    for (int64_t at = first - 1; at <= tick + 1; ++at) ExpectLastAsNext(blob, first, at, what);
   }
 }
 

@@ -155,8 +155,8 @@ class IndexReader {
     // pointer until the walk ends. False with *error set.
     bool Start(IndexReader* reader, const EntityInfo& e, int64_t tick,
                const std::vector<uint32_t>* only, std::string* error);
-    // The next field and its value (a string is the walk's own, valid
-    // until the next call); kEnd after the last; kError with *error set.
+    // The next field and its value (a string valid until the next call);
+    // kEnd after the last; kError with *error set.
     Step Next(uint32_t* field, Value* value, std::string* error);
     // Lets go of the block.
     void Clear() { block_.reset(); }
@@ -164,8 +164,8 @@ class IndexReader {
    private:
     // Whether `only_` (not null) names the field.
     bool Wanted(uint32_t field);
-    // Returns `field` and *value, which holds its value.
-    Step Found(uint32_t field, uint32_t* field_out, Value* value);
+    // State value `at` of the row into *value.
+    void GetState(const KeyframeRows& rows, uint32_t at, Value* value);
 
     IndexReader* reader_ = nullptr;
     const EntityInfo* entity_ = nullptr;
@@ -176,7 +176,7 @@ class IndexReader {
     std::shared_ptr<const KeptBlock> block_;
     const KeyframeRows::Row* row_ = nullptr;
     uint32_t state_at_ = 0, later_at_ = 0;  // the merge's places
-    std::string string_;                    // the last string returned
+    std::string string_;  // the last string returned, when not the block's
   };
 
   // Every change of field `field_id` of `e` with lo <= tick <= hi, in tick
@@ -321,8 +321,6 @@ class IndexReader {
   bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
                    std::shared_ptr<const KeptBlock>* block, const KeyframeRows::Row** row,
                    std::string* error);
-  // A sought field's string bytes, until the walk copies them.
-  std::string kf_sought_string_;
 
   // The last creation state read (one entity at a time, typically).
   int64_t state_entity_ = -1;

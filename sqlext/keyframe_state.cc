@@ -151,17 +151,19 @@ bool IndexReader::KeyframeWalk::Wanted(uint32_t field) {
   return wanted_at_ < only_->size() && (*only_)[wanted_at_] == field;
 }
 
-IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Found(uint32_t field,
-                                                                 uint32_t* field_out,
-                                                                 Value* value) {
-  *field_out = field;
-  if (value->kind == ValueKind::kString) {
-    // Its bytes are in the block's arena or the reader's: both may move
-    // before the caller is done with it.
+// (Inlined: it runs once a state value returned.)
+[[gnu::always_inline]] inline void IndexReader::KeyframeWalk::GetState(const KeyframeRows& rows,
+                                                                       uint32_t at, Value* value) {
+  const KeyframeRows::Entry& entry = rows.state(at);
+  // (Decoded in place: a Value built apart and copied stalls.)
+  rows.Get(entry, value);
+  // The block's body stays while the walk holds the block; its arena (born
+  // and overlay rows' merged values) grows, moving, as a query run
+  // meanwhile decodes another such row.
+  if (value->kind == ValueKind::kString && rows.in_arena(entry)) {
     string_.assign(value->s);
     value->s = string_;
   }
-  return Step::kField;
 }
 
 IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field, Value* value,
@@ -178,9 +180,9 @@ IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field,
     if (sf < lf) {
       const uint32_t at = state_at_++;
       if (only_ != nullptr && !Wanted(sf)) continue;
-      // (Decoded in place: a Value built apart and copied stalls.)
-      rows.Get(rows.state(at), value);
-      return Found(sf, field, value);
+      GetState(rows, at, value);
+      *field = sf;
+      return Step::kField;
     }
     if (lf == kEnd) {
       block_.reset();
@@ -193,35 +195,37 @@ IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field,
     if (later.count() > 0) {
       // Logged: the latest change at or before the tick, else the state.
       if (rows.LatestLogged(later, offset_, value)) {
-        if (!value->is_none()) return Found(lf, field, value);
+        if (value->is_none()) continue;
       } else if (has_state) {
-        rows.Get(rows.state(at), value);
-        return Found(lf, field, value);
+        GetState(rows, at, value);
+      } else {
+        continue;
       }
-      continue;
+      *field = lf;
+      return Step::kField;
     }
     // Sought: from the changes once its first change is at or before the
     // tick, else the state.
     if (later.at > offset_) {
-      if (has_state) {
-        rows.Get(rows.state(at), value);
-        return Found(lf, field, value);
-      }
-      continue;
+      if (!has_state) continue;
+      GetState(rows, at, value);
+      *field = lf;
+      return Step::kField;
     }
+    // (A string is copied once, to the walk's own: the row it was read
+    // from is let go.)
     FoundValue latest;
-    const Latest got = reader_->LatestChange(*entity_, lf, tick_, &latest,
-                                             &reader_->kf_sought_string_, error);
+    const Latest got = reader_->LatestChange(*entity_, lf, tick_, &latest, &string_, error);
     if (got == Latest::kError) return Step::kError;
     if (got == Latest::kNone) {
       // The first change is at or before the tick: a chunk must hold it.
       *error = reader_->Damaged(reader_->KeyframeKeyText(*entity_, k_), "data does not decode");
       return Step::kError;
     }
-    if (!latest.value.is_none()) {
-      *value = latest.value;
-      return Found(lf, field, value);
-    }
+    if (latest.value.is_none()) continue;
+    *value = latest.value;
+    *field = lf;
+    return Step::kField;
   }
 }
 

@@ -78,8 +78,10 @@ class KeyframeRows {
 
   const Entry& state(uint32_t i) const { return state_[i]; }
   const Later& later(uint32_t i) const { return later_[i]; }
-  // A state value, into *v; a string points into this block.
+  // A state value, into *v; a string points into this block: its body, or
+  // its arena (in_arena), which moves as rows that merge decode.
   void Get(const Entry& e, Value* v) const;
+  bool in_arena(const Entry& e) const { return (e.at & kArenaBit) != 0; }
   // The latest of logged field `l`'s changes at or before the keyframe
   // tick + `offset` (a string pointing into this block): false when none
   // is, else *v (kNone when the change dropped the field).

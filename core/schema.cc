@@ -56,17 +56,29 @@ void AppendIndex(std::string* name, int32_t index) {
   while (n > 0) name->push_back(buf[--n]);
 }
 
-// Fills s->field_names by the rule in schema.h.
-void NameFields(Serializer* s) {
+// Fills s->field_names by the rule in schema.h, when some var_name repeats.
+// `seen` and `uses` are scratch indexed by Field::name_id; `seen` holds
+// `stamp` for the ids this serializer counted, so neither is cleared.
+void NameFields(Serializer* s, uint32_t stamp, std::vector<uint32_t>* seen,
+                std::vector<uint32_t>* uses) {
+  bool repeats = false;
+  for (const Field* f : s->fields) {
+    const size_t id = static_cast<size_t>(f->name_id);
+    if ((*seen)[id] != stamp) {
+      (*seen)[id] = stamp;
+      (*uses)[id] = 0;
+    }
+    repeats |= ++(*uses)[id] > 1;
+  }
+  if (!repeats) return;
   const size_t n = s->fields.size();
   s->field_names.resize(n);
-  std::unordered_map<std::string_view, int> uses;
-  for (const Field* f : s->fields) ++uses[f->name];
+  auto used_again = [&](const Field* f) { return (*uses)[f->name_id] > 1; };
   for (size_t i = 0; i < n; ++i) {
     const Field* f = s->fields[i];
     std::string& name = s->field_names[i];
     name = f->name;
-    if (uses[f->name] > 1 && !f->send_node.empty()) name = f->send_node + "." + f->name;
+    if (used_again(f) && !f->send_node.empty()) name = f->send_node + "." + f->name;
   }
   // A send node can repeat, or spell another field's name: number those,
   // but never a field whose var_name was unique.
@@ -74,7 +86,7 @@ void NameFields(Serializer* s) {
   for (const std::string& name : s->field_names) ++names[name];
   std::vector<size_t> clashing;
   for (size_t i = 0; i < n; ++i) {
-    if (names[s->field_names[i]] > 1 && uses[s->fields[i]->name] > 1) clashing.push_back(i);
+    if (names[s->field_names[i]] > 1 && used_again(s->fields[i])) clashing.push_back(i);
   }
   for (size_t i : clashing) s->field_names[i] += "~" + std::to_string(i);
 }
@@ -110,6 +122,10 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
     return it->second.back();
   };
   std::vector<Field*> by_index(msg.fields.size(), nullptr);
+  // Field::name_id: the first symbol spelling each var_name.
+  std::unordered_map<std::string_view, int32_t> name_ids;
+  std::vector<uint32_t> name_seen(symbol_count, 0), name_uses(symbol_count, 0);
+  uint32_t stamp = 0;
 
   for (const SerializerDesc& s : msg.serializers) {
     Serializer& ser = serializers_.emplace_back();
@@ -133,6 +149,8 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
           return Status::Corrupt("field " + std::to_string(fi) +
                                  " names a symbol out of range");
         }
+        f.name_id = name_ids.try_emplace(msg.symbols[*pf.var_name_sym],
+                                         *pf.var_name_sym).first->second;
         symbol(pf.var_encoder_sym, &f.encoder);
         symbol(pf.send_node_sym, &f.send_node);
         symbol(pf.var_serializer_sym, &f.var_serializer);
@@ -229,7 +247,7 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
       }
       ser.fields.push_back(by_index[fi]);
     }
-    NameFields(&ser);
+    NameFields(&ser, ++stamp, &name_seen, &name_uses);
     // Later versions of a name win lookups by name alone.
     by_name_[ser.name].push_back(&ser);
   }
@@ -277,7 +295,7 @@ bool Schema::Resolve(const Serializer& root, const FieldPath& path,
         out->name.push_back('.');
         out->short_name.push_back('.');
       }
-      out->name += ser->field_names[index];
+      out->name += ser->FieldName(index);
       out->short_name += f->name;
     }
     out->field = f;
@@ -373,7 +391,7 @@ bool Schema::FindSimplePath(const Serializer& serializer, std::string_view name,
     int32_t found = -1;
     size_t found_length = 0;
     for (size_t i = 0; i < s->fields.size(); ++i) {
-      const std::string& n = s->field_names[i];
+      const std::string& n = s->FieldName(i);
       if (n == name) {
         found = static_cast<int32_t>(i);
         found_length = n.size();

@@ -57,6 +57,9 @@ struct Serializer;
 
 struct Field {
   std::string name;             // var_name
+  // One number per distinct var_name of the message (equal names, equal
+  // numbers), so that a serializer's names are compared without hashing.
+  int32_t name_id = -1;
   std::string type_text;        // var_type as sent
   const FieldType* type = nullptr;
   std::string type_display;     // type->ToString(), as the reference tools show it
@@ -80,8 +83,14 @@ struct Serializer {
   std::string name;
   int32_t version = 0;
   std::vector<const Field*> fields;
-  // Each field's name at this level (see above), parallel to `fields`.
+  // Each field's name at this level (see above), parallel to `fields`;
+  // empty when every field's name is its var_name, as it is in all but a
+  // few serializers.
   std::vector<std::string> field_names;
+
+  const std::string& FieldName(size_t i) const {
+    return field_names.empty() ? fields[i]->name : field_names[i];
+  }
 };
 
 struct ClassInfo {

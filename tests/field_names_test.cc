@@ -23,10 +23,13 @@ struct HandSchema {
   Schema schema;
   Status status;
 
-  explicit HandSchema(const std::vector<std::pair<std::string, std::string>>& fields) {
+  // `one_symbol_a_name` false: every field's var_name is a symbol of its
+  // own, spelled alike (a message may repeat a string in its table).
+  explicit HandSchema(const std::vector<std::pair<std::string, std::string>>& fields,
+                      bool one_symbol_a_name = true) {
     symbols = {"Pawn", "float32"};
     auto sym = [&](const std::string& s) {
-      for (size_t i = 0; i < symbols.size(); ++i) {
+      for (size_t i = 0; one_symbol_a_name && i < symbols.size(); ++i) {
         if (symbols[i] == s) return static_cast<int32_t>(i);
       }
       symbols.push_back(s);
@@ -84,6 +87,27 @@ TEST(FieldNames, TwoFieldsOfOneNameTakeTheirSendNodes) {
   }
   FieldPath none;
   EXPECT_FALSE(Schema::FindSimplePath(s, "m_vecX", &none));
+}
+
+TEST(FieldNames, NamesAreComparedByTextNotBySymbol) {
+  // The same pawn as above with every name and send node a symbol of its
+  // own: the names are the same.
+  HandSchema h({{"m_vecX", "m_vecVelocity"},
+                {"m_vecX", "m_vecViewOffset"},
+                {"m_iHealth", ""},
+                {"m_flTimeScale", "m_Ability"},
+                {"m_flTimeScale", ""},
+                {"m_iItem", "m_Item"}},
+               /*one_symbol_a_name=*/false);
+  ASSERT_TRUE(h.status.ok()) << h.status.ToString();
+  ASSERT_GT(h.symbols.size(), 10u);  // names repeat in the symbol table
+  using P = std::pair<std::string, std::string>;
+  EXPECT_EQ(h.Names(0), P("m_vecVelocity.m_vecX", "m_vecX"));
+  EXPECT_EQ(h.Names(1), P("m_vecViewOffset.m_vecX", "m_vecX"));
+  EXPECT_EQ(h.Names(2), P("m_iHealth", "m_iHealth"));
+  EXPECT_EQ(h.Names(3), P("m_Ability.m_flTimeScale", "m_flTimeScale"));
+  EXPECT_EQ(h.Names(4), P("m_flTimeScale", "m_flTimeScale"));
+  EXPECT_EQ(h.Names(5), P("m_iItem", "m_iItem"));
 }
 
 TEST(FieldNames, NamesStillAlikeAreNumbered) {

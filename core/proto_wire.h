@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace gem {
 
@@ -40,6 +41,29 @@ class WireReader {
     return NextSlow();
   }
   bool ok() const { return ok_; }
+
+  // After Next() stopped on a varint of field `field` (a repeated field
+  // sent unpacked, one tag per value), appends the values of the
+  // occurrences of it that follow at once, each as int32, and moves past
+  // them; the next Next() reads the field after the run. Values of one or
+  // two bytes take a tight loop (a serializer's field list is a hundred
+  // thousand such values in a Dota replay); anything else ends the run.
+  void TakeVarintRun(uint32_t field, std::vector<int32_t>* out) {
+    if (field == 0 || field > 15) return;  // one-byte tags only
+    const uint8_t tag = static_cast<uint8_t>(field << 3);
+    while (pos_ + 3 <= size_ && data_[pos_] == tag) {
+      const uint8_t b0 = data_[pos_ + 1];
+      if (b0 < 0x80) {
+        out->push_back(b0);
+        pos_ += 2;
+        continue;
+      }
+      const uint8_t b1 = data_[pos_ + 2];
+      if (b1 >= 0x80) return;
+      out->push_back((b0 & 0x7F) | b1 << 7);
+      pos_ += 3;
+    }
+  }
 
   uint32_t field() const { return field_; }
   uint32_t wire_type() const { return wire_type_; }

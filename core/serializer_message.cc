@@ -66,6 +66,7 @@ bool ParseSerializer(std::string_view bytes, FlattenedSerializerMessage* msg,
           }
         } else {
           msg->field_indexes.push_back(r.int32());
+          r.TakeVarintRun(3, &msg->field_indexes);
         }
         break;
       default: break;

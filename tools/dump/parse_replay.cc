@@ -10,6 +10,14 @@
 
 namespace gem::dump {
 
+// Not file-local: a store to it cannot be optimized away.
+Parser* g_kept_parser = nullptr;
+
+void KeepUntilExit(std::unique_ptr<Parser> parser) {
+  delete g_kept_parser;
+  g_kept_parser = parser.release();
+}
+
 int ParseReplay(const std::string& path, Sink* sink,
                 const std::function<void(const Parser&)>& done) {
   ReplayInput input;
@@ -19,7 +27,9 @@ int ParseReplay(const std::string& path, Sink* sink,
   // replay peaked at 67 MiB against parse's 29).
   ParserOptions options;
   options.consumed = cli::DropBehind(&input);
-  Parser parser(sink, options);
+  auto kept = std::make_unique<Parser>(sink, options);
+  Parser& parser = *kept;
+  KeepUntilExit(std::move(kept));
   Status s = parser.Parse(input.source());
   if (!s.ok()) s = input.FailureOf(s);
   if (!s.ok()) {

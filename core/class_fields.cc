@@ -21,9 +21,11 @@ ClassFields::ClassFields(int32_t class_id, const Serializer* serializer)
     : class_id_(class_id), serializer_(serializer) {
   std::unordered_set<const Serializer*> seen;
   polymorphic_ = HasPolymorphic(serializer, &seen);
-  keys_.resize(256);
-  ids_.assign(256, 0);
-  mask_ = 255;
+  if (polymorphic_) {  // the only classes that key fields by hash
+    keys_.resize(256);
+    ids_.assign(256, 0);
+    mask_ = 255;
+  }
   if (serializer != nullptr) {
     // Baselines register about one field per schema field of the class.
     metas_.reserve(serializer->fields.size());

@@ -104,150 +104,68 @@ const char* FieldModelName(FieldModel model) {
   return "unknown";
 }
 
-Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval) {
-  const size_t symbol_count = msg.symbols.size();
-  auto symbol = [&](std::optional<int32_t> index, std::string* out) -> bool {
-    if (!index.has_value() || *index < 0 || static_cast<size_t>(*index) >= symbol_count) {
+// What Build keeps while it runs: the message, the fields made so far by
+// their index in it, and the scratch of naming (NameFields).
+struct Schema::BuildState {
+  BuildState(const FlattenedSerializerMessage& m, float interval)
+      : msg(m), tick_interval(interval) {}
+  const FlattenedSerializerMessage& msg;
+  float tick_interval;
+  std::vector<Field*> by_index;
+  // Field::name_id: the first symbol spelling each var_name.
+  std::unordered_map<std::string_view, int32_t> name_ids;
+  std::vector<uint32_t> name_seen, name_uses;
+  uint32_t stamp = 0;
+
+  bool Symbol(std::optional<int32_t> index, std::string* out) const {
+    if (!index.has_value() || *index < 0 || static_cast<size_t>(*index) >= msg.symbols.size()) {
       return false;
     }
     out->assign(msg.symbols[*index]);
     return true;
-  };
-  auto find = [&](std::string_view name, int32_t version) -> const Serializer* {
-    auto it = by_name_.find(name);
-    if (it == by_name_.end()) return nullptr;
-    for (const Serializer* s : it->second) {
-      if (s->version == version) return s;
-    }
-    return it->second.back();
-  };
-  std::vector<Field*> by_index(msg.fields.size(), nullptr);
-  // Field::name_id: the first symbol spelling each var_name.
-  std::unordered_map<std::string_view, int32_t> name_ids;
-  std::vector<uint32_t> name_seen(symbol_count, 0), name_uses(symbol_count, 0);
-  uint32_t stamp = 0;
+  }
+};
 
+const Serializer* Schema::Find(std::string_view name, int32_t version) const {
+  auto it = by_name_.find(name);
+  if (it == by_name_.end()) return nullptr;
+  for (const Serializer* s : it->second) {
+    if (s->version == version) return s;
+  }
+  return it->second.back();
+}
+
+Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval) {
+  BuildState b(msg, tick_interval);
+  b.by_index.assign(msg.fields.size(), nullptr);
+  b.name_seen.assign(msg.symbols.size(), 0);
+  b.name_uses.assign(msg.symbols.size(), 0);
+  const size_t field_count = msg.fields.size();
   for (const SerializerDesc& s : msg.serializers) {
     Serializer& ser = serializers_.emplace_back();
-    if (!symbol(s.name_sym, &ser.name)) {
+    if (!b.Symbol(s.name_sym, &ser.name)) {
       return Status::Corrupt("serializer name symbol " + std::to_string(s.name_sym) +
                              " is out of range");
     }
     ser.version = s.version;
-    ser.fields.reserve(s.fields_count);
+    // A hundred thousand entries in a Dota replay, nearly all of fields
+    // made already: kept to a load, a check and a store.
+    ser.fields.resize(s.fields_count);
+    const int32_t* indexes = msg.field_indexes.data() + s.fields_begin;
     for (uint32_t k = 0; k < s.fields_count; ++k) {
-      const int32_t fi = msg.field_indexes[s.fields_begin + k];
-      if (fi < 0 || static_cast<size_t>(fi) >= msg.fields.size()) {
+      const int32_t fi = indexes[k];
+      if (fi < 0 || static_cast<size_t>(fi) >= field_count) {
         return Status::Corrupt("serializer " + ser.name + " lists field " +
-                               std::to_string(fi) + " of " +
-                               std::to_string(msg.fields.size()));
+                               std::to_string(fi) + " of " + std::to_string(field_count));
       }
-      if (by_index[fi] == nullptr) {
-        const SerializerFieldDesc& pf = msg.fields[fi];
-        Field& f = fields_.emplace_back();
-        if (!symbol(pf.var_name_sym, &f.name) || !symbol(pf.var_type_sym, &f.type_text)) {
-          return Status::Corrupt("field " + std::to_string(fi) +
-                                 " names a symbol out of range");
-        }
-        f.name_id = name_ids.try_emplace(msg.symbols[*pf.var_name_sym],
-                                         *pf.var_name_sym).first->second;
-        symbol(pf.var_encoder_sym, &f.encoder);
-        symbol(pf.send_node_sym, &f.send_node);
-        symbol(pf.var_serializer_sym, &f.var_serializer);
-        f.bit_count = pf.bit_count;
-        f.low_value = pf.low_value;
-        f.high_value = pf.high_value;
-        f.encode_flags = pf.encode_flags;
-        // Simulation and animation times travel as tick counts.
-        if (f.name == "m_flSimulationTime" || f.name == "m_flAnimTime") {
-          f.encoder = "simtime";
-        }
-
-        auto& type = types_[f.type_text];
-        if (!type) type = ParseFieldType(f.type_text);
-        f.type = type.get();
-        f.type_display = f.type->ToString();
-        if (f.type->generic) f.element_type_display = f.type->generic->ToString();
-
-        if (pf.field_serializer_name_sym.has_value()) {
-          std::string sname;
-          if (!symbol(pf.field_serializer_name_sym, &sname)) {
-            return Status::Corrupt("field " + f.name +
-                                   " names a serializer symbol out of range");
-          }
-          f.serializer = find(sname, pf.field_serializer_version);
-          if (f.serializer == nullptr) {
-            return Status::Corrupt("field " + f.name +
-                                   " refers to unknown serializer " + sname);
-          }
-        }
-        for (uint32_t p = 0; p < pf.polymorphic_count; ++p) {
-          const auto& [name_sym, version] = msg.polymorphic[pf.polymorphic_begin + p];
-          std::string pname;
-          if (!symbol(name_sym, &pname)) {
-            return Status::Corrupt("field " + f.name +
-                                   " names a polymorphic symbol out of range");
-          }
-          const Serializer* poly = find(pname, version);
-          if (poly == nullptr) {
-            return Status::Corrupt("field " + f.name +
-                                   " refers to unknown polymorphic type " + pname);
-          }
-          f.polymorphic_types.push_back(poly);
-        }
-
-        DecoderSpec spec;
-        spec.base_type = f.type->base;
-        spec.game_rules = game_rules_;
-        spec.var_name = f.name;
-        spec.encoder = f.encoder;
-        spec.var_serializer = f.var_serializer;
-        spec.bit_count = f.bit_count;
-        spec.low_value = f.low_value;
-        spec.high_value = f.high_value;
-        spec.encode_flags = f.encode_flags;
-        spec.tick_interval = tick_interval;
-
-        FieldDecoder length;
-        length.op = DecodeOp::kUVar32;
-        if (f.serializer != nullptr) {
-          if (f.type->pointer || IsPointerType(f.type->base) ||
-              !f.polymorphic_types.empty()) {
-            f.model = FieldModel::kFixedTable;
-            f.base_decoder.op = f.polymorphic_types.empty()
-                                    ? DecodeOp::kPointer
-                                    : DecodeOp::kPolymorphicPointer;
-          } else {
-            f.model = FieldModel::kVariableTable;
-            f.base_decoder = length;
-          }
-        } else if (f.type->count > 0 && f.type->base != "char") {
-          f.model = FieldModel::kFixedArray;
-          f.decoder = SelectDecoder(spec);
-        } else if (IsVariableArrayType(f.type->base)) {
-          f.model = FieldModel::kVariableArray;
-          f.base_decoder = length;
-          // Elements use the element type's rule with the field's encoding.
-          if (f.type->generic) spec.base_type = f.type->generic->base;
-          f.child_decoder = SelectDecoder(spec);
-        } else {
-          f.model = FieldModel::kSimple;
-          f.decoder = SelectDecoder(spec);
-        }
-        if (f.decoder.default_rule || f.child_decoder.default_rule) {
-          const std::string& t =
-              f.model == FieldModel::kVariableArray && f.type->generic
-                  ? f.type->generic->base
-                  : f.type->base;
-          bool seen = false;
-          for (const auto& x : default_rule_types_) seen |= (x == t);
-          if (!seen) default_rule_types_.push_back(t);
-        }
-        by_index[fi] = &f;
+      Field* f = b.by_index[fi];
+      if (f == nullptr) {
+        GEM_RETURN_IF_ERROR(MakeField(&b, fi, &f));
+        b.by_index[fi] = f;
       }
-      ser.fields.push_back(by_index[fi]);
+      ser.fields[k] = f;
     }
-    NameFields(&ser, ++stamp, &name_seen, &name_uses);
+    NameFields(&ser, ++b.stamp, &b.name_seen, &b.name_uses);
     // Later versions of a name win lookups by name alone.
     by_name_[ser.name].push_back(&ser);
   }
@@ -256,6 +174,103 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
   for (ClassInfo& c : classes_) {
     if (c.id >= 0 && c.serializer == nullptr) c.serializer = FindSerializer(c.name);
   }
+  return Status::Ok();
+}
+
+Status Schema::MakeField(BuildState* b, int32_t fi, Field** out) {
+  const SerializerFieldDesc& pf = b->msg.fields[fi];
+  Field& f = fields_.emplace_back();
+  if (!b->Symbol(pf.var_name_sym, &f.name) || !b->Symbol(pf.var_type_sym, &f.type_text)) {
+    return Status::Corrupt("field " + std::to_string(fi) + " names a symbol out of range");
+  }
+  f.name_id = b->name_ids.try_emplace(b->msg.symbols[*pf.var_name_sym], *pf.var_name_sym)
+                  .first->second;
+  b->Symbol(pf.var_encoder_sym, &f.encoder);
+  b->Symbol(pf.send_node_sym, &f.send_node);
+  b->Symbol(pf.var_serializer_sym, &f.var_serializer);
+  f.bit_count = pf.bit_count;
+  f.low_value = pf.low_value;
+  f.high_value = pf.high_value;
+  f.encode_flags = pf.encode_flags;
+  // Simulation and animation times travel as tick counts.
+  if (f.name == "m_flSimulationTime" || f.name == "m_flAnimTime") {
+    f.encoder = "simtime";
+  }
+
+  auto& type = types_[f.type_text];
+  if (!type) type = ParseFieldType(f.type_text);
+  f.type = type.get();
+  f.type_display = f.type->ToString();
+  if (f.type->generic) f.element_type_display = f.type->generic->ToString();
+
+  if (pf.field_serializer_name_sym.has_value()) {
+    std::string sname;
+    if (!b->Symbol(pf.field_serializer_name_sym, &sname)) {
+      return Status::Corrupt("field " + f.name + " names a serializer symbol out of range");
+    }
+    f.serializer = Find(sname, pf.field_serializer_version);
+    if (f.serializer == nullptr) {
+      return Status::Corrupt("field " + f.name + " refers to unknown serializer " + sname);
+    }
+  }
+  for (uint32_t p = 0; p < pf.polymorphic_count; ++p) {
+    const auto& [name_sym, version] = b->msg.polymorphic[pf.polymorphic_begin + p];
+    std::string pname;
+    if (!b->Symbol(name_sym, &pname)) {
+      return Status::Corrupt("field " + f.name + " names a polymorphic symbol out of range");
+    }
+    const Serializer* poly = Find(pname, version);
+    if (poly == nullptr) {
+      return Status::Corrupt("field " + f.name + " refers to unknown polymorphic type " + pname);
+    }
+    f.polymorphic_types.push_back(poly);
+  }
+
+  DecoderSpec spec;
+  spec.base_type = f.type->base;
+  spec.game_rules = game_rules_;
+  spec.var_name = f.name;
+  spec.encoder = f.encoder;
+  spec.var_serializer = f.var_serializer;
+  spec.bit_count = f.bit_count;
+  spec.low_value = f.low_value;
+  spec.high_value = f.high_value;
+  spec.encode_flags = f.encode_flags;
+  spec.tick_interval = b->tick_interval;
+
+  FieldDecoder length;
+  length.op = DecodeOp::kUVar32;
+  if (f.serializer != nullptr) {
+    if (f.type->pointer || IsPointerType(f.type->base) || !f.polymorphic_types.empty()) {
+      f.model = FieldModel::kFixedTable;
+      f.base_decoder.op = f.polymorphic_types.empty() ? DecodeOp::kPointer
+                                                      : DecodeOp::kPolymorphicPointer;
+    } else {
+      f.model = FieldModel::kVariableTable;
+      f.base_decoder = length;
+    }
+  } else if (f.type->count > 0 && f.type->base != "char") {
+    f.model = FieldModel::kFixedArray;
+    f.decoder = SelectDecoder(spec);
+  } else if (IsVariableArrayType(f.type->base)) {
+    f.model = FieldModel::kVariableArray;
+    f.base_decoder = length;
+    // Elements use the element type's rule with the field's encoding.
+    if (f.type->generic) spec.base_type = f.type->generic->base;
+    f.child_decoder = SelectDecoder(spec);
+  } else {
+    f.model = FieldModel::kSimple;
+    f.decoder = SelectDecoder(spec);
+  }
+  if (f.decoder.default_rule || f.child_decoder.default_rule) {
+    const std::string& t = f.model == FieldModel::kVariableArray && f.type->generic
+                               ? f.type->generic->base
+                               : f.type->base;
+    bool seen = false;
+    for (const auto& x : default_rule_types_) seen |= (x == t);
+    if (!seen) default_rule_types_.push_back(t);
+  }
+  *out = &f;
   return Status::Ok();
 }
 

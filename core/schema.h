@@ -160,6 +160,12 @@ class Schema {
                              FieldPath* path);
 
  private:
+  struct BuildState;
+  // Makes field `fi` of the message Build reads (its index in msg.fields).
+  Status MakeField(BuildState* b, int32_t fi, Field** out);
+  // The serializer `name` of `version`, else the name's latest version.
+  const Serializer* Find(std::string_view name, int32_t version) const;
+
   std::deque<Field> fields_;
   std::deque<Serializer> serializers_;
   // Every version of each name, in order; keys view Serializer::name.

@@ -220,7 +220,8 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
       if (s.ok() && hooks.sealed) {
         views.clear();
         for (const Done& d : open_[e].done) {
-          views.push_back({d.field, d.start_tick, std::string_view(d.data, d.size)});
+          views.push_back(
+              {d.field, d.start_tick, d.end_tick, d.count, std::string_view(d.data, d.size)});
         }
         s = hooks.sealed(e, views);
       }

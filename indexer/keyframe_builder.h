@@ -40,6 +40,8 @@ struct KeyframeSettings {
 struct ChunkView {
   uint32_t field;
   int64_t start_tick;
+  int64_t end_tick;  // its last change's tick
+  uint32_t count;    // its changes
   std::string_view data;
 };
 
@@ -80,13 +82,23 @@ class KeyframeBuilder {
     KeyframeWriter writer;
   };
   // Adds field `field`'s part to every pending row, from its creation
-  // value (`has_creation`) and its chunks.
+  // value (`has_creation`) and its chunks. A row needs the value as of its
+  // tick, how many changes follow in its interval, and their values only
+  // when they are few: the field's changes are read in order once, as
+  // before, but a chunk that holds neither a keyframe's value nor a
+  // logged change is passed over unread (its range and count say what
+  // it holds). A field that changes every tick fills ~28 chunks an
+  // interval of 240 s; one or two of them are read.
   bool AddField(uint32_t field, bool has_creation, const Value& creation,
                 std::span<const ChunkView> chunks);
-
+  // The field's changes, in order (AddField's cursor).
+  class Changes;
   KeyframeSettings settings_;
   KeyframeTotals totals_;
   std::vector<Pending> pending_;
+  // How many changes the chunks before each of the field's hold (one more
+  // entry: the total).
+  std::vector<size_t> before_;
   // One field's changes in an interval (strings point into the chunks).
   std::vector<std::pair<int64_t, Value>> later_;
 };

@@ -432,7 +432,7 @@ bool ChunkReader::Next(int64_t* tick, Value* value) {
   return true;
 }
 
-size_t ChunkReader::CountAtOrBefore(int64_t tick) {
+size_t ChunkReader::CountTicks(int64_t tick) {
   if (tick_ > tick) return 0;  // the first change is past it
   size_t n = 1;
   index_ = 1;
@@ -493,13 +493,30 @@ size_t ChunkReader::LastAtOrBefore(int64_t tick, int64_t* at, Value* value) {
   // The ticks have their own section: count the changes at or before the
   // tick there first (a run of equal deltas at once), then move through
   // the values before the last one without building them.
-  const size_t n = CountAtOrBefore(tick);
+  const size_t n = CountTicks(tick);
   index_ = count_;  // spent
   if (!ok_ || n == 0) return 0;
   *at = tick_;
   if (!SkipValues(n - 1)) return ok_ = false;
   if (!StepValue<true>(value)) return 0;
   return n;
+}
+
+size_t ChunkReader::CountAtOrBefore(int64_t tick) {
+  if (!ok_ || index_ != 0 || count_ == 0) return 0;
+  const size_t n = CountTicks(tick);
+  index_ = count_;  // spent
+  return ok_ ? n : 0;
+}
+
+bool ChunkReader::TickAt(size_t i, int64_t* tick) {
+  if (!ok_ || index_ != 0 || i >= count_) return false;
+  for (index_ = 1; index_ <= i; ++index_) {
+    if (!StepTick()) return false;
+  }
+  index_ = count_;  // spent
+  *tick = tick_;
+  return true;
 }
 
 }  // namespace gem

@@ -148,6 +148,14 @@ class ChunkReader {
   // *at may be set). The reader is spent after it. Same answer as calling
   // Next until a change is past the tick.
   size_t LastAtOrBefore(int64_t tick, int64_t* at, Value* value);
+  // Right after Open: how many changes are at or before `tick`, read from
+  // the tick section alone (a run of equal deltas at once); 0 on damage
+  // (then ok() is false). The reader is spent after it.
+  size_t CountAtOrBefore(int64_t tick);
+  // Right after Open: the tick of change `i` (< count()), read from the
+  // tick section alone; false on damage or past the count. The reader is
+  // spent after it.
+  bool TickAt(size_t i, int64_t* tick);
 
  private:
   std::string_view blob_;
@@ -178,9 +186,10 @@ class ChunkReader {
   // it (value may be null).
   template <bool kWant>
   bool StepValue(Value* value);
-  // LastAtOrBefore's steps: the number of changes at or before `tick`
-  // (tick_ left at the last one's tick), and moving past `n` values.
-  size_t CountAtOrBefore(int64_t tick);
+  // Counts the changes at or before `tick` (tick_ left at the last one's
+  // tick), for CountAtOrBefore and LastAtOrBefore.
+  size_t CountTicks(int64_t tick);
+  // Moves past `n` values.
   bool SkipValues(size_t n);
 };
 

@@ -1,5 +1,7 @@
 #include "indexer/change_pipeline.h"
 
+#include "indexer/thread_cpu.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -64,7 +66,10 @@ void ChangePipeline::Run() {
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [this] { return queued_ > 0 || stop_; });
-      if (queued_ == 0) return;  // stopped, nothing left
+      if (queued_ == 0) {  // stopped, nothing left
+        worker_cpu_seconds_ = ThreadCpuSeconds();
+        return;
+      }
       batch = &batches_[head_];
     }
     Apply(*batch);

@@ -92,6 +92,8 @@ class ChangePipeline {
   uint64_t submitted() const { return submitted_; }
   // Seconds the worker spent inserting rows. Read after Drain().
   double row_seconds() const { return row_seconds_; }
+  // Seconds of CPU the worker used. Read after Drain().
+  double worker_cpu_seconds() const { return worker_cpu_seconds_; }
 
  private:
   // A batch is a sequence of segments: `count` consecutive changes of one
@@ -151,6 +153,7 @@ class ChangePipeline {
   double wait_seconds_ = 0;
   uint64_t submitted_ = 0;
   double row_seconds_ = 0;                 // the worker's
+  double worker_cpu_seconds_ = 0;          // the worker's, when it ends
   Status row_error_;                       // guarded by mu_
   std::atomic<bool> row_failed_{false};   // row_error_ is set
   mutable std::mutex mu_;

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <thread>
 
+#include "indexer/thread_cpu.h"
+
 namespace gem::index {
 namespace {
 
@@ -233,6 +235,7 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
       sealed.notify_one();
       if (!s.ok()) break;
     }
+    seal_cpu_seconds_ = ThreadCpuSeconds();
   });
   // Rows go many to a statement run, the rest one by one.
   const size_t many = static_cast<size_t>(insert->rows_per_many());

@@ -173,6 +173,9 @@ class ChangeStore {
   // have no changes.
   uint64_t entities() const { return open_.size(); }
 
+  // Seconds of CPU WriteAll's helper thread used.
+  double seal_cpu_seconds() const { return seal_cpu_seconds_; }
+
   uint64_t changes() const { return changes_; }
   uint64_t chunks() const { return chunks_; }
   uint64_t blob_bytes() const { return blob_bytes_; }
@@ -251,6 +254,7 @@ class ChangeStore {
   uint64_t chunks_ = 0;
   uint64_t blob_bytes_ = 0;
   std::string key_stat_;
+  double seal_cpu_seconds_ = 0;
   ChunkSpill spill_;
 };
 

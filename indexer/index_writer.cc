@@ -449,6 +449,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   if (bulk_written) bulk_written();
   stats_.finish_changes_seconds = lap();
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
+  stats_.pack_cpu_seconds = pipeline_.worker_cpu_seconds();
+  stats_.seal_cpu_seconds = changes_.seal_cpu_seconds();
   stats_.field_changes = changes_.changes();
   stats_.chunks = changes_.chunks();
 

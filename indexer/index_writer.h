@@ -54,6 +54,11 @@ struct WriterStats {
   double finish_indexes_seconds = 0;
   double finish_commit_seconds = 0;
   double finish_analyze_seconds = 0;
+  // CPU seconds by thread: the packing worker's (chunks and the parse's
+  // rows) and WriteAll's sealing thread's (chunks read back, keyframe
+  // rows built).
+  double pack_cpu_seconds = 0;
+  double seal_cpu_seconds = 0;
 };
 
 class IndexWriter : public Sink {

@@ -14,6 +14,7 @@
 #include "indexer/progress.h"
 #include "indexer/sha256.h"
 #include "indexer/sqlite_db.h"
+#include "indexer/thread_cpu.h"
 
 namespace gem::index {
 namespace {
@@ -57,6 +58,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
       if (file.is_mapped()) s = Sha256HexOfFile(replay, &source.sha256);
       if (!s.ok()) s = Sha256Hex(file.data(), file.size(), &source.sha256);
       sha_status = s;
+      report->sha_cpu_seconds = ThreadCpuSeconds();
     });
   }
   struct Joiner {
@@ -92,8 +94,10 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   }
   Parser parser(&writer, parser_options);
   const auto parse_start = std::chrono::steady_clock::now();
+  const double parse_cpu_start = ThreadCpuSeconds();
   Status s = parser.Parse(input.source());
   report->parse_seconds = Since(parse_start);
+  report->parse_cpu_seconds = ThreadCpuSeconds() - parse_cpu_start;
   progress.Finish();
   if (!s.ok()) {
     // The writer's own failure (disk full) outranks what it did to the parse.
@@ -128,6 +132,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   struct stat st;
   if (stat(out.c_str(), &st) == 0) report->db_bytes = static_cast<uint64_t>(st.st_size);
   report->seconds = Since(start);
+  report->cpu_seconds = ProcessCpuSeconds();
   return Status::Ok();
 }
 

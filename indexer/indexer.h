@@ -38,6 +38,11 @@ struct IndexReport {
   WriterStats stats;
   double seconds = 0;        // the whole job
   double parse_seconds = 0;  // parsing, including the writer's callbacks
+  // CPU seconds: the whole process's, the parsing thread's while it
+  // parsed, and the checksum thread's (a mapped replay's).
+  double cpu_seconds = 0;
+  double parse_cpu_seconds = 0;
+  double sha_cpu_seconds = 0;
   uint64_t db_bytes = 0;
 };
 

@@ -163,6 +163,11 @@ int main(int argc, char** argv) {
     uint64_t values = w.field_changes + w.created_values;
     fmt::print("seconds\t{:.6f}\n", report.seconds);
     fmt::print("parse_seconds\t{:.6f}\n", report.parse_seconds);
+    fmt::print("cpu_seconds\t{:.6f}\n", report.cpu_seconds);
+    fmt::print("parse_cpu_seconds\t{:.6f}\n", report.parse_cpu_seconds);
+    fmt::print("pack_cpu_seconds\t{:.6f}\n", w.pack_cpu_seconds);
+    fmt::print("seal_cpu_seconds\t{:.6f}\n", w.seal_cpu_seconds);
+    fmt::print("sha_cpu_seconds\t{:.6f}\n", report.sha_cpu_seconds);
     fmt::print("sqlite_seconds\t{:.6f}\n", w.sqlite_seconds);
     fmt::print("finish_drain_seconds\t{:.6f}\n", w.finish_drain_seconds);
     fmt::print("finish_changes_seconds\t{:.6f}\n", w.finish_changes_seconds);

@@ -105,13 +105,15 @@ void ChunkWriter::CostFloats(size_t cost[kFloatModes]) const {
       kind_, floats_,
       [&](int k, uint32_t bits, size_t at) __attribute__((always_inline)) {
         FloatStream& s = streams[k];
-        const int64_t delta = static_cast<int32_t>(bits - s.prev);
-        cost[0] += VarintLength(ZigZag(delta));
-        cost[1] += VarintLength(ZigZag(delta - s.prev_delta));
-        cost[2] += VarintLength(XorCode(bits ^ s.prev));
-        s.prev = bits;
-        s.prev_delta = delta;
-        if (!units) return;
+        if (!units) {
+          const int64_t delta = static_cast<int32_t>(bits - s.prev);
+          cost[0] += VarintLength(ZigZag(delta));
+          cost[1] += VarintLength(ZigZag(delta - s.prev_delta));
+          cost[2] += VarintLength(XorCode(bits ^ s.prev));
+          s.prev = bits;
+          s.prev_delta = delta;
+          return;
+        }
         const int64_t u = units_[at];
         if (u < 0) {  // escaped: the unit state stays
           cost[3] += 5;
@@ -238,9 +240,14 @@ void ChunkWriter::Finish(std::string* out) {
     }
     size_t cost[kFloatModes];
     CostFloats(cost);
+    // A quantized field's floats are stored as units (modes 3 and 4),
+    // else as bit patterns (0 to 2). Trying the bit patterns too for
+    // quantized fields won 1,555 of 25,685 such chunks of the 30-minute
+    // synthetic replay, 12.7 KB in all (0.03% of its index), for twice
+    // the costing.
     int best = 0;
     size_t best_cost = SIZE_MAX;
-    for (int m = 0; m < (use_units_ ? kFloatModes : 3); ++m) {
+    for (int m = use_units_ ? 3 : 0; m < (use_units_ ? kFloatModes : 3); ++m) {
       const size_t with_quantizer = cost[m] + (m >= 3 ? 12 : 0);
       if (with_quantizer < best_cost) best = m, best_cost = with_quantizer;
     }

@@ -30,8 +30,8 @@
 //                         previous (u - previous u)) + 1
 //             In modes 3 and 4 a 0 is an escape: the value's 4 bytes follow
 //             (little-endian bit pattern) and the unit state stays as it
-//             was. The writer encodes every mode it can and keeps the
-//             shortest.
+//             was. The writer keeps the shorter of modes 3 and 4 for a
+//             field the replay quantizes, else the shortest of 0 to 2.
 //   quantizer (modes 3 and 4 only, right after the mode byte): low, high
 //           and mul as float32 bit patterns (4 bytes each, little-endian);
 //           units u give the float low + (high - low) * (float(u) * mul),

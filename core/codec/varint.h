@@ -21,6 +21,10 @@ inline char* WriteVarint(uint64_t v, char* p) {
 }
 
 inline void PutVarint(uint64_t v, std::string* out) {
+  if (v < 0x80) {  // most: a byte
+    out->push_back(static_cast<char>(v));
+    return;
+  }
   char buf[10];
   out->append(buf, static_cast<size_t>(WriteVarint(v, buf) - buf));
 }

@@ -138,7 +138,10 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
   meta.is_length = scratch_.is_length;
   meta.is_table_flag = scratch_.is_table_flag;
   metas_.push_back(std::move(meta));
-  hot_.push_back({scratch_.decoder, slot, scratch_.is_length});
+  const bool plain = !polymorphic_ && !scratch_.is_length && scratch_.decoder != nullptr &&
+                     !scratch_.decoder->reads_strings();
+  hot_.push_back(
+      {scratch_.decoder, slot, scratch_.is_length, plain});
   const uint32_t new_id = metas_.back().id;
   if (polymorphic_) {
     if (in_hash) Insert(key, hash, new_id);

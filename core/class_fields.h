@@ -78,6 +78,20 @@ class ClassFields {
   // What decoding needs, without text.
   const FieldDecoder* decoder(uint32_t id) const { return hot_[id].decoder; }
   bool is_length(uint32_t id) const { return hot_[id].is_length; }
+
+  // What the entity decoder reads for each value, in one record: the
+  // field's decoder, its slot, and how its value is stored: `plain` when
+  // it may go to its slot by FieldState::SetPlain (not a length, its
+  // decoder reads no string, and its slot is its own: a class without
+  // polymorphic pointers, where a path is one field). (A copy of the
+  // decoder here, not a pointer to the schema's, measured the same.)
+  struct Decoding {
+    const FieldDecoder* decoder;
+    uint32_t slot;
+    bool is_length;
+    bool plain;
+  };
+  const Decoding& decoding(uint32_t id) const { return hot_[id]; }
   // The field's slot in layout(): where entities' states keep its value.
   uint32_t slot(uint32_t id) const { return hot_[id].slot; }
   // The field's path (kept once, in the layout).
@@ -116,12 +130,7 @@ class ClassFields {
   std::vector<FieldMeta> metas_;
   mutable std::vector<std::unique_ptr<FieldText>> texts_;
   // What decoding reads per value, packed apart from the descriptions.
-  struct Hot {
-    const FieldDecoder* decoder;
-    uint32_t slot;
-    bool is_length;
-  };
-  std::vector<Hot> hot_;
+  std::vector<Decoding> hot_;
   FieldLayout layout_;
   // Field id by layout slot (kInvalid: a prefix, or not resolved yet); for
   // classes without polymorphic pointers, where a path is one field.

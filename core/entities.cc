@@ -133,13 +133,18 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
                                                         fields->serializer()->name));
     }
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
-    const FieldDecoder* decoder = fields->decoder(id);
-    const uint32_t slot = fields->slot(id);
-    const bool is_length = fields->is_length(id);
+    const ClassFields::Decoding& d = fields->decoding(id);
+    const FieldDecoder* decoder = d.decoder;
+    const uint32_t slot = d.slot;
+    const bool is_length = d.is_length;
     if (changes == nullptr) {
       Value value;
       decoder->DecodeInline(r, &value, &scratch_);
-      state->Set(layout, slot, value, id, is_length, nullptr);
+      if (d.plain) {
+        state->SetPlain(layout, slot, value, id);
+      } else {
+        state->Set(layout, slot, value, id, is_length, nullptr);
+      }
       continue;
     }
     // Decoded straight into the change list: copying a value just decoded
@@ -152,7 +157,9 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
       pending_strings_.push_back({changes->size() - 1, strings_.size(), change.value.s.size()});
       strings_.append(change.value.s);
     }
-    if (is_length) {
+    if (d.plain) {
+      state->SetPlain(layout, slot, change.value, id);
+    } else if (is_length) {
       // Its drops are appended to `changes`, which may move.
       const Value length = change.value;
       state->Set(layout, slot, length, id, true, &dropped);

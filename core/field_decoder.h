@@ -160,6 +160,9 @@ struct FieldDecoder {
     }
   }
 
+  // Whether a value it reads can be a string (kString, kBinaryBlock).
+  bool reads_strings() const { return op == DecodeOp::kString || op == DecodeOp::kBinaryBlock; }
+
   // A short description ("float32 quantized 13 bits [0,1]") for debugging.
   std::string Describe() const;
 };

@@ -14,6 +14,10 @@
 #include <string>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gem {
 
 enum class ValueKind : uint8_t {
@@ -71,12 +75,20 @@ struct Value {
   // in one piece: a decoded value is copied on at once (into the change
   // list and the entity's state), and a copy that reads back what several
   // narrower writes just wrote waits on them.
+  // (Left to itself the compiler writes a constant upper half as a store
+  // of its own, and the copy that reads 16 bytes back waits on both: a
+  // fifth of the entity decoder's time. One 16-byte store it is.)
   static Value Bits(ValueKind k, uint8_t n, uint64_t lo, uint64_t hi) {
     Value r;
     r.kind = k;
     r.count = n;
+#if defined(__SSE2__)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(r.v),
+                     _mm_set_epi64x(static_cast<int64_t>(hi), static_cast<int64_t>(lo)));
+#else
     const uint64_t w[2] = {lo, hi};
     std::memcpy(r.v, w, 16);
+#endif
     return r;
   }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gem-bench --peer's mechanics, not its timings: the peer runs as
+# gem-bench --peer's mechanics, not its timings: a binary peer runs as
 # `PEER FILE.dem`, once more than --runs (the warm-up pair); the JSON has a
 # pair per run, ratios whose median lies between their min and max, and
 # both sides' peaks; a peer that fails, a replay gem cannot parse, a
@@ -72,6 +72,39 @@ PY
   [ ! -e "$tmp/work/bench-peer-index.db" ] || fail "the index gem-index wrote was left behind"
 else
   echo "SKIPPED (the synthetic part): fixture dota2_haste_auto-20240102-2233-start.dem not found"
+fi
+
+# demoparser2 (tools/bench/peers, installed by tools/setup.sh) on CS2
+# replays only, in its two ways, and the binary peer on the others only;
+# each goal names its replay and holds the figure measured for it.
+dust="$fixtures/cs2_demofilenet_14155_de_dust2.dem"
+if [ -f "$dust" ]; then
+  PEER_LOG="$tmp/log4" PEER_EXIT=0 "$bench" --peer "$peer" --peer demoparser2 --peer-only --json \
+    --runs 1 --minutes '' "$nekit" "$dust" > "$tmp/cs2.json" 2>"$tmp/err" ||
+    { fail "gem-bench exited $? with demoparser2"; cat "$tmp/err"; }
+  [ "$(sort -u "$tmp/log4")" = "1:$nekit" ] || fail "the binary peer ran on: $(sort -u "$tmp/log4")"
+  /usr/bin/python3 - "$tmp/cs2.json" <<'PY' || failures=$((failures + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = {r["replay"]: r for r in doc["replays"]}
+dust = rows["cs2_demofilenet_14155_de_dust2.dem"]
+assert dust["game"] == "cs2", dust
+assert [p["peer"] for p in dust["peers"]] == ["demoparser2 ticks", "demoparser2 events"], dust
+for p in dust["peers"]:
+    c = p["parse"]
+    assert c["pairs"] == 1 and c["gem_seconds"] > 0 and c["peer_seconds"] > 0, p
+    assert c["peer_peak_mib"] > 0 and c["cpu_ratio"] > 0, p
+nekit = rows["dota2_haste_nekit.dem"]
+assert nekit["game"] == "dota2" and [p["peer"] for p in nekit["peers"]] == ["peer.sh"], nekit
+goals = {(g["goal"], g["replay"]): g for g in doc["goals"]}
+g = goals[("parse wall / haste", "dota2_haste_nekit.dem")]
+assert g["measured"] and g["target"] == 0.8 and g["at_most"], g
+assert abs(g["value"] - nekit["peer"]["wall_ratio"]) < 1e-3, (g, nekit["peer"])
+assert g["met"] == (g["value"] <= 0.8), g
+assert not any(r == "cs2_demofilenet_14155_de_dust2.dem" for (_, r) in goals), goals
+PY
+else
+  echo "SKIPPED (the demoparser2 part): fixture cs2_demofilenet_14155_de_dust2.dem not found"
 fi
 
 PEER_LOG="$tmp/log2" PEER_EXIT=3 "$bench" --peer "$peer" --peer-only --runs 2 --minutes '' \

@@ -58,3 +58,13 @@ if ! cmp -s "$view/package-lock.json" "$view/node_modules/.gem-lock.json"; then
   (cd "$view" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
   cp "$view/package-lock.json" "$view/node_modules/.gem-lock.json"
 fi
+
+# gem-bench's CS2 peer, demoparser2 (run by node; tools/bench/peers), at
+# the version its package-lock.json pins, the same way.
+peers="$(cd "$(dirname "$0")/bench/peers" && pwd)"
+if ! cmp -s "$peers/package-lock.json" "$peers/node_modules/.gem-lock.json"; then
+  command -v npm >/dev/null || { echo "setup: npm is needed for tools/bench/peers" >&2; exit 1; }
+  echo "setup: npm ci in tools/bench/peers" >&2
+  (cd "$peers" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
+  cp "$peers/package-lock.json" "$peers/node_modules/.gem-lock.json"
+fi

@@ -3,7 +3,7 @@
 // time, gem-index's peak memory, the index's size and bytes per change,
 // and query latencies through libgem. Times are medians of --runs runs;
 // parse and index runs alternate, and index/parse ratios pair each index
-// run with the parse run before it. With --peer PATH, gem's parse is also
+// run with the parse run before it. With --peer PATH (or demoparser2), gem's parse is also
 // set against another parser's (`PATH FILE.dem`), and on the synthetic
 // replays gem-index too, as whole processes run alternately on the same
 // files (see peer.h); --peer-only measures just that.
@@ -11,7 +11,9 @@
 //   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
 //             [--cs2-rounds 24] [--cs2-from FIXTURE]
 //             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]
-//             [--peer PATH [--peer-only]] [REPLAY...]
+//             [--peer PATH|demoparser2 ... [--peer-only]] [REPLAY...]
+//
+// Last, the goals (goals.h), each beside this run's figure.
 //
 // Without REPLAY arguments it measures every replay in the fixtures
 // directory ($GEM_FIXTURES, else ../shared/fixtures) that parses, then
@@ -31,11 +33,13 @@
 #include <vector>
 
 #include "tools/bench/compression_cost.h"
+#include "tools/bench/goals.h"
+#include "tools/bench/keyframe_cost.h"
 #include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
 #include "tools/bench/peer.h"
-#include "tools/bench/keyframe_cost.h"
 #include "tools/bench/queries.h"
+#include "tools/bench/report.h"
 
 namespace {
 
@@ -55,29 +59,10 @@ struct Options {
   std::string fixtures_dir;
   std::string from;
   std::string work = "/tmp/gem-bench";
-  std::string peer;        // another parser to set gem's parse against
-  bool peer_only = false;  // measure only that
+  std::vector<std::string> peer_specs;  // --peer values
+  std::vector<Peer> peers;  // the parsers they name, to set gem against
+  bool peer_only = false;   // measure only that
   std::vector<std::string> replays;
-};
-
-struct Row {
-  std::string name;
-  std::string error;
-  double bytes = 0;
-  int64_t ticks = 0;
-  double changes = 0, created_values = 0;
-  double parse_s = 0, parse_peak_mib = 0, parse_cpu_s = 0;
-  double index_s = 0, index_parse_s = 0, index_sqlite_s = 0, index_peak_mib = 0, index_cpu_s = 0;
-  // Medians over the runs of index time / parse time, each run's index
-  // against the parse run just before it (this machine's speed drifts).
-  double index_over_parse = 0, index_cpu_over_parse = 0;
-  double db_bytes = 0;
-  QueryLatencies q;
-  MatchLayerCost match;  // when measured
-  GameTablesCost tables;  // the CS2 synthetic match: its tables' cost
-  KeyframeFigures keyframes;  // when measured
-  PeerComparison peer;   // with --peer
-  PeerComparison index_peer;  // with --peer, synthetic replays: gem-index against it
 };
 
 bool Exists(const std::string& path) {
@@ -103,6 +88,20 @@ std::string Tool(const std::string& relative) {
   return exe + ".runfiles/gem/" + relative;
 }
 
+// The checkout the tools were built from: bazel-bin's execroot links its
+// source directories (bazel-out/k8-opt/bin is three levels below it), else
+// the working directory.
+std::string Checkout() {
+  const std::string tool = Tool("tools/gem-dump");
+  std::string dir = tool.substr(0, tool.rfind('/'));  // .../bin/tools
+  for (int up = 0; up < 4 && dir.rfind('/') != std::string::npos; ++up) {
+    dir = dir.substr(0, dir.rfind('/'));
+  }
+  if (Exists(dir + "/tools/bench/peers")) return dir;
+  char cwd[4096];
+  return getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
+}
+
 std::map<std::string, std::string> KeyValues(const std::string& text) {
   std::map<std::string, std::string> kv;
   size_t pos = 0;
@@ -121,12 +120,19 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   Row row;
   row.name = name;
   row.bytes = FileSize(replay);
-  if (!o.peer.empty()) {
-    row.peer = ComparePeer(Tool("tools/gem-dump"), o.peer, replay, o.runs);
-    // The index beside the peer's parse, on the long replays.
-    if (name.rfind("synthetic", 0) == 0) {
-      row.index_peer = CompareIndexToPeer(Tool("indexer/gem-index"), o.peer, replay,
+  if (!o.peers.empty()) {
+    row.game = GameOf(replay);
+    for (const Peer& peer : o.peers) {
+      if (peer.cs2 != (row.game == "cs2")) continue;  // a parser of another game
+      PeerResult result;
+      result.peer = peer.name;
+      result.parse = ComparePeer(Tool("tools/gem-dump"), peer, replay, o.runs);
+      // The index beside the peer's parse, on the long replays.
+      if (name.rfind("synthetic", 0) == 0) {
+        result.index = CompareIndexToPeer(Tool("indexer/gem-index"), peer, replay,
                                           o.work + "/bench-peer-index.db", o.runs);
+      }
+      row.peers.push_back(result);
     }
     if (o.peer_only) return row;
   }
@@ -180,193 +186,6 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   return row;
 }
 
-// gem's parse (or its index) against the peer's parse, replay by replay.
-void PrintPeerTable(const std::vector<Row>& rows, const std::string& peer, bool index) {
-  fmt::print(
-      "{} against {} (whole processes, alternating; x = gem / peer,\n"
-      "the median over pairs of the ratio within each pair, min..max beside):\n"
-      "{:<52} {:>8} {:>8} {:>6} {:>13} {:>7} {:>7} {:>6}\n",
-      index ? "gem-index" : "gem-dump parse", peer, "replay", "gem_s", "peer_s", "wall_x",
-      "x_min..max", "gem_MB", "peer_MB", "peak_x");
-  for (const Row& r : rows) {
-    const PeerComparison& c = index ? r.index_peer : r.peer;
-    if (index && !c.ran && c.error.empty()) continue;  // not measured (a fixture)
-    if (!c.ran) {
-      fmt::print("{:<52}  ({})\n", r.name, c.error);
-      continue;
-    }
-    fmt::print("{:<52} {:8.3f} {:8.3f} {:6.3f} {:6.3f}..{:<6.3f} {:7.1f} {:7.1f} {:6.2f}\n", r.name,
-               c.gem_s, c.peer_s, c.wall_ratio, c.wall_ratio_min, c.wall_ratio_max, c.gem_peak_mib,
-               c.peer_peak_mib, c.peak_ratio);
-  }
-}
-
-void PrintTable(const std::vector<Row>& rows) {
-  fmt::print(
-      "{:<52} {:>7} {:>7} {:>9} {:>7} {:>6} {:>6} {:>7} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6} {:>5} "
-      "{:>6} {:>6} {:>6} {:>6} {:>7} {:>8} "
-      "{:>7} {:>7}\n",
-      "replay", "MB", "ticks", "changes", "parse_s", "MB/s", "Mchg/s", "index_s", "x", "cpu_x",
-      "ns/chg", "sql%", "peakMB", "db_MB", "B/chg", "val_us", "v_p99", "v_auto", "v_mmap", "ent_us",
-      "all_ms", "hist_us", "samp_ms");
-  for (const Row& r : rows) {
-    if (!r.error.empty()) {
-      fmt::print("{:<52} {:7.2f}  ({})\n", r.name, r.bytes / 1e6, r.error);
-      continue;
-    }
-    const double c = std::max(1.0, r.changes);
-    fmt::print(
-        "{:<52} {:7.2f} {:7} {:9.0f} {:7.3f} {:6.1f} {:6.2f} {:7.3f} {:5.2f} {:5.2f} {:6.0f} "
-        "{:5.1f} {:6.0f} {:6.2f} "
-        "{:5.2f} {:6.1f} {:6.1f} {:6.1f} {:6.1f} {:7.1f} {:8.1f} {:7.1f} {:7.2f}\n",
-        r.name, r.bytes / 1e6, r.ticks, r.changes, r.parse_s, r.bytes / 1e6 / r.parse_s,
-        r.changes / 1e6 / r.parse_s, r.index_s, r.index_over_parse, r.index_cpu_over_parse,
-        r.index_s / c * 1e9, 100 * r.index_sqlite_s / std::max(1e-9, r.index_s), r.index_peak_mib,
-        r.db_bytes / 1e6, r.db_bytes / c, r.q.value_median_us, r.q.value_p99_us,
-        r.q.value_autocommit_median_us, r.q.value_mmap_median_us, r.q.state_entity_median_us,
-        r.q.state_all_median_ms, r.q.history_median_us, r.q.sample_median_ms);
-  }
-  bool any_match = false;
-  for (const Row& r : rows) any_match |= r.match.ok;
-  for (const Row& r : rows) {
-    if (!r.tables.ok) continue;
-    const GameTablesCost& t = r.tables;
-    fmt::print(
-        "\ngame tables ({}: gem-index with them over --no-game-tables, {} pairs):\n"
-        "wall {:.3f}x ({:.3f}-{:.3f}; {:.3f} vs {:.3f} s), cpu {:.3f}x, index {:.2f} vs {:.2f} MB, "
-        "peak {:.0f} vs {:.0f} MiB\n",
-        r.name, t.pairs, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max, t.with_s, t.without_s,
-        t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
-  }
-  for (const Row& r : rows) {
-    if (!r.keyframes.ok) continue;
-    PrintKeyframes(r.name, r.keyframes);
-  }
-  if (any_match) {
-    fmt::print(
-        "\nmatch layer (gem-index without it, with its default step, with every tick):\n"
-        "{:<40} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}\n",
-        "replay", "none_s", "dflt_s", "tick1_s", "dflt_x", "tick1_x", "none_MB", "dflt_MB",
-        "tick1_MB", "dflt_rows", "tick1_rows", "dflt_pk", "tick1_pk");
-    for (const Row& r : rows) {
-      if (!r.match.ok) continue;
-      const MatchLayerCost& m = r.match;
-      fmt::print(
-          "{:<40} {:8.3f} {:8.3f} {:8.3f} {:6.3f} {:6.3f} {:8.2f} {:8.2f} {:8.2f} {:9} {:9} "
-          "{:7.0f} {:7.0f}\n",
-          r.name, m.without_s, m.default_s, m.every_tick_s, m.default_ratio, m.every_tick_ratio,
-          m.without_mb, m.default_mb, m.every_tick_mb, m.default_rows, m.every_tick_rows,
-          m.default_peak_mib, m.every_tick_peak_mib);
-    }
-  }
-  fmt::print(
-      "\nx = index time / parse time, the median over runs of each index run against the\n"
-      "parse run before it (they alternate); cpu_x = the same for CPU time (user + system,\n"
-      "all threads); ns/chg = index time per field change; sql% = share of\n"
-      "index time spent in SQLite calls; B/chg = index bytes per field change; val = gem_value\n"
-      "median and p99, each lookup a statement run inside one read transaction (v_auto:\n"
-      "median in autocommit mode, a file lock per statement; v_mmap: median with PRAGMA\n"
-      "mmap_size = 1 GiB); ent = gem_state of one entity; all = gem_state of every entity\n"
-      "at a tick; hist = one field's history (gem_changes); samp = gem_sample of one field\n"
-      "of one entity over the whole replay at a step of 15 ticks. Medians of the runs.\n"
-      "Match layer: x = index time over the index without the match layer, the median over\n"
-      "runs of each run against the one without it just before; pk = peak MiB.\n");
-}
-
-void PrintJson(const std::vector<Row>& rows, int runs) {
-  fmt::print("{{\"runs\":{},\"replays\":[", runs);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    fmt::print("{}\n{{\"replay\":\"{}\"", i ? "," : "", r.name);
-    if (!r.error.empty()) {
-      std::string e;
-      for (char ch : r.error) {
-        if (ch == '"' || ch == '\\') e += '\\';
-        if (static_cast<unsigned char>(ch) >= 0x20) e += ch;
-      }
-      fmt::print(",\"bytes\":{:.0f},\"error\":\"{}\"}}", r.bytes, e);
-      continue;
-    }
-    if (r.peer.ran || !r.peer.error.empty()) {
-      const PeerComparison& p = r.peer;
-      if (p.ran) {
-        fmt::print(
-            ",\"peer\":{{\"pairs\":{},\"gem_seconds\":{:.6f},\"peer_seconds\":{:.6f},"
-            "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
-            "\"gem_peak_mib\":{:.1f},\"peer_peak_mib\":{:.1f},\"peak_ratio\":{:.3f}}}",
-            p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min, p.wall_ratio_max,
-            p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
-      } else {
-        fmt::print(",\"peer\":{{\"error\":\"{}\"}}", p.error);
-      }
-    }
-    if (r.index_peer.ran) {
-      const PeerComparison& p = r.index_peer;
-      fmt::print(
-          ",\"index_peer\":{{\"pairs\":{},\"gem_seconds\":{:.6f},\"peer_seconds\":{:.6f},"
-          "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
-          "\"gem_peak_mib\":{:.1f},\"peer_peak_mib\":{:.1f},\"peak_ratio\":{:.3f}}}",
-          p.pairs, p.gem_s, p.peer_s, p.wall_ratio, p.wall_ratio_min, p.wall_ratio_max,
-          p.gem_peak_mib, p.peer_peak_mib, p.peak_ratio);
-    }
-    if (r.q.last_tick == 0 && r.changes == 0) {  // --peer-only: nothing else measured
-      fmt::print(",\"bytes\":{:.0f}}}", r.bytes);
-      continue;
-    }
-    const double c = std::max(1.0, r.changes);
-    fmt::print(
-        ",\"bytes\":{:.0f},\"ticks\":{},\"field_changes\":{:.0f},\"created_values\":{:.0f},"
-        "\"parse_seconds\":{:.6f},\"parse_mb_per_second\":{:.3f},\"parse_changes_per_second\":{:."
-        "0f},"
-        "\"parse_peak_mib\":{:.1f},\"parse_cpu_seconds\":{:.6f},\"index_seconds\":{:.6f},"
-        "\"index_cpu_seconds\":{:.6f},\"index_over_parse\":{:.3f},\"index_cpu_over_parse\":{:.3f},"
-        "\"index_ns_per_change\":{:.1f},\"index_parse_seconds\":{:.6f},"
-        "\"index_sqlite_seconds\":{:.6f},\"index_peak_mib\":{:.1f},\"db_bytes\":{:.0f},"
-        "\"db_bytes_per_change\":{:.3f},\"gem_value_median_us\":{:.2f},\"gem_value_p99_us\":{:.2f},"
-        "\"gem_value_autocommit_median_us\":{:.2f},\"gem_value_mmap_median_us\":{:.2f},\"gem_value_"
-        "mmap_p99_us\":{:.2f},"
-        "\"gem_state_entity_median_us\":{:.2f},\"gem_state_all_median_ms\":{:.3f},"
-        "\"gem_state_all_rows\":{:.0f},\"history_median_us\":{:.2f},\"history_rows\":{:.1f},"
-        "\"gem_sample_median_ms\":{:.3f},\"gem_sample_rows\":{:.0f}",
-        r.bytes, r.ticks, r.changes, r.created_values, r.parse_s, r.bytes / 1e6 / r.parse_s,
-        r.changes / r.parse_s, r.parse_peak_mib, r.parse_cpu_s, r.index_s, r.index_cpu_s,
-        r.index_over_parse, r.index_cpu_over_parse, r.index_s / c * 1e9, r.index_parse_s,
-        r.index_sqlite_s, r.index_peak_mib, r.db_bytes, r.db_bytes / c, r.q.value_median_us,
-        r.q.value_p99_us, r.q.value_autocommit_median_us, r.q.value_mmap_median_us,
-        r.q.value_mmap_p99_us, r.q.state_entity_median_us, r.q.state_all_median_ms,
-        r.q.state_all_rows, r.q.history_median_us, r.q.history_rows, r.q.sample_median_ms,
-        r.q.sample_rows);
-    if (r.tables.ok) {
-      const GameTablesCost& t = r.tables;
-      fmt::print(
-          ",\"game_tables\":{{\"pairs\":{},\"with_seconds\":{:.6f},\"without_seconds\":{:.6f},"
-          "\"wall_ratio\":{:.4f},\"wall_ratio_min\":{:.4f},\"wall_ratio_max\":{:.4f},"
-          "\"cpu_ratio\":{:.4f},\"with_mb\":{:.3f},\"without_mb\":{:.3f},"
-          "\"with_peak_mib\":{:.1f},\"without_peak_mib\":{:.1f}}}",
-          t.pairs, t.with_s, t.without_s, t.wall_ratio, t.wall_ratio_min, t.wall_ratio_max,
-          t.cpu_ratio, t.with_mb, t.without_mb, t.with_peak_mib, t.without_peak_mib);
-    }
-    if (r.keyframes.ok) {
-      fmt::print(",\"keyframes\":{{{}}}", KeyframesJson(r.keyframes));
-    }
-    if (r.match.ok) {
-      const MatchLayerCost& m = r.match;
-      fmt::print(
-          ",\"match_layer\":{{\"without_seconds\":{:.6f},\"default_seconds\":{:.6f},"
-          "\"every_tick_seconds\":{:.6f},\"default_over_without\":{:.4f},"
-          "\"every_tick_over_without\":{:.4f},\"without_mb\":{:.3f},\"default_mb\":{:.3f},"
-          "\"every_tick_mb\":{:.3f},\"default_timeline_rows\":{},"
-          "\"every_tick_timeline_rows\":{},\"default_peak_mib\":{:.1f},"
-          "\"every_tick_peak_mib\":{:.1f}}}",
-          m.without_s, m.default_s, m.every_tick_s, m.default_ratio, m.every_tick_ratio,
-          m.without_mb, m.default_mb, m.every_tick_mb, m.default_rows, m.every_tick_rows,
-          m.default_peak_mib, m.every_tick_peak_mib);
-    }
-    fmt::print("}}");
-  }
-  fmt::print("\n]}}\n");
-}
-
 // "5,15,30" as numbers.
 std::vector<double> NumberList(const std::string& list) {
   std::vector<double> out;
@@ -385,22 +204,26 @@ void Usage(FILE* out) {
              "                 [--keyframe-minutes 60] [--keyframe-ticks 101] [--view PATH]\n"
              "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
              "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
-             "                 [--peer PATH [--peer-only]] [REPLAY...]\n"
+             "                 [--peer PATH|demoparser2 ... [--peer-only]] [REPLAY...]\n"
              "\n"
              "Measures parse and index time, gem-index's peak memory, index size and query\n"
              "latencies for the fixtures (or the REPLAYs given) and for synthetic replays of\n"
              "each --minutes length (none with --minutes ''), and what the match layer costs\n"
              "gem-index on the synthetic replays of each --match-minutes length. Medians of\n"
              "--runs runs (3). --peer PATH sets gem-dump parse against `PATH FILE.dem` on\n"
-             "every replay, and gem-index against it on the synthetic ones, whole processes\n"
-             "run alternately (wall time and peak memory, ratios within pairs); --peer-only\n"
+             "every replay but CS2's, and gem-index against it on the synthetic ones, whole\n"
+             "processes run alternately (wall and CPU time and peak memory, ratios within\n"
+             "pairs); --peer demoparser2 does the same on CS2 replays with demoparser2's\n"
+             "parseTicks (the timeline's props) and parseEvents(all), run by node from\n"
+             "tools/bench/peers (npm ci there); --peer may be given more than once; --peer-only\n"
              "measures just that. A synthetic CS2 match of --cs2-rounds rounds (24; 0: none),\n"
              "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
              "its tables cost: gem-index with them over --no-game-tables, alternating.\n"
              "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
              "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
              "and without them, SQLite's own cost of as many rows, index sizes and times,\n"
-             "and gem-view's frame request (--view, tools/view/gem-view from the checkout).\n");
+             "and gem-view's frame request (--view, tools/view/gem-view from the checkout).\n"
+             "Last, each goal of tools/bench/goals.h beside this run's figure for it.\n");
 }
 
 }  // namespace
@@ -448,7 +271,7 @@ int main(int argc, char** argv) {
     } else if (a == "--work") {
       o.work = next();
     } else if (a == "--peer") {
-      o.peer = next();
+      o.peer_specs.push_back(next());
     } else if (a == "--peer-only") {
       o.peer_only = true;
     } else if (a[0] == '-') {
@@ -459,13 +282,16 @@ int main(int argc, char** argv) {
     }
   }
   if (o.from.empty()) o.from = o.fixtures_dir + "/dota2_haste_auto-20240102-2233-start.dem";
-  if (o.peer_only && o.peer.empty()) {
+  if (o.peer_only && o.peer_specs.empty()) {
     fmt::print(stderr, "gem-bench: --peer-only needs --peer PATH\n");
     return 64;
   }
-  if (!o.peer.empty() && access(o.peer.c_str(), X_OK) != 0) {
-    fmt::print(stderr, "gem-bench: cannot run the peer {}\n", o.peer);
-    return 66;
+  for (const std::string& spec : o.peer_specs) {
+    std::string error;
+    if (!PeersFor(spec, Checkout(), &o.peers, &error)) {
+      fmt::print(stderr, "gem-bench: {}\n", error);
+      return 66;
+    }
   }
   mkdir(o.work.c_str(), 0755);
 
@@ -555,17 +381,15 @@ int main(int argc, char** argv) {
                                              std::max(o.runs, 5));
     }
   }
+  const std::vector<Goal> goals = Goals(rows);
   if (o.json) {
-    PrintJson(rows, o.runs);
+    fmt::print("{{\"runs\":{},\"replays\":{},\"goals\":{}}}\n", o.runs, ReplaysJson(rows),
+               GoalsJson(goals));
   } else {
     if (!o.peer_only) PrintTable(rows);
     for (const CompressionCost& c : compression) PrintCompressionCost(c, stdout);
-    if (!o.peer.empty()) {
-      if (!o.peer_only) fmt::print("\n");
-      PrintPeerTable(rows, o.peer, false);
-      fmt::print("\n");
-      PrintPeerTable(rows, o.peer, true);
-    }
+    PrintPeerTables(rows);
+    PrintGoals(goals);
   }
   return 0;
 }

@@ -1,0 +1,144 @@
+#include "tools/bench/goals.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace gem::bench {
+namespace {
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The replays the parse goals name, and the index ones.
+bool ParseGoalReplay(const std::string& name) {
+  return StartsWith(name, "dota2_haste_auto") || StartsWith(name, "dota2_haste_nekit") ||
+         StartsWith(name, "synthetic-30min") || StartsWith(name, "synthetic-60min");
+}
+bool IndexGoalReplay(const std::string& name) {
+  return StartsWith(name, "synthetic-30min") || StartsWith(name, "synthetic-60min");
+}
+
+// The row's result against the Dota peer (any binary: haste-bench), or
+// against demoparser2's parseTicks; null when not measured.
+const PeerResult* DotaPeer(const Row& r) {
+  for (const PeerResult& p : r.peers) {
+    if (!StartsWith(p.peer, "demoparser2")) return &p;
+  }
+  return nullptr;
+}
+const PeerResult* TicksPeer(const Row& r) {
+  for (const PeerResult& p : r.peers) {
+    if (p.peer == "demoparser2 ticks") return &p;
+  }
+  return nullptr;
+}
+
+void Add(std::vector<Goal>* goals, const std::string& what, const std::string& replay,
+         double target, bool measured, double value, bool at_most = true) {
+  Goal g;
+  g.what = what;
+  g.replay = replay;
+  g.target = target;
+  g.at_most = at_most;
+  g.measured = measured;
+  g.value = measured ? value : 0;
+  goals->push_back(g);
+}
+
+}  // namespace
+
+std::vector<Goal> Goals(const std::vector<Row>& rows) {
+  std::vector<Goal> goals;
+  for (const Row& r : rows) {
+    if (!r.error.empty()) continue;
+    if (ParseGoalReplay(r.name)) {
+      const PeerResult* p = DotaPeer(r);
+      const bool ok = p != nullptr && p->parse.ran;
+      Add(&goals, "parse wall / haste", r.name, 0.8, ok, ok ? p->parse.wall_ratio : 0);
+      Add(&goals, "parse peak memory / haste", r.name, 2.0, ok, ok ? p->parse.peak_ratio : 0);
+    }
+    if (IndexGoalReplay(r.name)) {
+      const PeerResult* p = DotaPeer(r);
+      const bool ok = p != nullptr && p->index.ran;
+      Add(&goals, "index wall / haste parse", r.name, 1.6, ok, ok ? p->index.wall_ratio : 0);
+      Add(&goals, "index CPU / haste parse CPU", r.name, 3.0, ok, ok ? p->index.cpu_ratio : 0);
+      Add(&goals, "index: replays a CPU-hour", r.name, 0, r.index_cpu_s > 0,
+          r.index_cpu_s > 0 ? 3600 / r.index_cpu_s : 0);
+      goals.back().has_target = false;
+    }
+    if (r.match.ok && r.changes > 0) {
+      Add(&goals, "bytes per field change, no match layer", r.name, 3.8, true,
+          r.match.without_mb * 1e6 / r.changes);
+      Add(&goals, "bytes per field change, whole index (for the record)", r.name, 3.8, true,
+          r.db_bytes / r.changes);
+      Add(&goals, "match layer: index time over without it", r.name, 1.05, true,
+          r.match.default_ratio);
+    }
+    if (r.keyframes.ok) {
+      const KeyframeFigures& k = r.keyframes;
+      Add(&goals, "keyframes' share of the index", r.name, 0.12, k.bytes_with > 0,
+          k.bytes_with > 0 ? 1.0 - static_cast<double>(k.bytes_without) / k.bytes_with : 0);
+      Add(&goals, "gem_state p50 ms", r.name, 20, true, k.with_p50_ms);
+      Add(&goals, "gem_state p99 ms", r.name, 40, true, k.with_p99_ms);
+      Add(&goals, "gem_state p50 / SQLite's floor", r.name, 1.5, k.floor_p50_ms > 0,
+          k.floor_p50_ms > 0 ? k.with_p50_ms / k.floor_p50_ms : 0);
+    }
+    if (StartsWith(r.name, "synthetic-cs2-")) {
+      const PeerResult* p = TicksPeer(r);
+      const bool index = p != nullptr && p->index.ran, parse = p != nullptr && p->parse.ran;
+      Add(&goals, "CS2 index wall / demoparser2 parseTicks", r.name, 0.5, index,
+          index ? p->index.wall_ratio : 0);
+      Add(&goals, "CS2 index peak memory / demoparser2", r.name, 1.0, index,
+          index ? p->index.peak_ratio : 0);
+      Add(&goals, "CS2 parse wall / demoparser2 parseTicks", r.name, 0.5, parse,
+          parse ? p->parse.wall_ratio : 0);
+      Add(&goals, "CS2 parse peak memory / demoparser2", r.name, 1.0, parse,
+          parse ? p->parse.peak_ratio : 0);
+      if (r.tables.ok) {
+        Add(&goals, "CS2 tables: index time over without them", r.name, 1.05, true,
+            r.tables.wall_ratio);
+      }
+    }
+  }
+  return goals;
+}
+
+void PrintGoals(const std::vector<Goal>& goals) {
+  if (goals.empty()) return;
+  fmt::print("\ngoals (this run's figure beside each line):\n{:<56} {:<40} {:>9} {:>9}  {}\n",
+             "goal", "replay", "measured", "target", "");
+  for (const Goal& g : goals) {
+    if (!g.measured) {
+      fmt::print("{:<56} {:<40} {:>9} {:>9}  not measured\n", g.what, g.replay, "-",
+                 g.has_target ? fmt::format("{}{:g}", g.at_most ? "<= " : ">= ", g.target)
+                              : "-");
+      continue;
+    }
+    if (!g.has_target) {
+      fmt::print("{:<56} {:<40} {:9.3f} {:>9}\n", g.what, g.replay, g.value, "-");
+      continue;
+    }
+    fmt::print("{:<56} {:<40} {:9.3f} {:>9}  {}\n", g.what, g.replay, g.value,
+               fmt::format("{}{:g}", g.at_most ? "<= " : ">= ", g.target),
+               g.met() ? "met" : "NOT MET");
+  }
+}
+
+std::string GoalsJson(const std::vector<Goal>& goals) {
+  std::string out = "[";
+  for (size_t i = 0; i < goals.size(); ++i) {
+    const Goal& g = goals[i];
+    fmt::format_to(std::back_inserter(out),
+                   "{}\n{{\"goal\":\"{}\",\"replay\":\"{}\",\"target\":{},\"at_most\":{},"
+                   "\"measured\":{},\"value\":{:.4f},\"met\":{}}}",
+                   i ? "," : "", g.what, g.replay,
+                   g.has_target ? fmt::format("{:g}", g.target) : "null",
+                   g.at_most ? "true" : "false", g.measured ? "true" : "false", g.value,
+                   g.met() ? "true" : "false");
+  }
+  return out + "\n]";
+}
+
+}  // namespace gem::bench

@@ -142,7 +142,7 @@ Row Measure(const std::string& name, const std::string& replay, const Options& o
   std::vector<double> parse_times, parse_cpu, times, cpu, ratios, cpu_ratios;
   std::vector<ChildRun> runs;
   for (int i = 0; i < o.runs; ++i) {
-    ParseRuns parse = MeasureParse(replay, 1);
+    ParseRuns parse = MeasureParse(Tool("tools/gem-dump"), replay, 1);
     if (!parse.ok) {
       row.error = parse.error;
       return row;
@@ -229,6 +229,9 @@ void Usage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: children are forked by a process this small
+  // (measure.h).
+  StartLauncher();
   Options o;
   const char* env = std::getenv("GEM_FIXTURES");
   o.fixtures_dir = env != nullptr && *env ? env : "../shared/fixtures";

@@ -73,8 +73,11 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
           r.match.without_mb * 1e6 / r.changes);
       Add(&goals, "bytes per field change, whole index (for the record)", r.name, 3.8, true,
           r.db_bytes / r.changes);
-      Add(&goals, "match layer: index time over without it", r.name, 1.05, true,
+      // The 5% line holds for the waves of tables from now on; the match
+      // layer's cost, a wave before it, is the figure it is read against.
+      Add(&goals, "match layer's cost: index time over without it", r.name, 0, true,
           r.match.default_ratio);
+      goals.back().has_target = false;
     }
     if (r.keyframes.ok) {
       const KeyframeFigures& k = r.keyframes;
@@ -97,8 +100,9 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
       Add(&goals, "CS2 parse peak memory / demoparser2", r.name, 1.0, parse,
           parse ? p->parse.peak_ratio : 0);
       if (r.tables.ok) {
-        Add(&goals, "CS2 tables: index time over without them", r.name, 1.05, true,
+        Add(&goals, "CS2 tables' cost: index time over without them", r.name, 0, true,
             r.tables.wall_ratio);
+        goals.back().has_target = false;
       }
     }
   }

@@ -16,8 +16,9 @@
 //   CS2            gem-index and gem-dump parse at most 0.5 times
 //                  demoparser2's wall time (parseTicks of the timeline's
 //                  props) and at most its memory, on the synthetic match;
-//   tables         a wave of tables costs gem-index at most 5% (the match
-//                  layer, CS2's analyst tables).
+//   tables         each wave of tables from now on costs gem-index at most
+//                  5%: the match layer's and CS2's tables' costs (waves
+//                  before the line) are figures to read a new wave against.
 // A goal whose figure this run did not measure (no --peer, a length not
 // written) is listed as not measured.
 #ifndef GEM_TOOLS_BENCH_GOALS_H_

@@ -10,10 +10,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
-#include "core/mapped_file.h"
-#include "core/parser.h"
 
 namespace gem::bench {
 namespace {
@@ -44,10 +43,13 @@ double Now() {
       .count();
 }
 
-ChildRun RunChild(const std::vector<std::string>& argv) {
+namespace {
+
+// Forks argv[0] (stdout to a pipe), reads all it writes, waits for it.
+ChildRun ForkAndWait(const std::vector<std::string>& argv) {
   ChildRun run;
   int pipefd[2];
-  if (pipe(pipefd) != 0) return run;
+  if (argv.empty() || pipe(pipefd) != 0) return run;
   const double start = Now();
   pid_t pid = fork();
   if (pid < 0) {
@@ -80,56 +82,135 @@ ChildRun RunChild(const std::vector<std::string>& argv) {
   return run;
 }
 
-ParseRuns MeasureParse(const std::string& replay, int runs) {
-  ParseRuns result;
-  int pipefd[2];
-  if (pipe(pipefd) != 0) {
-    result.error = "pipe failed";
-    return result;
+// The launcher's pipes (-1: no launcher).
+int g_to_launcher = -1, g_from_launcher = -1;
+
+bool WriteAll(int fd, const void* data, size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<size_t>(w);
   }
-  pid_t pid = fork();
-  if (pid < 0) {
-    result.error = "fork failed";
-    return result;
+  return true;
+}
+bool ReadExactly(int fd, void* data, size_t n) {
+  char* p = static_cast<char*>(data);
+  while (n > 0) {
+    const ssize_t r = read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    n -= static_cast<size_t>(r);
   }
-  if (pid == 0) {
-    close(pipefd[0]);
-    // The child: map, parse `runs` times, report "ok <seconds>..." or the
-    // error, exit without running the parent's destructors.
-    std::string report;
-    MappedFile file;
-    Status s = file.Open(replay);
-    for (int i = 0; s.ok() && i < runs; ++i) {
-      Parser parser(nullptr);
-      const double start = Now();
-      s = parser.Parse(file.data(), file.size());
-      report += " " + std::to_string(Now() - start);
+  return true;
+}
+bool WriteString(int fd, const std::string& s) {
+  const uint64_t n = s.size();
+  return WriteAll(fd, &n, sizeof n) && WriteAll(fd, s.data(), s.size());
+}
+bool ReadString(int fd, std::string* s) {
+  uint64_t n = 0;
+  if (!ReadExactly(fd, &n, sizeof n) || n > (uint64_t{1} << 32)) return false;
+  s->resize(n);
+  return ReadExactly(fd, s->data(), n);
+}
+
+// The launcher: a request is the argument count and each argument; the
+// answer the run's figures and its output. It ends when gem-bench closes
+// its end.
+[[noreturn]] void Launch(int in, int out) {
+  for (;;) {
+    uint64_t argc = 0;
+    if (!ReadExactly(in, &argc, sizeof argc) || argc > 4096) _exit(0);
+    std::vector<std::string> argv(argc);
+    for (std::string& a : argv) {
+      if (!ReadString(in, &a)) _exit(0);
     }
-    report = s.ok() ? "ok" + report : "error " + s.ToString();
-    ssize_t ignored = write(pipefd[1], report.data(), report.size());
-    static_cast<void>(ignored);
-    _exit(0);
+    const ChildRun run = ForkAndWait(argv);
+    const int64_t figures[2] = {run.exit_code, run.peak_rss_kib};
+    const double times[2] = {run.seconds, run.cpu_seconds};
+    if (!WriteAll(out, figures, sizeof figures) || !WriteAll(out, times, sizeof times) ||
+        !WriteString(out, run.out)) {
+      _exit(0);
+    }
   }
-  close(pipefd[1]);
-  const std::string report = ReadAll(pipefd[0]);
-  close(pipefd[0]);
-  int status = 0;
-  struct rusage ru {};
-  while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+}
+
+}  // namespace
+
+void StartLauncher() {
+  int to[2], from[2];
+  if (g_to_launcher >= 0 || pipe(to) != 0) return;
+  if (pipe(from) != 0) {
+    close(to[0]);
+    close(to[1]);
+    return;
   }
-  result.peak_rss_kib = ru.ru_maxrss;
-  result.cpu_seconds = CpuSeconds(ru);
-  if (report.rfind("ok", 0) != 0) {
-    result.error = report.empty() ? "the parse child died" : report;
+  fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(to[1]);
+    close(from[0]);
+    Launch(to[0], from[1]);
+  }
+  close(to[0]);
+  close(from[1]);
+  if (pid < 0) {
+    close(to[1]);
+    close(from[0]);
+    return;
+  }
+  g_to_launcher = to[1];
+  g_from_launcher = from[0];
+}
+
+ChildRun RunChild(const std::vector<std::string>& argv) {
+  if (g_to_launcher < 0) return ForkAndWait(argv);
+  ChildRun run;
+  const uint64_t argc = argv.size();
+  bool ok = WriteAll(g_to_launcher, &argc, sizeof argc);
+  for (const std::string& a : argv) ok = ok && WriteString(g_to_launcher, a);
+  int64_t figures[2];
+  double times[2];
+  if (!ok || !ReadExactly(g_from_launcher, figures, sizeof figures) ||
+      !ReadExactly(g_from_launcher, times, sizeof times) ||
+      !ReadString(g_from_launcher, &run.out)) {
+    return ChildRun();  // the launcher is gone: did not run
+  }
+  run.exit_code = static_cast<int>(figures[0]);
+  run.peak_rss_kib = static_cast<long>(figures[1]);
+  run.seconds = times[0];
+  run.cpu_seconds = times[1];
+  return run;
+}
+
+ParseRuns MeasureParse(const std::string& gem_dump, const std::string& replay, int runs) {
+  ParseRuns result;
+  const ChildRun run =
+      RunChild({gem_dump, "parse", "--repeat", std::to_string(std::max(1, runs)), replay});
+  if (run.exit_code != 0) {
+    result.error = "gem-dump parse exited with " + std::to_string(run.exit_code);
     return result;
   }
-  const char* p = report.c_str() + 2;
-  char* end = nullptr;
-  for (double v = std::strtod(p, &end); end != p; v = std::strtod(p, &end)) {
-    result.seconds.push_back(v);
-    p = end;
+  result.peak_rss_kib = run.peak_rss_kib;
+  result.cpu_seconds = run.cpu_seconds;
+  // "run<TAB>N<TAB>seconds" lines.
+  size_t pos = 0;
+  while (pos < run.out.size()) {
+    size_t end = run.out.find('\n', pos);
+    if (end == std::string::npos) end = run.out.size();
+    const std::string line = run.out.substr(pos, end - pos);
+    if (line.rfind("run\t", 0) == 0) {
+      const size_t tab = line.rfind('\t');
+      result.seconds.push_back(std::atof(line.c_str() + tab + 1));
+    }
+    pos = end + 1;
   }
-  result.ok = true;
+  result.ok = !result.seconds.empty();
+  if (!result.ok) result.error = "gem-dump parse printed no run";
   return result;
 }
 

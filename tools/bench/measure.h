@@ -1,6 +1,12 @@
 // What gem-bench measures by running things: child processes timed on the
-// wall clock with their peak resident memory (wait4's rusage), and the
-// parser alone in a forked child (so that its peak memory is its own).
+// wall clock with their CPU time and peak resident memory (wait4's
+// rusage).
+//
+// A child's peak counts what the process was before its exec: a fork of
+// gem-bench itself, grown by then with what it measured (SQLite's pages,
+// libgem): tens of MiB on a whole run, more than a short replay's parse.
+// So children are forked by a launcher, a process forked from gem-bench
+// first thing (StartLauncher), while it is a few MiB.
 #ifndef GEM_TOOLS_BENCH_MEASURE_H_
 #define GEM_TOOLS_BENCH_MEASURE_H_
 
@@ -17,7 +23,12 @@ struct ChildRun {
   std::string out;         // its standard output
 };
 
-// Runs argv[0] with its arguments, stdout captured, stderr passed through.
+// Forks the launcher that runs every child from then on. Call first thing
+// in main(), once; without it children are forked from gem-bench.
+void StartLauncher();
+
+// Runs argv[0] (a path) with its arguments, stdout captured, stderr
+// passed through.
 ChildRun RunChild(const std::vector<std::string>& argv);
 
 struct ParseRuns {
@@ -28,8 +39,9 @@ struct ParseRuns {
   long peak_rss_kib = 0;
 };
 
-// Parses `replay` `runs` times with no sink, in a forked child.
-ParseRuns MeasureParse(const std::string& replay, int runs);
+// Parses `replay` `runs` times with no sink: `gem_dump` parse --repeat
+// (the parse's own times, without the process's start and exit).
+ParseRuns MeasureParse(const std::string& gem_dump, const std::string& replay, int runs);
 
 // Seconds on the monotonic clock.
 double Now();

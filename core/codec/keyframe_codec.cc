@@ -17,12 +17,16 @@ void KeyframeWriter::Begin(int64_t keyframe_tick, uint8_t flags) {
 }
 
 void KeyframeWriter::AddState(uint32_t field_id, const Value& v) {
-  // A state blob's entry (state_codec.h).
-  PutVarint((static_cast<uint64_t>(field_id - prev_state_field_) << 3) |
-                static_cast<uint8_t>(v.kind),
-            &state_);
+  // A state blob's entry (state_codec.h), gathered and appended at once:
+  // a row of a long replay's keyframe has a hundred of them.
+  char entry[10 + kMaxValueHead];
+  char* p = WriteVarint((static_cast<uint64_t>(field_id - prev_state_field_) << 3) |
+                            static_cast<uint8_t>(v.kind),
+                        entry);
+  p = WriteValueHead(v, p);
+  state_.append(entry, static_cast<size_t>(p - entry));
+  if (v.kind == ValueKind::kString) state_.append(v.s);
   prev_state_field_ = field_id;
-  PutValueBody(v, &state_);
   ++state_count_;
 }
 
@@ -61,9 +65,13 @@ bool KeyframeWriter::AddLogged(uint32_t field_id, int64_t tick, const Value& v) 
     if (logged_kind_ != ValueKind::kNone && v.kind != logged_kind_) return false;
     logged_kind_ = v.kind;
   }
-  PutVarint((static_cast<uint64_t>(tick - logged_tick_) << 1) | (none ? 1 : 0), &logged_);
+  char entry[10 + kMaxValueHead];
+  char* p =
+      WriteVarint((static_cast<uint64_t>(tick - logged_tick_) << 1) | (none ? 1 : 0), entry);
+  if (!none) p = WriteValueHead(v, p);
+  logged_.append(entry, static_cast<size_t>(p - entry));
+  if (!none && v.kind == ValueKind::kString) logged_.append(v.s);
   logged_tick_ = tick;
-  if (!none) PutValueBody(v, &logged_);
   ++logged_count_;
   return true;
 }

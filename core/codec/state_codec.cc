@@ -8,39 +8,44 @@
 namespace gem {
 namespace {
 
-void PutFloat(float f, std::string* out) {
-  char b[4];
-  std::memcpy(b, &f, 4);  // little-endian host
-  out->append(b, 4);
-}
 
 }  // namespace
 
-void PutValueBody(const Value& v, std::string* out) {
+char* WriteValueHead(const Value& v, char* p) {
   switch (v.kind) {
     case ValueKind::kNone:
       break;
     case ValueKind::kBool:
-      out->push_back(v.b ? 1 : 0);
+      *p++ = v.b ? 1 : 0;
       break;
     case ValueKind::kInt:
-      PutVarint(ZigZag(v.i), out);
+      p = WriteVarint(ZigZag(v.i), p);
       break;
     case ValueKind::kUint:
-      PutVarint(v.u, out);
+      p = WriteVarint(v.u, p);
       break;
     case ValueKind::kFloat:
-      PutFloat(v.f, out);
+      std::memcpy(p, &v.f, 4);  // little-endian host
+      p += 4;
       break;
-    case ValueKind::kVector:
-      out->push_back(static_cast<char>(v.count));
-      for (int k = 0; k < v.count && k < 4; ++k) PutFloat(v.v[k], out);
+    case ValueKind::kVector: {
+      const int n = std::min<int>(v.count, 4);
+      *p++ = static_cast<char>(v.count);
+      std::memcpy(p, v.v, 4 * static_cast<size_t>(n));
+      p += 4 * n;
       break;
+    }
     case ValueKind::kString:
-      PutVarint(v.s.size(), out);
-      out->append(v.s);
+      p = WriteVarint(v.s.size(), p);
       break;
   }
+  return p;
+}
+
+void PutValueBody(const Value& v, std::string* out) {
+  char head[kMaxValueHead];
+  out->append(head, static_cast<size_t>(WriteValueHead(v, head) - head));
+  if (v.kind == ValueKind::kString) out->append(v.s);
 }
 
 void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* out) {
@@ -51,9 +56,15 @@ void EncodeState(std::vector<std::pair<uint32_t, Value>>* entries, std::string* 
   uint32_t prev = 0;
   for (const auto& [field, v] : *entries) {
     // The kind rides in the delta's low three bits: a byte an entry saved.
-    PutVarint((static_cast<uint64_t>(field - prev) << 3) | static_cast<uint8_t>(v.kind), out);
+    // An entry is gathered and appended at once.
+    char entry[10 + kMaxValueHead];
+    char* p = WriteVarint((static_cast<uint64_t>(field - prev) << 3) |
+                              static_cast<uint8_t>(v.kind),
+                          entry);
+    p = WriteValueHead(v, p);
+    out->append(entry, static_cast<size_t>(p - entry));
+    if (v.kind == ValueKind::kString) out->append(v.s);
     prev = field;
-    PutValueBody(v, out);
   }
 }
 

@@ -46,6 +46,14 @@ bool MergeStates(std::string_view base, std::string_view diff, std::string* out)
 // apart), appended to `out`; and read back as `kind` at *pos (advanced),
 // strings pointing into `data`. False on damage (or an unknown kind).
 void PutValueBody(const Value& v, std::string* out);
+// The most a value's bytes take, a string's but for its bytes (a vector:
+// its count and four floats; a string: its length's varint).
+constexpr size_t kMaxValueHead = 17;
+// A value's bytes written at `p`, which has room for kMaxValueHead: all
+// of them, or a string's length alone (its bytes then follow, the
+// caller's to append); returns the end. For writers that gather an entry
+// and append it once.
+char* WriteValueHead(const Value& v, char* p);
 bool GetValueBody(uint8_t kind, std::string_view data, size_t* pos, Value* value);
 // Moves *pos past one value of `kind` without building it; false where
 // GetValueBody would fail.

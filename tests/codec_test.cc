@@ -10,6 +10,7 @@
 
 #include "core/codec/chunk_codec.h"
 #include "core/codec/state_codec.h"
+#include "core/codec/varint.h"
 #include "gtest/gtest.h"
 
 namespace gem {
@@ -52,6 +53,18 @@ Value RandomValue(ValueKind kind, std::mt19937_64* rng, std::vector<std::string>
     }
   }
   return Value::None();
+}
+
+TEST(Codec, VarintLengthIsWhatWriteVarintWrites) {
+  // Every bit length, at its smallest and largest value, and 0.
+  for (int bits = 0; bits <= 64; ++bits) {
+    const uint64_t low = bits == 0 ? 0 : uint64_t{1} << (bits - 1);
+    const uint64_t high = bits == 0 ? 0 : bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (uint64_t v : {low, high}) {
+      char buf[16];
+      EXPECT_EQ(VarintLength(v), static_cast<size_t>(WriteVarint(v, buf) - buf)) << v;
+    }
+  }
 }
 
 TEST(Codec, ChunksRoundTripEveryKind) {

@@ -173,10 +173,12 @@ char* ChunkWriter::WriteFloats(int mode, char* p) const {
   return p;
 }
 
-void ChunkWriter::Add(int64_t tick, const Value& value) {
+void ChunkWriter::AddSlow(int64_t tick, const Value& value) {
   if (count_ == 0) {
     kind_ = value.kind;
     first_tick_ = tick;
+    last_tick_ = tick;
+    count_ = 1;
     prev_ = 0;
     run_ = 0;
     float_estimate_ = 0;
@@ -184,19 +186,8 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
     use_units_ = has_quantizer_ && quantizer_.bits >= 1 && quantizer_.bits <= 31 &&
                  (value.kind == ValueKind::kFloat || value.kind == ValueKind::kVector);
   } else {
-    PutTickDelta(static_cast<uint64_t>(tick - last_tick_));
+    AddTick(tick);
   }
-  last_tick_ = tick;
-  ++count_;
-  // Floats are kept as bit patterns and encoded by Finish, in the mode
-  // that turns out shortest; meanwhile the size of mode 0 (never smaller
-  // than the one chosen) bounds the chunk.
-  auto add_float = [&](int k, float f) __attribute__((always_inline)) {
-    const uint32_t bits = FloatBits(f);
-    floats_.push_back(bits);
-    float_estimate_ += VarintLength(ZigZag(static_cast<int32_t>(bits - estimate_prev_[k])));
-    estimate_prev_[k] = bits;
-  };
   switch (value.kind) {
     case ValueKind::kNone:
       break;
@@ -210,12 +201,12 @@ void ChunkWriter::Add(int64_t tick, const Value& value) {
       prev_ = value.u;
       break;
     case ValueKind::kFloat:
-      add_float(0, value.f);
+      AddFloatBits(0, FloatBits(value.f));
       break;
     case ValueKind::kVector:
       floats_.push_back(value.count);
       ++float_estimate_;
-      for (int k = 0; k < value.count && k < 4; ++k) add_float(k, value.v[k]);
+      for (int k = 0; k < value.count && k < 4; ++k) AddFloatBits(k, FloatBits(value.v[k]));
       break;
     case ValueKind::kString:
       PutVarint(value.s.size(), &values_);

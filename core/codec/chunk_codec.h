@@ -46,10 +46,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/codec/varint.h"
 #include "core/quantized_units.h"
 #include "core/value.h"
 
@@ -88,7 +90,26 @@ class ChunkWriter {
     has_quantizer_ = q != nullptr;
     if (q != nullptr) quantizer_ = *q;
   }
-  void Add(int64_t tick, const Value& value);
+  // Inline for the changes most chunks hold (every change of a field
+  // goes through here): a float or an integer joining a chunk of its
+  // kind; the rest takes AddSlow.
+  void Add(int64_t tick, const Value& value) {
+    if (count_ != 0 && value.kind == kind_) {
+      if (kind_ == ValueKind::kFloat) {
+        AddTick(tick);
+        AddFloatBits(0, FloatBits(value.f));
+        return;
+      }
+      if (kind_ == ValueKind::kInt || kind_ == ValueKind::kUint) {
+        AddTick(tick);
+        // The same 64 bits either way; the difference wraps.
+        PutVarint(ZigZag(static_cast<int64_t>(value.u - prev_)), &values_);
+        prev_ = value.u;
+        return;
+      }
+    }
+    AddSlow(tick, value);
+  }
 
   // Appends the blob to `out` and empties the writer (keeping capacity).
   void Finish(std::string* out);
@@ -103,6 +124,26 @@ class ChunkWriter {
     }
   }
   void PutNewTickDelta(uint64_t delta);
+  void AddSlow(int64_t tick, const Value& value);
+  // A later change's tick (the chunk is not empty).
+  void AddTick(int64_t tick) {
+    PutTickDelta(static_cast<uint64_t>(tick - last_tick_));
+    last_tick_ = tick;
+    ++count_;
+  }
+  static uint32_t FloatBits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  // Floats are kept as bit patterns and encoded by Finish, in the mode
+  // that turns out shortest; meanwhile the size of mode 0 (never smaller
+  // than the one chosen) bounds the chunk.
+  void AddFloatBits(int k, uint32_t bits) {
+    floats_.push_back(bits);
+    float_estimate_ += VarintLength(ZigZag(static_cast<int32_t>(bits - estimate_prev_[k])));
+    estimate_prev_[k] = bits;
+  }
   void FlushRun();
   static constexpr int kFloatModes = 5;
   // The bytes the floats take in each mode (one pass for all modes).

@@ -28,24 +28,43 @@ int64_t WrapAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 
-// The units u with QuantizedFromUnits(u) == the float of `bits`, bit for
-// bit; false when there are none (a value the quantizer cannot give).
-bool ToUnits(const FloatQuantizer& q, uint32_t bits, int64_t* units) {
-  const float v = BitsFloat(bits);
-  const double range = static_cast<double>(q.high) - q.low;
-  const double max_units = static_cast<double>((uint64_t{1} << q.bits) - 1);
-  if (!(range > 0) || !std::isfinite(v)) return false;
-  const double guess = std::nearbyint((static_cast<double>(v) - q.low) / range * max_units);
-  for (double u : {guess, guess - 1, guess + 1}) {
-    if (u < 0 || u > max_units) continue;
-    const uint32_t k = static_cast<uint32_t>(u);
-    if (FloatBits(QuantizedFromUnits(q.low, q.high, q.mul, k)) == bits) {
-      *units = k;
-      return true;
+// The units u with QuantizedFromUnits(u) == a float, bit for bit, for one
+// chunk's quantizer (what it needs computed once: every float of the chunk
+// goes through Units).
+class UnitMapper {
+ public:
+  explicit UnitMapper(const FloatQuantizer& q)
+      : q_(q),
+        max_units_(static_cast<double>((uint64_t{1} << q.bits) - 1)),
+        range_ok_(static_cast<double>(q.high) - q.low > 0),
+        scale_(range_ok_ ? max_units_ / (static_cast<double>(q.high) - q.low) : 0) {}
+
+  // False when there are none (a value the quantizer cannot give).
+  bool Units(uint32_t bits, int64_t* units) const {
+    const float v = BitsFloat(bits);
+    if (!range_ok_ || !std::isfinite(v)) return false;
+    const double x = (static_cast<double>(v) - q_.low) * scale_;
+    if (!(x > -1 && x < max_units_ + 1)) return false;  // no units near it
+    // Rounded by hand, no libm call: a guess one off either way (the
+    // scale's own rounding) is tried next.
+    const int64_t guess = static_cast<int64_t>(x + 0.5);  // x + 0.5 > -0.5
+    for (int64_t u : {guess, guess - 1, guess + 1}) {
+      if (u < 0 || static_cast<double>(u) > max_units_) continue;
+      const uint32_t k = static_cast<uint32_t>(u);
+      if (FloatBits(QuantizedFromUnits(q_.low, q_.high, q_.mul, k)) == bits) {
+        *units = k;
+        return true;
+      }
     }
+    return false;
   }
-  return false;
-}
+
+ private:
+  FloatQuantizer q_;
+  double max_units_;
+  bool range_ok_;
+  double scale_;
+};
 
 }  // namespace
 
@@ -132,6 +151,19 @@ void ChunkWriter::CostFloats(size_t cost[kFloatModes]) const {
 }
 
 char* ChunkWriter::WriteFloats(int mode, char* p) const {
+  // One loop per mode: the mode is the chunk's, not each float's.
+  switch (mode) {
+    case 0: return WriteFloatsIn<0>(p);
+    case 1: return WriteFloatsIn<1>(p);
+    case 2: return WriteFloatsIn<2>(p);
+    case 3: return WriteFloatsIn<3>(p);
+    default: return WriteFloatsIn<4>(p);
+  }
+}
+
+template <int kMode>
+char* ChunkWriter::WriteFloatsIn(char* p) const {
+  constexpr int mode = kMode;
   FloatStream streams[4];
   ForEachFloat(
       kind_, floats_,
@@ -221,16 +253,41 @@ void ChunkWriter::Finish(std::string* out) {
   PutVarint(count_, out);
   out->push_back(static_cast<char>(kind_));
   if (kind_ == ValueKind::kFloat || kind_ == ValueKind::kVector) {
+    size_t cost[kFloatModes];
     if (use_units_) {
       // Units once per float (a vector's count slots get -1, unused).
       units_.resize(floats_.size());
-      for (size_t i = 0; i < floats_.size(); ++i) {
-        int64_t u;
-        units_[i] = ToUnits(quantizer_, floats_[i], &u) ? u : -1;
+      const UnitMapper mapper(quantizer_);
+      if (kind_ == ValueKind::kFloat) {
+        // Most chunks: one stream of floats, costed as their units are
+        // found (CostFloats' modes 3 and 4, in the same pass).
+        cost[3] = cost[4] = 0;
+        int64_t prev = 0, prev_delta = 0;
+        for (size_t i = 0; i < floats_.size(); ++i) {
+          int64_t u;
+          if (!mapper.Units(floats_[i], &u)) {
+            units_[i] = -1;
+            cost[3] += 5;
+            cost[4] += 5;
+            continue;
+          }
+          units_[i] = u;
+          const int64_t du = u - prev;
+          cost[3] += VarintLength(ZigZag(du) + 1);
+          cost[4] += VarintLength(ZigZag(du - prev_delta) + 1);
+          prev = u;
+          prev_delta = du;
+        }
+      } else {
+        for (size_t i = 0; i < floats_.size(); ++i) {
+          int64_t u;
+          units_[i] = mapper.Units(floats_[i], &u) ? u : -1;
+        }
+        CostFloats(cost);
       }
+    } else {
+      CostFloats(cost);
     }
-    size_t cost[kFloatModes];
-    CostFloats(cost);
     // A quantized field's floats are stored as units (modes 3 and 4),
     // else as bit patterns (0 to 2). Trying the bit patterns too for
     // quantized fields won 1,555 of 25,685 such chunks of the 30-minute

@@ -151,6 +151,8 @@ class ChunkWriter {
   // Writes the floats in `mode` at `p` (room for their cost in that mode);
   // returns the end.
   char* WriteFloats(int mode, char* p) const;
+  template <int kMode>
+  char* WriteFloatsIn(char* p) const;
   FloatQuantizer quantizer_;
   bool has_quantizer_ = false;
   bool use_units_ = false;  // a quantizer was set when the chunk started

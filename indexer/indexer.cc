@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "core/mapped_file.h"
@@ -30,12 +31,19 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   const auto start = std::chrono::steady_clock::now();
   // A streamed input (compressed, or a pipe) is checksummed on its
   // reading thread as it goes: the file as given and the replay inside.
-  Sha256Stream input_sha, replay_sha;
+  // The hashes are made there on first use: OpenSSL's set-up (a
+  // millisecond and more) then stays off this thread, which parses next,
+  // and a mapped file needs neither.
+  std::optional<Sha256Stream> input_sha, replay_sha;
   ReplayInputHooks hooks;
-  hooks.input_bytes = [&input_sha](const uint8_t* d, size_t n) { input_sha.Update(d, n); };
+  hooks.input_bytes = [&input_sha](const uint8_t* d, size_t n) {
+    if (!input_sha) input_sha.emplace();
+    input_sha->Update(d, n);
+  };
   uint64_t replay_bytes = 0;
   hooks.replay_bytes = [&replay_sha, &replay_bytes](const uint8_t* d, size_t n) {
-    replay_sha.Update(d, n);
+    if (!replay_sha) replay_sha.emplace();
+    replay_sha->Update(d, n);
     replay_bytes += n;
   };
   ReplayInput input;
@@ -119,8 +127,11 @@ Status IndexReplay(const std::string& replay, const std::string& out,
     input.WaitForReader();
     source.bytes = input.input_bytes();
     source.replay_bytes = replay_bytes;
-    GEM_RETURN_IF_ERROR(input_sha.Finish(&source.sha256));
-    GEM_RETURN_IF_ERROR(replay_sha.Finish(&source.replay_sha256));
+    // (No bytes at all: the empty input's digest.)
+    if (!input_sha) input_sha.emplace();
+    if (!replay_sha) replay_sha.emplace();
+    GEM_RETURN_IF_ERROR(input_sha->Finish(&source.sha256));
+    GEM_RETURN_IF_ERROR(replay_sha->Finish(&source.replay_sha256));
   }
   // The bulk of the file goes to disk while the smaller tables are written.
   GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output] { output.StartWriteback(); }));

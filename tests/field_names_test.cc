@@ -60,14 +60,12 @@ struct HandSchema {
   }
 };
 
-TEST(FieldNames, TwoFieldsOfOneNameTakeTheirSendNodes) {
-  HandSchema h({{"m_vecX", "m_vecVelocity"},
-                {"m_vecX", "m_vecViewOffset"},
-                {"m_iHealth", ""},
-                {"m_flTimeScale", "m_Ability"},
-                {"m_flTimeScale", ""},
-                {"m_iItem", "m_Item"}});
-  ASSERT_TRUE(h.status.ok()) << h.status.ToString();
+// A pawn with two fields of each of two names, a field that has a send
+// node and a name of its own, and what each field's (name, short name) is.
+const std::vector<std::pair<std::string, std::string>> kPawn = {
+    {"m_vecX", "m_vecVelocity"}, {"m_vecX", "m_vecViewOffset"}, {"m_iHealth", ""},
+    {"m_flTimeScale", "m_Ability"}, {"m_flTimeScale", ""}, {"m_iItem", "m_Item"}};
+void ExpectPawnNames(const HandSchema& h) {
   using P = std::pair<std::string, std::string>;
   EXPECT_EQ(h.Names(0), P("m_vecVelocity.m_vecX", "m_vecX"));
   EXPECT_EQ(h.Names(1), P("m_vecViewOffset.m_vecX", "m_vecX"));
@@ -77,6 +75,12 @@ TEST(FieldNames, TwoFieldsOfOneNameTakeTheirSendNodes) {
   EXPECT_EQ(h.Names(4), P("m_flTimeScale", "m_flTimeScale"));
   // A unique name stays as it was, send node or not.
   EXPECT_EQ(h.Names(5), P("m_iItem", "m_iItem"));
+}
+
+TEST(FieldNames, TwoFieldsOfOneNameTakeTheirSendNodes) {
+  HandSchema h(kPawn);
+  ASSERT_TRUE(h.status.ok()) << h.status.ToString();
+  ExpectPawnNames(h);
   // Names find their paths back, dots in a level's name and all.
   const Serializer& s = *h.schema.FindSerializer("Pawn");
   for (int32_t i = 0; i < 6; ++i) {
@@ -90,24 +94,12 @@ TEST(FieldNames, TwoFieldsOfOneNameTakeTheirSendNodes) {
 }
 
 TEST(FieldNames, NamesAreComparedByTextNotBySymbol) {
-  // The same pawn as above with every name and send node a symbol of its
-  // own: the names are the same.
-  HandSchema h({{"m_vecX", "m_vecVelocity"},
-                {"m_vecX", "m_vecViewOffset"},
-                {"m_iHealth", ""},
-                {"m_flTimeScale", "m_Ability"},
-                {"m_flTimeScale", ""},
-                {"m_iItem", "m_Item"}},
-               /*one_symbol_a_name=*/false);
+  // The same pawn with every name and send node a symbol of its own: the
+  // names are the same.
+  HandSchema h(kPawn, /*one_symbol_a_name=*/false);
   ASSERT_TRUE(h.status.ok()) << h.status.ToString();
   ASSERT_GT(h.symbols.size(), 10u);  // names repeat in the symbol table
-  using P = std::pair<std::string, std::string>;
-  EXPECT_EQ(h.Names(0), P("m_vecVelocity.m_vecX", "m_vecX"));
-  EXPECT_EQ(h.Names(1), P("m_vecViewOffset.m_vecX", "m_vecX"));
-  EXPECT_EQ(h.Names(2), P("m_iHealth", "m_iHealth"));
-  EXPECT_EQ(h.Names(3), P("m_Ability.m_flTimeScale", "m_flTimeScale"));
-  EXPECT_EQ(h.Names(4), P("m_flTimeScale", "m_flTimeScale"));
-  EXPECT_EQ(h.Names(5), P("m_iItem", "m_iItem"));
+  ExpectPawnNames(h);
 }
 
 TEST(FieldNames, NamesStillAlikeAreNumbered) {

@@ -71,6 +71,53 @@ TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   EXPECT_TRUE(r.ok());
 }
 
+TEST(KeyframeCodec, ANegativeKeyframeTickReadsItsTicks) {
+  // The signon's interval starts at minus the interval: its row's logged
+  // and sought ticks count from a negative tick (once a signed overflow
+  // in the reader's bound, which UBSan caught).
+  const int64_t k = -7200;
+  KeyframeWriter w;
+  w.Begin(k, 0);
+  w.AddState(1, Value::Uint(5));
+  ASSERT_TRUE(w.AddLogged(2, -1, Value::Int(-3)));
+  ASSERT_TRUE(w.AddLogged(2, 40, Value::Int(7)));
+  w.AddSought(3, -1);
+  std::string row;
+  w.Finish(&row);
+  KeyframeReader r;
+  ASSERT_TRUE(r.Open(row, k));
+  uint32_t f;
+  bool sought;
+  int64_t first, tick;
+  Value v;
+  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  EXPECT_EQ(f, 2u);
+  EXPECT_FALSE(sought);
+  ASSERT_TRUE(r.NextLogged(&tick, &v));
+  EXPECT_EQ(tick, -1);
+  EXPECT_EQ(v.i, -3);
+  ASSERT_TRUE(r.NextLogged(&tick, &v));
+  EXPECT_EQ(tick, 40);
+  EXPECT_EQ(v.i, 7);
+  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  EXPECT_EQ(f, 3u);
+  EXPECT_TRUE(sought);
+  EXPECT_EQ(first, -1);
+  EXPECT_FALSE(r.NextLater(&f, &sought, &first));
+  EXPECT_TRUE(r.ok());
+  // A delta past int64 from the most negative tick is still refused.
+  std::string far;
+  far.push_back(static_cast<char>(kKeyframeFormatVersion));
+  far.push_back(static_cast<char>(kKeyframeBorn));
+  PutVarint(1, &far);  // one later field
+  PutVarint(4, &far);  // field 4
+  PutVarint(0, &far);  // sought
+  PutVarint(~uint64_t{0}, &far);
+  ASSERT_TRUE(r.Open(far, INT64_MIN + 1));
+  EXPECT_FALSE(r.NextLater(&f, &sought, &first));
+  EXPECT_FALSE(r.ok());
+}
+
 TEST(KeyframeCodec, RefusesDamage) {
   KeyframeReader r;
   const std::string good = Row();

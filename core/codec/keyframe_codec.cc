@@ -93,6 +93,19 @@ void KeyframeWriter::Finish(std::string* out) {
   out->append(later_);
 }
 
+namespace {
+
+// *out = tick + delta; false when that passes int64. In unsigned
+// arithmetic: a keyframe tick can be negative (the signon's interval
+// starts at minus the interval), where INT64_MAX - tick itself overflows.
+bool AddTick(int64_t tick, uint64_t delta, int64_t* out) {
+  if (delta > static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(tick)) return false;
+  *out = static_cast<int64_t>(static_cast<uint64_t>(tick) + delta);
+  return true;
+}
+
+}  // namespace
+
 bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick) {
   *this = KeyframeReader();
   blob_ = blob;
@@ -131,11 +144,10 @@ bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_
   logged_tick_ = keyframe_tick_;
   if (n == 0) {
     uint64_t d;
-    if (!GetVarint(blob_, &pos_, &d) || d > static_cast<uint64_t>(INT64_MAX - keyframe_tick_)) {
+    if (!GetVarint(blob_, &pos_, &d) || !AddTick(keyframe_tick_, d, first_tick)) {
       return ok_ = false;
     }
     *sought = true;
-    *first_tick = keyframe_tick_ + static_cast<int64_t>(d);
     return true;
   }
   // The kind, then each change takes a byte or more.
@@ -163,10 +175,9 @@ bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
   if (!ok_ || logged_left_ == 0) return false;
   uint64_t delta;
   if (!ReadLogged(blob_, &pos_, logged_kind_, &delta, v) ||
-      delta > static_cast<uint64_t>(INT64_MAX - logged_tick_)) {
+      !AddTick(logged_tick_, delta, &logged_tick_)) {
     return ok_ = false;
   }
-  logged_tick_ += static_cast<int64_t>(delta);
   *tick = logged_tick_;
   --logged_left_;
   return true;

@@ -154,14 +154,19 @@ Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval)
     const int32_t* indexes = msg.field_indexes.data() + s.fields_begin;
     for (uint32_t k = 0; k < s.fields_count; ++k) {
       const int32_t fi = indexes[k];
+      Status made;
       if (fi < 0 || static_cast<size_t>(fi) >= field_count) {
-        return Status::Corrupt("serializer " + ser.name + " lists field " +
-                               std::to_string(fi) + " of " + std::to_string(field_count));
+        made = Status::Corrupt("serializer " + ser.name + " lists field " + std::to_string(fi) +
+                               " of " + std::to_string(field_count));
       }
-      Field* f = b.by_index[fi];
-      if (f == nullptr) {
-        GEM_RETURN_IF_ERROR(MakeField(&b, fi, &f));
+      Field* f = made.ok() ? b.by_index[fi] : nullptr;
+      if (made.ok() && f == nullptr) {
+        made = MakeField(&b, fi, &f);
         b.by_index[fi] = f;
+      }
+      if (!made.ok()) {
+        ser.fields.resize(k);  // no null entries left behind
+        return made;
       }
       ser.fields[k] = f;
     }

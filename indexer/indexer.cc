@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -25,6 +26,10 @@ double Since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+// Not file-local: stores to it cannot be optimized away, and what it
+// points to stays reachable (no leak for LeakSanitizer).
+KeptUntilExit g_kept_until_exit;
 
 Status IndexReplay(const std::string& replay, const std::string& out,
                    const IndexOptions& options, IndexReport* report) {
@@ -86,7 +91,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
   // A stream's size is not known ahead: its progress shows no share.
   Progress progress(input.mapped() ? input.file().size() : 0, options.progress);
-  IndexWriter writer(&db, &progress);
+  auto owned_writer = std::make_unique<IndexWriter>(&db, &progress);
+  IndexWriter& writer = *owned_writer;
   writer.SetKeyframes(options.keyframe_seconds, options.keyframe_max_logged);
   GEM_RETURN_IF_ERROR(writer.Open(match::TimelineColumnsFor(game), match::SchemaFor(game),
                                   output.directory()));
@@ -100,7 +106,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   if (input.mapped()) {
     parser_options.consumed = [&input](uint64_t at) { input.file().DropBefore(at); };
   }
-  Parser parser(&writer, parser_options);
+  auto owned_parser = std::make_unique<Parser>(&writer, parser_options);
+  Parser& parser = *owned_parser;
   const auto parse_start = std::chrono::steady_clock::now();
   const double parse_cpu_start = ThreadCpuSeconds();
   Status s = parser.Parse(input.source());
@@ -142,6 +149,10 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   report->stats = writer.stats();
   struct stat st;
   if (stat(out.c_str(), &st) == 0) report->db_bytes = static_cast<uint64_t>(st.st_size);
+  if (options.exit_after) {
+    g_kept_until_exit.parser = owned_parser.release();
+    g_kept_until_exit.writer = owned_writer.release();
+  }
   report->seconds = Since(start);
   report->cpu_seconds = ProcessCpuSeconds();
   return Status::Ok();

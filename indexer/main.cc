@@ -144,6 +144,7 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   }
   options.progress = !quiet;
+  options.exit_after = true;
   index::IndexReport report;
   Status s = index::IndexReplay(in, out, options, &report);
   if (!s.ok()) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -358,6 +359,31 @@ TEST(Index, ChangesReproduceEveryNekitGoldenSnapshot) {
   EXPECT_EQ(compared, 49202u);
   EXPECT_EQ(bad, 0u) << report;
   std::printf("nekit: %zu golden field values reproduced from the index\n", compared - bad);
+}
+
+// gem-index's exit_after leaves the finished parser and writer to the
+// process's exit: they are kept (reachable), and the index is the same
+// file, byte for byte, as one written without it.
+TEST(Index, ExitAfterKeepsTheParserAndWritesTheSameFile) {
+  GEM_REQUIRE_INDEX(path, kNekit);
+  const std::string kept = path + ".exit-after.db";
+  index::IndexOptions options;
+  options.force = true;
+  options.exit_after = true;
+  index::IndexReport report;
+  ASSERT_EQ(index::g_kept_until_exit.parser, nullptr);
+  Status s = index::IndexReplay(FixturePath(std::string(kNekit) + ".dem"), kept, options, &report);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_NE(index::g_kept_until_exit.parser, nullptr);
+  EXPECT_NE(index::g_kept_until_exit.writer, nullptr);
+  auto bytes = [](const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string plain = bytes(path);
+  EXPECT_GT(plain.size(), 0u);
+  EXPECT_TRUE(plain == bytes(kept));
+  std::remove(kept.c_str());
 }
 
 }  // namespace

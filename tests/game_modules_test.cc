@@ -81,7 +81,11 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "combat_log_names", "combat_log_types", "draft",
                                    "file_info_players", "inventory", "objectives", "purchases",
                                    "runes", "teamfight_players", "teamfights"}));
-  EXPECT_EQ(names("deadlock"), (std::set<std::string>{"abilities", "inventory"}));
+  EXPECT_EQ(names("deadlock"),
+            (std::set<std::string>{"abilities", "ability_casts", "banned_heroes", "damage",
+                                   "flex_slots", "idol_returns", "inventory", "kill_streaks",
+                                   "mid_boss", "objective_events", "pings",
+                                   "purchase_notifications", "purchases", "respawns"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
                                                  "shots"}));

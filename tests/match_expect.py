@@ -20,8 +20,17 @@ EXTRA = {
               "creeps_stacked", "teamfight_participation"],
     "cs2": ["armor", "money", "active_weapon", "kills", "deaths", "assists", "round", "place",
             "has_defuser", "has_helmet", "equipment_value", "flash_duration", "velocity"],
-    "deadlock": ["level", "souls", "kills", "deaths", "assists"],
+    "deadlock": ["level", "souls", "kills", "deaths", "assists", "ap_net_worth", "last_hits",
+                 "denies", "player_damage", "damage_taken", "healing", "self_healing",
+                 "objective_damage", "kill_streak"],
 }
+# Deadlock's m_PlayerDataGlobal counters by timeline column (NULL where a
+# build has no such field: damage_taken and kill_streak in 10423 and 10524).
+DEADLOCK_COUNTERS = {"ap_net_worth": "m_iAPNetWorth", "last_hits": "m_iLastHits",
+                     "denies": "m_iDenies", "player_damage": "m_iHeroDamage",
+                     "damage_taken": "m_iDamageTaken", "healing": "m_iHeroHealing",
+                     "self_healing": "m_iSelfHealing", "objective_damage": "m_iObjectiveDamage",
+                     "kill_streak": "m_iKillStreak"}
 CELL = {"dota2": 128, "cs2": 512, "deadlock": 512}
 NO_HANDLE = 0xFFFFFF
 
@@ -168,6 +177,8 @@ def controller_row(f, game, slot, tick):
                    level=f.value(c, "m_iLevel", tick), souls=f.value(c, "m_iGoldNetWorth", tick),
                    kills=f.value(c, "m_iPlayerKills", tick), deaths=f.value(c, "m_iDeaths", tick),
                    assists=f.value(c, "m_iPlayerAssists", tick))
+        for column, field in DEADLOCK_COUNTERS.items():
+            row[column] = f.value(c, field, tick)
     return row
 
 

@@ -6,27 +6,7 @@ namespace {
 bool IsItem(std::string_view class_name) { return class_name.rfind("CCitadel_Item", 0) == 0; }
 bool IsAbility(std::string_view class_name) { return !IsItem(class_name); }
 
-GameSchema Build() {
-  GameSchema s;
-  s.tables.resize(kTableCount);
-  s.tables[kInventory] = match::HeldTableSpec(
-      "inventory", "change of one of a pawn's items (m_vecAbilities' CCitadel_Item_*)", "item",
-      "charges");
-  s.tables[kAbilities] = match::HeldTableSpec(
-      "abilities", "change of one of a pawn's abilities (m_vecAbilities): upgrade bits set",
-      "ability", "level");
-  s.after_sql =
-      "CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);\n"
-      "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
-  return s;
-}
-
 }  // namespace
-
-const GameSchema& DeadlockSchema() {
-  static const GameSchema* const kSchema = new GameSchema(Build());
-  return *kSchema;
-}
 
 Loadout::Loadout()
     : codes_({{"m_vecAbilities.#", kPosition},

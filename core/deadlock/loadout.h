@@ -20,12 +20,10 @@
 #include "core/match/field_codes.h"
 #include "core/match/held_entities.h"
 #include "core/match/match_context.h"
-#include "core/table_spec.h"
+#include "core/deadlock/tables.h"
 
 namespace gem::deadlock {
 
-enum Table : uint32_t { kInventory, kAbilities, kTableCount };
-const GameSchema& DeadlockSchema();
 
 class Loadout {
  public:

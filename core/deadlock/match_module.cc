@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "core/deadlock/loadout.h"
+#include "core/deadlock/match_messages.h"
+#include "core/deadlock/tables.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
 #include "core/match/named_entity.h"
@@ -17,26 +19,32 @@ using match::FieldReader;
 using match::IntCell;
 using match::MatchContext;
 
-constexpr uint32_t kUserMsgHeroKilled = 319;
-constexpr match::UserMessageSpec kUserMessages[] = {{kUserMsgHeroKilled, 0}};
 
 // Valve's schema: Deadlock's HeroID_t is a boxed uint32 (Dota's is
 // signed); read signed, its ids come out as -10 and -28 (odd varints).
 constexpr TypeRule kTypeRules[] = {{"HeroID_t", DecodeOp::kUVar32}};
 
 constexpr MatchColumn kExtraColumns[] = {
-    {"level", "INTEGER"}, {"souls", "INTEGER"},  {"kills", "INTEGER"},
-    {"deaths", "INTEGER"}, {"assists", "INTEGER"},
+    {"level", "INTEGER"},          {"souls", "INTEGER"},          {"kills", "INTEGER"},
+    {"deaths", "INTEGER"},         {"assists", "INTEGER"},        {"ap_net_worth", "INTEGER"},
+    {"last_hits", "INTEGER"},      {"denies", "INTEGER"},         {"player_damage", "INTEGER"},
+    {"damage_taken", "INTEGER"},   {"healing", "INTEGER"},        {"self_healing", "INTEGER"},
+    {"objective_damage", "INTEGER"}, {"kill_streak", "INTEGER"},
 };
-enum ExtraColumn : size_t { kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists };
+enum ExtraColumn : size_t {
+  kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists, kApNetWorth, kLastHits, kDenies,
+  kPlayerDamage, kDamageTaken, kHealing, kSelfHealing, kObjectiveDamage, kKillStreak,
+  kExtraEnd
+};
 
 // CCitadelUserMsg_HeroKilled, as read.
-struct HeroKilled {
+struct HeroKilledMessage {
   int32_t victim = -1, inflictor = -1, attacker = -1, scorer = -1;
   std::vector<int32_t> assisters;
+  std::optional<int32_t> respawn_reason, victim_team;
 };
 
-bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilled* out) {
+bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilledMessage* out) {
   WireReader r(data, size);
   while (r.Next()) {
     if (r.wire_type() == 0) {
@@ -46,6 +54,8 @@ bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilled* out) {
         case 3: out->attacker = r.int32(); break;
         case 4: out->assisters.push_back(r.int32()); break;
         case 5: out->scorer = r.int32(); break;
+        case 6: out->respawn_reason = r.int32(); break;
+        case 7: out->victim_team = r.int32(); break;
         default: break;
       }
     } else if (r.wire_type() == 2 && r.field() == 4) {
@@ -61,7 +71,7 @@ bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilled* out) {
   return r.ok();
 }
 
-class Module : public match::GameModule {
+class Module : public match::GameModule, public MessageHost {
  public:
   const GameSchema& schema() const override { return DeadlockSchema(); }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
@@ -84,10 +94,12 @@ class Module : public match::GameModule {
   }
   void OnFrameEnd(MatchContext& ctx, ReplayMetadata*) override;
   std::vector<std::pair<std::string, uint64_t>> Counters() const override {
-    return loadout_.Counters();
+    std::vector<std::pair<std::string, uint64_t>> out = loadout_.Counters();
+    for (auto& c : messages_.Counters()) out.push_back(std::move(c));
+    return out;
   }
   std::span<const match::UserMessageSpec> user_messages() const override {
-    return kUserMessages;
+    return MatchMessages::Specs();
   }
   std::span<const TypeRule> type_rules() const override { return kTypeRules; }
   Status OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
@@ -96,10 +108,16 @@ class Module : public match::GameModule {
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
+  // MessageHost.
+  int32_t SlotOfEntity(MatchContext& ctx, int32_t index) override;
+  MatchValue Clock(MatchContext& ctx) override {
+    return match::RealCell(GameTime(ctx, ctx.tick()));
+  }
+
  private:
-  // The slot of the player an entity index names (a pawn or a
-  // controller), -1 when none.
-  int32_t SlotOfEntity(MatchContext& ctx, int32_t index);
+  Status HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size);
+
+  MatchMessages messages_;
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
   Loadout loadout_;
@@ -113,7 +131,18 @@ class Module : public match::GameModule {
   FieldReader kills_{"m_PlayerDataGlobal.m_iPlayerKills", "m_iPlayerKills"};
   FieldReader deaths_{"m_PlayerDataGlobal.m_iDeaths", "m_iDeaths"};
   FieldReader assists_{"m_PlayerDataGlobal.m_iPlayerAssists", "m_iPlayerAssists"};
+  // m_PlayerDataGlobal's counters (NULL in a build without the field).
+  FieldReader ap_net_worth_{"m_PlayerDataGlobal.m_iAPNetWorth", "m_iAPNetWorth"};
+  FieldReader last_hits_{"m_PlayerDataGlobal.m_iLastHits", "m_iLastHits"};
+  FieldReader denies_{"m_PlayerDataGlobal.m_iDenies", "m_iDenies"};
+  FieldReader player_damage_{"m_PlayerDataGlobal.m_iHeroDamage", "m_iHeroDamage"};
+  FieldReader damage_taken_{"m_PlayerDataGlobal.m_iDamageTaken", "m_iDamageTaken"};
+  FieldReader healing_{"m_PlayerDataGlobal.m_iHeroHealing", "m_iHeroHealing"};
+  FieldReader self_healing_{"m_PlayerDataGlobal.m_iSelfHealing", "m_iSelfHealing"};
+  FieldReader objective_damage_{"m_PlayerDataGlobal.m_iObjectiveDamage", "m_iObjectiveDamage"};
+  FieldReader kill_streak_{"m_PlayerDataGlobal.m_iKillStreak", "m_iKillStreak"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
+  FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
 };
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
@@ -147,6 +176,12 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     row[kKills] = IntCell(match::ReadInt(kills_, p.controller));
     row[kDeaths] = IntCell(match::ReadInt(deaths_, p.controller));
     row[kAssists] = IntCell(match::ReadInt(assists_, p.controller));
+    FieldReader* const counters[] = {&ap_net_worth_,  &last_hits_,    &denies_,
+                                     &player_damage_, &damage_taken_, &healing_,
+                                     &self_healing_,  &objective_damage_, &kill_streak_};
+    for (size_t i = 0; i < std::size(counters); ++i) {
+      row[kApNetWorth + i] = IntCell(match::ReadInt(*counters[i], p.controller));
+    }
     emit.Emit(row);
   }
 }
@@ -160,8 +195,14 @@ int32_t Module::SlotOfEntity(MatchContext& ctx, int32_t index) {
 
 Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
                              size_t size) {
-  if (type != kUserMsgHeroKilled || !ctx.match_layer()) return Status::Ok();
-  HeroKilled m;
+  if (!ctx.match_layer()) return Status::Ok();
+  if (type == kMsgHeroKilled) return HeroKilled(ctx, data, size);
+  if (ctx.game_tables()) messages_.OnMessage(ctx, *this, type, data, size);
+  return Status::Ok();
+}
+
+Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
+  HeroKilledMessage m;
   if (!ReadHeroKilled(data, size, &m)) return Status::Ok();
   const int32_t victim = SlotOfEntity(ctx, m.victim);
   if (victim < 0) return Status::Ok();
@@ -180,6 +221,13 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
     if (name.empty()) name = ctx.ClassName(inflictor->class_id);
     k.weapon.assign(name);
   }
+  k.extra.assign(kKillColumns, MatchValue());
+  if (m.victim_team) k.extra[kKillVictimTeam] = MatchValue::Int(*m.victim_team);
+  if (m.respawn_reason) k.extra[kKillRespawnReason] = MatchValue::Int(*m.respawn_reason);
+  if (const Entity* inflictor = m.inflictor >= 0 ? ctx.Get(m.inflictor) : nullptr) {
+    const std::string_view c = ctx.ClassName(inflictor->class_id);
+    if (!c.empty()) k.extra[kKillInflictorClass] = MatchValue::Text(c);
+  }
   const Entity* controller = ctx.Get(victim + 1);
   body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,
                         &k.z);
@@ -193,6 +241,14 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   }
   players_.AppendRows(&out->players);
   if (meta.match_id != 0) out->match_id = meta.match_id;
+  if (messages_.winner()) {
+    out->winner = MatchValue::Int(*messages_.winner());
+    if (*messages_.winner() == 2) out->winner_name = "Amber";
+    if (*messages_.winner() == 3) out->winner_name = "Sapphire";
+  }
+  if (const std::optional<int64_t> mode = match::ReadInt(game_mode_, rules_.Get(ctx))) {
+    out->game_mode = MatchValue::Int(*mode);
+  }
   if (out->players.empty()) {
     out->note = "no players: no CCitadelPlayerController was on team 2 or 3";
   }

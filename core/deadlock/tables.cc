@@ -1,0 +1,142 @@
+#include "core/deadlock/tables.h"
+
+#include <initializer_list>
+#include <utility>
+
+#include "core/match/held_entities.h"
+
+namespace gem::deadlock {
+namespace {
+
+using Cols = std::initializer_list<std::pair<const char*, const char*>>;
+
+// An event table: `id` first, then tick and game_time, then `cols`.
+TableSpec Event(const char* name, const char* comment, Cols cols) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.auto_id = true;
+  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}};
+  for (const auto& [column, type] : cols) t.columns.push_back({column, type});
+  return t;
+}
+
+// Per attacking player and what they hit: a player (victim_slot) or a unit
+// by class. Self-inflicted damage is kept (attacker = victim).
+const char kViewsSql[] = R"sql(
+CREATE VIEW damage_dealt AS
+SELECT attacker AS slot, victim AS victim_slot, victim_class,
+       sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
+FROM damage WHERE attacker IS NOT NULL
+GROUP BY attacker, victim, victim_class;
+CREATE VIEW damage_taken AS
+SELECT victim AS slot, attacker AS attacker_slot, attacker_class,
+       sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
+FROM damage WHERE victim IS NOT NULL
+GROUP BY victim, attacker, attacker_class;
+CREATE VIEW objectives AS
+SELECT entity, class, name,
+       max(team) AS team,
+       min(CASE WHEN kind = 'damaged' THEN tick END) AS first_damage_tick,
+       min(CASE WHEN kind = 'killed' THEN tick END) AS destroyed_tick,
+       max(CASE WHEN kind = 'killed' THEN game_time END) AS destroyed_time,
+       max(CASE WHEN kind = 'killed' THEN killer END) AS killer,
+       max(CASE WHEN kind = 'killed' THEN x END) AS x,
+       max(CASE WHEN kind = 'killed' THEN y END) AS y,
+       max(CASE WHEN kind = 'killed' THEN z END) AS z
+FROM objective_events
+GROUP BY entity, class, name;
+CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
+CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
+CREATE INDEX damage_by_attacker ON damage(attacker, tick);
+CREATE INDEX damage_by_victim ON damage(victim, tick);
+)sql";
+
+GameSchema Build() {
+  GameSchema s;
+  s.tables.resize(kTableCount);
+  s.tables[kInventory] = match::HeldTableSpec(
+      "inventory", "change of one of a pawn's items (m_vecAbilities' CCitadel_Item_*)", "item",
+      "charges");
+  s.tables[kAbilities] = match::HeldTableSpec(
+      "abilities", "change of one of a pawn's abilities (m_vecAbilities): upgrade bits set",
+      "ability", "level");
+  s.tables[kDamage] = Event(
+      "damage", "CCitadelUserMessage_Damage: one row a message",
+      {{"attacker", "INTEGER"}, {"victim", "INTEGER"}, {"attacker_entity", "INTEGER"},
+       {"victim_entity", "INTEGER"}, {"inflictor_entity", "INTEGER"},
+       {"attacker_class", "TEXT"}, {"victim_class", "TEXT"}, {"inflictor_class", "TEXT"},
+       {"ability", "TEXT"}, {"ability_id", "INTEGER"}, {"damage", "INTEGER"},
+       {"pre_damage", "REAL"}, {"absorbed", "REAL"}, {"crit_damage", "REAL"},
+       {"health_lost", "INTEGER"}, {"health_after", "INTEGER"}, {"health_max", "INTEGER"},
+       {"shield_after", "INTEGER"}, {"shield_max", "INTEGER"}, {"hits", "INTEGER"},
+       {"hitgroup", "INTEGER"}, {"type", "INTEGER"}, {"citadel_type", "INTEGER"},
+       {"flags", "INTEGER"}, {"secondary", "INTEGER"}, {"effectiveness", "REAL"},
+       {"server_tick", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"}, {"z", "REAL"}});
+  s.tables[kKillStreaks] = Event(
+      "kill_streaks", "CCitadelUserMsg_KillStreak: a player's streak grew, began or ended",
+      {{"slot", "INTEGER"}, {"kills", "INTEGER"}, {"first_blood", "INTEGER"},
+       {"ended", "INTEGER"}, {"duration", "REAL"}});
+  s.tables[kRespawns] = Event("respawns", "CCitadelUserMsg_PlayerRespawned",
+                              {{"slot", "INTEGER"}, {"yaw", "REAL"}});
+  s.tables[kObjectiveEvents] = Event(
+      "objective_events",
+      "CCitadelUserMsg_BossDamaged (kind 'damaged') and BossKilled ('killed'): guardians, "
+      "walkers, shrines, the patron and the mid boss, labelled by the entity's class",
+      {{"kind", "TEXT NOT NULL"}, {"entity", "INTEGER"}, {"class", "TEXT"}, {"name", "TEXT"},
+       {"team", "INTEGER"}, {"objective_id", "INTEGER"}, {"mask_change", "INTEGER"},
+       {"killer", "INTEGER"}, {"killer_entity", "INTEGER"}, {"killer_class", "TEXT"},
+       {"bosses_remaining", "INTEGER"}, {"message_time", "REAL"}, {"x", "REAL"},
+       {"y", "REAL"}, {"z", "REAL"}});
+  s.tables[kMidBoss] = Event(
+      "mid_boss",
+      "CCitadelUserMsg_MidBossSpawned (kind 'spawned') and RejuvStatus ('rejuv')",
+      {{"kind", "TEXT NOT NULL"}, {"team", "INTEGER"}, {"slot", "INTEGER"},
+       {"user_team", "INTEGER"}, {"event_type", "INTEGER"}});
+  s.tables[kPurchases] = Event(
+      "purchases",
+      "CCitadelUserMsg_AbilitiesChanged: a shop change (bought, upgraded, sold, swapped, "
+      "failed)",
+      {{"slot", "INTEGER"}, {"item", "TEXT"}, {"ability_id", "INTEGER"},
+       {"change", "TEXT"}});
+  s.tables[kPurchaseNotifications] = Event(
+      "purchase_notifications", "CCitadelUserMessage_ItemPurchaseNotification",
+      {{"slot", "INTEGER"}, {"item", "TEXT"}, {"ability_id", "INTEGER"},
+       {"sold", "INTEGER"}, {"quickbuy", "INTEGER"}});
+  s.tables[kAbilityCasts] = Event(
+      "ability_casts", "CCitadelUserMessage_ImportantAbilityUsed",
+      {{"slot", "INTEGER"}, {"caster_entity", "INTEGER"}, {"caster_class", "TEXT"},
+       {"ability", "TEXT"}});
+  s.tables[kPings] = Event(
+      "pings", "CCitadelUserMsg_MapPing (kind 'map') and ChatWheel ('wheel')",
+      {{"slot", "INTEGER"}, {"kind", "TEXT NOT NULL"}, {"message_id", "INTEGER"},
+       {"entity", "INTEGER"}, {"entity_class", "TEXT"}, {"x", "REAL"}, {"y", "REAL"},
+       {"z", "REAL"}, {"enemy", "INTEGER"}, {"minimap", "INTEGER"}, {"blind", "INTEGER"},
+       {"hero", "TEXT"}, {"param", "TEXT"}, {"lane_color", "INTEGER"}});
+  s.tables[kIdolReturns] = Event(
+      "idol_returns", "CCitadelUserMsg_ReturnIdol: where the urn (idol) is to be delivered",
+      {{"location_index", "INTEGER"}, {"enabled", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"},
+       {"z", "REAL"}});
+  s.tables[kFlexSlots] = Event("flex_slots", "CCitadelUserMsg_FlexSlotUnlocked",
+                               {{"team", "INTEGER"}, {"flex_slot", "INTEGER"}});
+  TableSpec bans;
+  bans.name = "banned_heroes";
+  bans.comment = "CCitadelUserMsg_BannedHeroes: one row an id, in the message's order";
+  bans.auto_id = true;
+  bans.columns = {{"tick", "INTEGER NOT NULL"}, {"hero_id", "INTEGER NOT NULL"}};
+  s.tables[kBannedHeroes] = bans;
+  s.kill_columns = {{"victim_team", "INTEGER"},
+                    {"respawn_reason", "INTEGER"},
+                    {"inflictor_class", "TEXT"}};
+  s.after_sql = kViewsSql;
+  return s;
+}
+
+}  // namespace
+
+const GameSchema& DeadlockSchema() {
+  static const GameSchema* const kSchema = new GameSchema(Build());
+  return *kSchema;
+}
+
+}  // namespace gem::deadlock

@@ -53,6 +53,7 @@ TEST(FuzzRegressions, EveryInputThatEverFailedIsHandled) {
   RunAll("field_paths_and_decoders", FieldPathsAndDecoders, &ran);
   RunAll("chunk_and_state_codecs", ChunkAndStateCodecs, &ran);
   RunAll("extension_queries", ExtensionQueries, &ran);
+  RunAll("deadlock_user_messages", DeadlockUserMessages, &ran);
   std::printf("fuzz regressions run: %zu\n", ran);
   if (ran == 0) GTEST_SKIP() << "SKIPPED: no regression input yet";
 }

@@ -55,6 +55,13 @@ int FieldPathsAndDecoders(const uint8_t* data, size_t size);
 // blob, and a keyframe block with its rows (or the input as one row).
 int ChunkAndStateCodecs(const uint8_t* data, size_t size);
 
+// Deadlock's user messages: the first byte chooses the type among the
+// ones its match layer reads (core/deadlock/match_messages.h), the rest is
+// the payload, read by the field readers and then as a row of its table
+// over the entities and string tables the 10524 Deadlock fixture ends with
+// (without the fixture, the readers alone).
+int DeadlockUserMessages(const uint8_t* data, size_t size);
+
 // The extension over an untrusted index: a gem index (the writer's own
 // schema, a true application_id and user_version) whose rows are made from
 // the input — entities, their creation states, change chunks, ticks and

@@ -87,7 +87,8 @@ void Match::Start() {
       u.parity = static_cast<int32_t>(num("CBodyComponent.m_nNewSequenceParity", 0));
       u.wearables_base = static_cast<size_t>(num("m_hMyWearables", 0));
       units_.push_back(u);
-    } else if (!PlayerStats::Manages(e->class_name()) && !items_.Owns(index)) {
+    } else if (!PlayerStats::Manages(e->class_name()) && !items_.Owns(index) &&
+               !DeadlockEvents::Names(e->class_name())) {
       others_.push_back(index);
     }
   }
@@ -425,6 +426,7 @@ void Match::CombatLog(uint32_t tick) {
 }
 
 void Match::Tick(uint32_t tick) {
+  deadlock_.Tick(tick);  // names the entities as they are before this tick's changes
   const uint32_t since = tick - world_->start_tick();
   if (since % kWaveTicks == 2) SpawnWave(tick);
   if (since % 1800 == 2) SpawnNeutrals(tick);
@@ -485,6 +487,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   objectives_.Start(pregame, horn, match_truth);
   Start();
   const uint32_t ticks = static_cast<uint32_t>(options_.minutes * 60 * 30);
+  deadlock_.Start(start + ticks - ticks % 2, match_truth);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {
     Tick(t);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tools/synth/combat_writer.h"
+#include "tools/synth/deadlock_events.h"
 #include "tools/synth/draft.h"
 #include "tools/synth/hero_items.h"
 #include "tools/synth/objectives.h"
@@ -130,6 +131,8 @@ class Match {
   Draft draft_{world_, &rng_};
   HeroItems items_{world_, &rng_, &combat_, &stats_};
   Objectives objectives_{world_, &rng_, &combat_, &stats_};
+  // A Deadlock world's user messages (deadlock_events.h).
+  DeadlockEvents deadlock_{world_, options_.seed, options_.flaws};
 };
 
 }  // namespace gem::synth

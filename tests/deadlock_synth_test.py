@@ -1,0 +1,168 @@
+"""Deadlock's message tables (core/deadlock/) on a 36-minute gem-synth
+match from the dl_midtown fixture, with flaws.
+
+Every row of damage, kill_streaks, respawns, objective_events, mid_boss,
+purchases, purchase_notifications, ability_casts, pings, idol_returns,
+flex_slots and banned_heroes, and every Deadlock chat line, must equal what
+gem-synth wrote (tools/synth/deadlock_events.h), value by value and in
+order; the winner is GameOver's. Objectives killed and deleted in the same
+packet keep their class and name. The flaws (a Damage naming no victim, an
+AbilitiesChanged with an id that is no name's token) give NULLs and meta
+counts, not dropped rows. Each row's game_time is the match clock at its
+tick, and the views sum what the truth says."""
+import collections
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, TMP, connect, replay_path  # noqa: E402,E501
+
+FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
+TABLES = ["damage", "kill_streaks", "respawns", "objective_events", "mid_boss", "purchases",
+          "purchase_notifications", "ability_casts", "pings", "idol_returns", "flex_slots",
+          "banned_heroes"]
+_made = {}
+
+
+def synthetic():
+    """(index connection, truth rows by kind), made once."""
+    if "match" in _made:
+        return _made["match"]
+    fixture = replay_path(FIXTURE)
+    if not os.path.exists(fixture):
+        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (FIXTURE, FIXTURES))
+    stem = os.path.join(TMP, "deadlock-36")
+    subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "36", "--seed", "5", "--flaws",
+                    "--match-truth", stem + ".truth", "--quiet", stem + ".dem"], check=True)
+    subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
+    truth = collections.defaultdict(list)
+    with open(stem + ".truth") as f:
+        for line in f:
+            row = json.loads(line)
+            if "kind" in row:
+                truth[row.pop("kind")].append(row)
+    _made["match"] = (connect(stem + ".db"), truth)
+    return _made["match"]
+
+
+def rows_of(con, table):
+    cur = con.execute("SELECT * FROM %s ORDER BY id" % table)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+class TablesTest(unittest.TestCase):
+    def test_every_table_equals_the_truth(self):
+        con, truth = synthetic()
+        for table in TABLES:
+            with self.subTest(table=table):
+                want = truth[table]
+                got = rows_of(con, table)
+                self.assertGreater(len(want), 0)
+                self.assertEqual(len(got), len(want))
+                for i, (w, g) in enumerate(zip(want, got)):
+                    for key, value in w.items():
+                        column = "kind" if key == "kind_" else key
+                        self.assertEqual(g[column], value, "%s row %d: %s" % (table, i, column))
+
+    def test_chat_lines(self):
+        con, truth = synthetic()
+        got = con.execute("SELECT tick, sender, channel, text FROM chat WHERE kind = 'chat' "
+                          "ORDER BY id").fetchall()
+        want = [(w["tick"], w["sender"], w["channel"], w["text"]) for w in truth["chat"]]
+        self.assertGreater(len(want), 0)
+        self.assertEqual(got, want)
+
+    def test_winner_is_game_over(self):
+        con, truth = synthetic()
+        self.assertEqual(con.execute("SELECT winner, winner_name FROM match_info").fetchone(),
+                         (truth["game_over"][0]["winner"], "Sapphire"))
+
+    def test_flaws_are_nulls_and_counts(self):
+        con, truth = synthetic()
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        no_victim = sum(1 for w in truth["damage"] if w["victim_entity"] is None)
+        unknown = sum(1 for w in truth["purchases"] if w["item"] is None)
+        self.assertGreater(no_victim, 0)
+        self.assertGreater(unknown, 0)
+        self.assertEqual(int(meta["damage_without_victim"]), no_victim)
+        self.assertEqual(int(meta["unknown_ability_ids"]), unknown)
+
+    def test_killed_objectives_keep_their_class_though_deleted_with_the_message(self):
+        con, truth = synthetic()
+        killed = [w for w in truth["objective_events"] if w["kind_"] == "killed"]
+        self.assertGreater(len(killed), 5)
+        for w in killed:
+            deleted = con.execute(
+                "SELECT deleted_tick FROM entities WHERE ent_index = ? AND created_tick < ? "
+                "ORDER BY created_tick DESC LIMIT 1", (w["entity"], w["tick"])).fetchone()
+            self.assertEqual(deleted, (w["tick"],))
+        # The view: one row an objective, its first damage and its death.
+        view = {r[0]: r[1:] for r in con.execute(
+            "SELECT entity, class, first_damage_tick, destroyed_tick, killer FROM objectives")}
+        for w in killed:
+            damaged = [d for d in truth["objective_events"]
+                       if d["kind_"] == "damaged" and d["entity"] == w["entity"]]
+            self.assertEqual(view[w["entity"]],
+                             (w["class"], damaged[0]["tick"], w["tick"], w["killer"]))
+
+    def test_game_time_is_the_clock_at_the_tick(self):
+        con, _ = synthetic()
+        start, rate = con.execute("SELECT start_tick, tick_rate FROM match_info").fetchone()
+        self.assertIsNotNone(start)
+        for table in TABLES[:-1]:
+            for tick, game_time in con.execute("SELECT tick, game_time FROM %s" % table):
+                self.assertAlmostEqual(game_time, (tick - start) / rate, places=9, msg=table)
+
+    def test_damage_views_sum_the_truth(self):
+        con, truth = synthetic()
+        want = collections.Counter()
+        for w in truth["damage"]:
+            if w["attacker"] is not None:
+                want[(w["attacker"], w["victim"], w["victim_class"])] += w["damage"]
+        got = {(s, v, c): d for s, v, c, d in con.execute(
+            "SELECT slot, victim_slot, victim_class, damage FROM damage_dealt")}
+        self.assertEqual(got, dict(want))
+
+
+class ReadmeQueries(unittest.TestCase):
+    """The README's Deadlock SQL, each block run on the gem-synth match and
+    its answer checked against what gem-synth wrote (souls: against the
+    controllers' own field, read by gem_value)."""
+
+    def test_every_readme_deadlock_query_answers_what_was_written(self):
+        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+        readme = readme[readme.index("## Deadlock as analysts read it"):
+                        readme.index("## Asking in SQL")]
+        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        self.assertEqual(len(blocks), 5)
+        con, truth = synthetic()
+        souls, builds, dealt, objectives, mid_boss = (con.execute(sql).fetchall()
+                                                      for sql in blocks)
+        self.assertGreater(len(souls), 0)
+        tick = con.execute("SELECT max(tick) FROM timeline WHERE game_time <= 600").fetchone()[0]
+        for slot, hero, value in souls:
+            want = con.execute("SELECT gem_value(controller, 'm_iGoldNetWorth', ?) FROM players "
+                               "WHERE slot = ?", (tick, slot)).fetchone()[0]
+            self.assertEqual(value, want)
+            self.assertIsNotNone(hero)
+        self.assertEqual(builds, sorted((w["slot"], w["tick"], w["item"])
+                                        for w in truth["purchases"] if w["change"] == "bought"))
+        want = collections.Counter()
+        for w in truth["damage"]:
+            if w["attacker"] is not None:
+                want[(w["attacker"], w["victim"], w["victim_class"])] += w["damage"]
+        self.assertEqual({(r[0], r[1], r[2]): r[3] for r in dealt}, dict(want))
+        self.assertEqual(objectives, [
+            (w["tick"], w["class"], w["name"], w["team"], w["killer"])
+            for w in truth["objective_events"] if w["kind_"] == "killed"])
+        self.assertEqual(mid_boss, [(w["tick"], w["kind_"], w["team"], w["slot"])
+                                    for w in truth["mid_boss"]])
+
+
+if __name__ == "__main__":
+    junit.main()

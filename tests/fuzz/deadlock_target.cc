@@ -1,0 +1,97 @@
+// Deadlock's user messages (core/deadlock/match_messages.h) over the state
+// the 10524 fixture ends with: its entities, classes and string tables.
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/deadlock/match_messages.h"
+#include "core/deadlock/messages.h"
+#include "core/mapped_file.h"
+#include "core/parser.h"
+#include "tests/fuzz/targets.h"
+
+namespace gem::fuzz {
+namespace {
+
+struct DeadlockWorld {
+  MappedFile file;
+  std::unique_ptr<Parser> parser;
+  bool ok = false;
+};
+
+const DeadlockWorld& World() {
+  static DeadlockWorld* world = [] {
+    auto* w = new DeadlockWorld;
+    const char* dir = std::getenv("GEM_FIXTURES");
+    const std::string path =
+        std::string(dir != nullptr && *dir != '\0' ? dir : "../shared/fixtures") +
+        "/deadlock_demofilenet_hltv_10524_new_player_basics.dem";
+    if (!w->file.Open(path).ok()) return w;
+    w->parser = std::make_unique<Parser>(nullptr);
+    w->ok = w->parser->Parse(w->file.data(), w->file.size()).ok();
+    return w;
+  }();
+  return *world;
+}
+
+// Takes every row and chat line, and looks at every value.
+class CheckingSink : public Sink {
+ public:
+  void OnTableRow(uint32_t, std::span<const MatchValue> row) override {
+    for (const MatchValue& v : row) {
+      if (v.kind == MatchValue::Kind::kText) sum_ += v.s.size() ? v.s.back() : 0;
+    }
+  }
+  void OnChatMessage(const TickInfo&, const ChatMessage& m) override {
+    sum_ += m.text.size();
+  }
+  uint64_t sum_ = 0;
+};
+
+class Host : public deadlock::MessageHost {
+ public:
+  int32_t SlotOfEntity(match::MatchContext& ctx, int32_t index) override {
+    const Entity* e = ctx.Get(index);
+    return e != nullptr && ctx.ClassName(e->class_id) == "CCitadelPlayerController" ? index - 1
+                                                                                      : -1;
+  }
+  MatchValue Clock(match::MatchContext&) override { return MatchValue::Real(1.5); }
+};
+
+}  // namespace
+
+int DeadlockUserMessages(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::span<const match::UserMessageSpec> specs = deadlock::MatchMessages::Specs();
+  const uint32_t type = specs[data[0] % specs.size()].type;
+  ++data;
+  --size;
+  // The readers, asked every field in every type.
+  deadlock::MessageFields m;
+  if (m.Parse(data, size)) {
+    double xyz[3];
+    for (uint32_t f = 0; f <= deadlock::MessageFields::kMaxField + 1; ++f) {
+      static_cast<void>(m.Int32(f));
+      static_cast<void>(m.Uint32(f));
+      static_cast<void>(m.Uint64(f));
+      static_cast<void>(m.Bool(f));
+      static_cast<void>(m.Real(f));
+      static_cast<void>(m.Bytes(f));
+      static_cast<void>(m.Vector(f, xyz));
+    }
+  }
+  std::vector<int64_t> values;
+  static_cast<void>(deadlock::RepeatedVarints(data, size, 1, true, &values));
+  // The tables, over a real match's state.
+  const DeadlockWorld& world = World();
+  if (!world.ok) return 0;
+  CheckingSink sink;
+  match::MatchContext ctx(&world.parser->schema(), &world.parser->entities(),
+                          &world.parser->string_tables(), &sink);
+  deadlock::MatchMessages messages;
+  Host host;
+  messages.OnMessage(ctx, host, type, data, size);
+  return 0;
+}
+
+}  // namespace gem::fuzz

@@ -1,0 +1,99 @@
+// DeadlockEvents: the user messages of a synthetic Deadlock match, and the
+// truth of the rows gem's Deadlock tables should hold for them
+// (core/deadlock/tables.h).
+//
+// On a world loaded from a Deadlock fixture, every packet may carry:
+// - CCitadelUserMessage_Damage, about nine a second: a player's pawn or a
+//   trooper hits a trooper, a pawn or an objective, with an ability (the
+//   entity, or only its id: the ability entity's own m_nSubclassID, which
+//   the game computes from its name) or none; one in three sends
+//   pre_damage and damage_absorbed in the old int32 fields (2, 10);
+// - every 30 s a KillStreak, PlayerRespawned, AbilitiesChanged,
+//   ItemPurchaseNotification, ImportantAbilityUsed, MapPing, ChatWheel and
+//   ChatMsg;
+// - every 2 minutes from minute 3, the next objective (guardians, walkers,
+//   base guardians, shrines, the patron: the fixture's own entities) is
+//   damaged (BossDamaged), and 20 s later killed (BossKilled) and deleted
+//   in the same packet;
+// - the mid boss spawns at 10 minutes, and its Rejuvenator is claimed
+//   (RejuvStatus) at 12; the urn's return point moves (ReturnIdol) every
+//   5 minutes; a flex slot unlocks (FlexSlotUnlocked) at 15 and 25; the
+//   banned heroes come in the first packet, GameOver in the last.
+// - `flaws`: one Damage in 500 names no victim, and one AbilitiesChanged
+//   in four an id that is no name's token.
+//
+// Entities are named as they are before the packet (the parser applies
+// these messages before the packet's entities). Truth: one JSON line a
+// row, "kind" the table's name, then the row's columns.
+#ifndef GEM_TOOLS_SYNTH_DEADLOCK_EVENTS_H_
+#define GEM_TOOLS_SYNTH_DEADLOCK_EVENTS_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tools/synth/world.h"
+
+namespace gem::synth {
+
+class DeadlockEvents {
+ public:
+  DeadlockEvents(World* world, uint64_t seed, bool flaws);
+
+  // Whether the messages name entities of the class (players, troopers,
+  // abilities, objectives) or the class keeps the clock (the game rules):
+  // they must stay as the fixture has them, so the match's random nudges
+  // leave them alone.
+  static bool Names(const std::string& class_name);
+  // Whether the world is a Deadlock fixture's.
+  bool active() const { return active_; }
+  // Finds the players, troopers, abilities and objectives; `end_tick` is
+  // the match's last packet.
+  void Start(uint32_t end_tick, FILE* truth);
+  // Adds the messages of the packet at `tick`, before its other changes.
+  void Tick(uint32_t tick);
+  uint64_t messages() const { return messages_; }
+
+ private:
+  struct Player {
+    int32_t slot;
+    SimEntity* controller;
+    SimEntity* pawn;
+  };
+  struct Ability {
+    int32_t index;
+    std::string name;
+    uint32_t id;  // its m_nSubclassID
+  };
+
+  double Uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
+  // A live entity of the list, or null.
+  SimEntity* Pick(const std::vector<int32_t>& indexes);
+  int32_t SlotOf(const SimEntity* e) const;  // -1 unless a player's pawn
+  void Damage(uint32_t tick);
+  void Periodic(uint32_t tick);
+  void Objective(uint32_t tick);
+  void Emit(uint32_t type, const std::string& payload, const std::string& truth);
+
+  World* world_;
+  std::mt19937_64 rng_;
+  bool flaws_;
+  bool active_ = false;
+  FILE* truth_ = nullptr;
+  uint32_t start_ = 0, end_ = 0;
+  std::vector<Player> players_;
+  std::vector<int32_t> troopers_;
+  std::vector<Ability> abilities_;
+  std::vector<int32_t> objectives_;  // in the order they fall
+  size_t next_objective_ = 0;
+  int32_t damaged_ = -1;  // the objective damaged and not yet killed
+  uint64_t messages_ = 0;
+  uint64_t damage_count_ = 0, changes_ = 0;
+};
+
+}  // namespace gem::synth
+
+#endif  // GEM_TOOLS_SYNTH_DEADLOCK_EVENTS_H_

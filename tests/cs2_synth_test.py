@@ -203,7 +203,7 @@ class ReadmeQueries(unittest.TestCase):
     def test_every_readme_cs2_query_answers_what_was_written(self):
         readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
         readme = readme[readme.index("## CS2 as analysts read it"):
-                        readme.index("## Asking in SQL")]
+                        readme.index("## Deadlock as analysts read it")]
         blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
         self.assertEqual(len(blocks), 6)
         con, truth = synthetic()

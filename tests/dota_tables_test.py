@@ -398,9 +398,11 @@ class FixtureTables(unittest.TestCase):
                     for view in ("damage", "healing", "hero_hits", "combat_log"):
                         con.execute("SELECT count(*) FROM %s" % view).fetchone()
                 else:
-                    # CS2 has no game tables; Deadlock has its own inventory
-                    # and abilities (core/deadlock/loadout.h).
-                    own = {"inventory", "abilities"} if stem.startswith("deadlock") else set()
+                    # CS2 has no game tables of these names; Deadlock has its
+                    # own inventory and abilities (core/deadlock/loadout.h),
+                    # purchases and objectives (core/deadlock/tables.h).
+                    own = {"inventory", "abilities", "purchases", "objectives"} \
+                        if stem.startswith("deadlock") else set()
                     self.assertEqual(set(DOTA_TABLES) & tables, own)
 
     def test_auto_inventory_and_abilities_equal_the_heroes_handles_at_every_change(self):

@@ -37,7 +37,8 @@ Json Null() { return Json(nullptr); }
 
 }  // namespace
 
-bool DeadlockEvents::Names(const std::string& c) {
+bool DeadlockEvents::Names(const std::string& c) const {
+  if (!active_) return false;
   // The game rules too: every row's game_time is their clock.
   if (c == "CCitadelPlayerController" || c == "CCitadelPlayerPawn" || c == "CNPC_Trooper" ||
       c == "CCitadelGameRulesProxy" || IsAbilityClass(c)) {

@@ -42,11 +42,11 @@ class DeadlockEvents {
  public:
   DeadlockEvents(World* world, uint64_t seed, bool flaws);
 
-  // Whether the messages name entities of the class (players, troopers,
-  // abilities, objectives) or the class keeps the clock (the game rules):
-  // they must stay as the fixture has them, so the match's random nudges
-  // leave them alone.
-  static bool Names(const std::string& class_name);
+  // Whether, in a Deadlock world, the messages name entities of the class
+  // (players, troopers, abilities, objectives) or the class keeps the
+  // clock (the game rules): they must stay as the fixture has them, so the
+  // match's random nudges leave them alone. Always false elsewhere.
+  bool Names(const std::string& class_name) const;
   // Whether the world is a Deadlock fixture's.
   bool active() const { return active_; }
   // Finds the players, troopers, abilities and objectives; `end_tick` is

@@ -88,7 +88,7 @@ void Match::Start() {
       u.wearables_base = static_cast<size_t>(num("m_hMyWearables", 0));
       units_.push_back(u);
     } else if (!PlayerStats::Manages(e->class_name()) && !items_.Owns(index) &&
-               !DeadlockEvents::Names(e->class_name())) {
+               !deadlock_.Names(e->class_name())) {
       others_.push_back(index);
     }
   }

@@ -106,6 +106,7 @@ Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
 
 void Parser::ReportEntries(StringTable* table) {
   const bool baselines = table->name() == "instancebaseline";
+  const bool game_reads = !changed_.empty() && game_->ReadsTable(*table);
   for (int32_t index : changed_) {
     if (baselines) {
       const StringTableEntry& e = table->entry(index);
@@ -118,6 +119,7 @@ void Parser::ReportEntries(StringTable* table) {
       }
     }
     if (sink_) sink_->OnStringTableEntry(tick_, *table, index);
+    if (game_reads) game_->OnStringTableEntry(tick_, *table, index);
   }
 }
 

@@ -25,6 +25,8 @@ FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
 TABLES = ["damage", "kill_streaks", "respawns", "objective_events", "mid_boss", "purchases",
           "purchase_notifications", "ability_casts", "pings", "idol_returns", "flex_slots",
           "banned_heroes"]
+# Written as each modifier's life ends: compared in the order they began.
+LIVES = "modifiers"
 _made = {}
 
 
@@ -68,6 +70,27 @@ class TablesTest(unittest.TestCase):
                     for key, value in w.items():
                         column = "kind" if key == "kind_" else key
                         self.assertEqual(g[column], value, "%s row %d: %s" % (table, i, column))
+
+    def test_modifier_lives(self):
+        con, truth = synthetic()
+        want = sorted(truth[LIVES], key=lambda w: (w["tick"], w["serial"]))
+        # The fixture's own entries (serials below gem-synth's 100000) live on.
+        rows = rows_of(con, LIVES)
+        got = sorted((g for g in rows if g["serial"] >= 100000),
+                     key=lambda g: (g["tick"], g["serial"]))
+        fixture = [g for g in rows if g["serial"] < 100000]
+        self.assertGreater(len(fixture), 0)
+        self.assertTrue(all(g["removed_tick"] is None for g in fixture))
+        self.assertGreater(len(want), 100)
+        self.assertTrue(any(w["removed_tick"] is None for w in want))
+        self.assertEqual(len(got), len(want))
+        for i, (w, g) in enumerate(zip(want, got)):
+            for key, value in w.items():
+                self.assertEqual(g[key], value, "modifiers row %d: %s" % (i, key))
+        for g in got:
+            if g["removed_tick"] is not None:
+                self.assertAlmostEqual(g["removed_time"], g["game_time"] +
+                                       (g["removed_tick"] - g["tick"]) / 64.0, places=9)
 
     def test_chat_lines(self):
         con, truth = synthetic()

@@ -45,8 +45,12 @@ def messages(stem, msg_type):
 def protoc_decode(message, payload):
     """The message's fields as protoc --decode prints them: {name: value}
     for scalars, {name: {x, y, z}} for vectors."""
+    return protoc_decode_file("citadel_usermessages.proto", message, payload)
+
+
+def protoc_decode_file(proto, message, payload):
     text = subprocess.run(["protoc", "--proto_path", PROTO_DIR,
-                           "--decode=gem.proto." + message, "citadel_usermessages.proto"],
+                           "--decode=gem.proto." + message, proto],
                           input=payload, capture_output=True, check=True).stdout.decode()
     fields, stack = {}, [None]
     for line in text.splitlines():
@@ -58,6 +62,8 @@ def protoc_decode(message, payload):
             stack.pop()
         else:
             name, value = line.split(": ", 1)
+            if name.isdigit():
+                continue  # a field the minimal .proto does not name
             value = value.strip('"') if value.startswith('"') else (
                 value == "true" if value in ("true", "false") else float(value))
             (fields[stack[-1]] if stack[-1] else fields)[name] = value
@@ -146,6 +152,64 @@ class DamageTest(unittest.TestCase):
             "AND (e.deleted_tick IS NULL OR e.deleted_tick >= ?) "
             "ORDER BY e.created_tick DESC LIMIT 1", (index, tick, tick)).fetchone()
         return found[0] if found else None
+
+
+class ModifiersTest(unittest.TestCase):
+    """modifiers: one row per life of an ActiveModifiers entry, from the
+    entries' history in string_table_entries, each value decoded by protoc
+    (proto/modifier_entry.proto)."""
+
+    def test_lives_of_the_entries(self):
+        need_some(DEADLOCK)
+        for stem in DEADLOCK:
+            with self.subTest(stem=stem):
+                con = connect(need(stem))
+                history = con.execute(
+                    "SELECT e.idx, e.tick, e.value FROM string_table_entries e "
+                    "JOIN string_tables t USING (table_id) WHERE t.name = 'ActiveModifiers' "
+                    "ORDER BY e.tick, e.seq").fetchall()
+                lives, open_ = [], {}
+                for idx, tick, value in history:
+                    m = protoc_decode_file("modifier_entry.proto", "CModifierTableEntry",
+                                           bytes(value))
+                    serial = m.get("serial_number")
+                    removed = m.get("entry_type", 1) == 2
+                    life = open_.get(idx)
+                    if life and (removed or serial is None or int(serial) != life["serial"]):
+                        life["removed_tick"] = tick
+                        lives.append(open_.pop(idx))
+                    if removed or serial is None:
+                        continue
+                    if idx not in open_:
+                        open_[idx] = {"tick": tick, "serial": int(serial), "removed_tick": None,
+                                      "modifier_id": m.get("modifier_subclass"),
+                                      "parent_handle": int(m.get("parent", 0xFFFFFF))}
+                    life = open_[idx]
+                    for column, field in (("stacks", "stack_count"),
+                                          ("max_stacks", "max_stack_count")):
+                        if field in m:
+                            life[column] = int(m[field])
+                    for column, field in (("duration", "duration"),
+                                          ("last_applied", "last_applied_time")):
+                        if field in m:
+                            life[column] = f32(m[field])
+                lives.extend(open_.values())
+                self.assertGreater(len(lives), 40)
+                got = con.execute(
+                    "SELECT tick, serial, removed_tick, modifier_id, stacks, max_stacks, "
+                    "duration, last_applied, parent, parent_class FROM modifiers").fetchall()
+                want = []
+                for life in lives:
+                    index = life["parent_handle"] & 0x3FFF
+                    cls = con.execute(
+                        "SELECT c.name FROM entities e JOIN classes c USING (class_id) "
+                        "WHERE e.handle = ?", (life["parent_handle"],)).fetchone()
+                    want.append((life["tick"], life["serial"], life["removed_tick"],
+                                 None if life["modifier_id"] is None else int(life["modifier_id"]),
+                                 life.get("stacks"), life.get("max_stacks"),
+                                 life.get("duration"), life.get("last_applied"),
+                                 index if cls else None, cls[0] if cls else None))
+                self.assertEqual(sorted(got, key=repr), sorted(want, key=repr))
 
 
 class NamesTest(unittest.TestCase):

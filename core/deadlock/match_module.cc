@@ -4,6 +4,7 @@
 
 #include "core/deadlock/loadout.h"
 #include "core/deadlock/match_messages.h"
+#include "core/deadlock/modifiers.h"
 #include "core/deadlock/tables.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
@@ -19,6 +20,8 @@ using match::FieldReader;
 using match::IntCell;
 using match::MatchContext;
 
+
+constexpr std::string_view kStringTables[] = {"ActiveModifiers"};
 
 // Valve's schema: Deadlock's HeroID_t is a boxed uint32 (Dota's is
 // signed); read signed, its ids come out as -10 and -28 (odd varints).
@@ -96,7 +99,12 @@ class Module : public match::GameModule, public MessageHost {
   std::vector<std::pair<std::string, uint64_t>> Counters() const override {
     std::vector<std::pair<std::string, uint64_t>> out = loadout_.Counters();
     for (auto& c : messages_.Counters()) out.push_back(std::move(c));
+    for (auto& c : modifiers_.Counters()) out.push_back(std::move(c));
     return out;
+  }
+  std::span<const std::string_view> string_tables() const override { return kStringTables; }
+  void OnStringTableEntry(MatchContext& ctx, const StringTable& table, int32_t index) override {
+    if (ctx.game_tables()) modifiers_.OnEntry(ctx, *this, table, index);
   }
   std::span<const match::UserMessageSpec> user_messages() const override {
     return MatchMessages::Specs();
@@ -118,6 +126,7 @@ class Module : public match::GameModule, public MessageHost {
   Status HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size);
 
   MatchMessages messages_;
+  Modifiers modifiers_{&messages_};
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
   Loadout loadout_;
@@ -147,6 +156,7 @@ class Module : public match::GameModule, public MessageHost {
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   if (!ctx.match_layer()) return;
+  if (ctx.game_tables()) modifiers_.OnFrameEnd(ctx, *this);
   const std::vector<match::PlayerControllers::Player>& players = players_.InPlay(ctx);
   pawns_.assign(pawns_.size(), nullptr);
   for (const match::PlayerControllers::Player& p : players) {
@@ -236,6 +246,7 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
+  if (ctx.match_layer() && ctx.game_tables()) modifiers_.Finish(ctx);
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     players_.Record(ctx, p, p.pawn ? ctx.EntityName(*p.pawn) : std::string_view());
   }

@@ -48,8 +48,6 @@ FROM objective_events
 GROUP BY entity, class, name;
 CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
 CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
-CREATE INDEX damage_by_attacker ON damage(attacker, tick);
-CREATE INDEX damage_by_victim ON damage(victim, tick);
 )sql";
 
 GameSchema Build() {
@@ -125,6 +123,16 @@ GameSchema Build() {
   bans.auto_id = true;
   bans.columns = {{"tick", "INTEGER NOT NULL"}, {"hero_id", "INTEGER NOT NULL"}};
   s.tables[kBannedHeroes] = bans;
+  s.tables[kModifiers] = Event(
+      "modifiers",
+      "a life of an ActiveModifiers entry (CModifierTableEntry): applied at tick, removed at "
+      "removed_tick",
+      {{"removed_tick", "INTEGER"}, {"removed_time", "REAL"}, {"slot", "INTEGER"},
+       {"parent", "INTEGER"}, {"parent_class", "TEXT"}, {"caster", "INTEGER"},
+       {"caster_slot", "INTEGER"}, {"ability", "TEXT"}, {"ability_id", "INTEGER"},
+       {"modifier_id", "INTEGER"}, {"modifier", "TEXT"}, {"serial", "INTEGER"},
+       {"stacks", "INTEGER"}, {"max_stacks", "INTEGER"}, {"duration", "REAL"},
+       {"last_applied", "REAL"}});
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},
                     {"inflictor_class", "TEXT"}};

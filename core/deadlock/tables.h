@@ -35,6 +35,10 @@
 //   idol_returns(id, tick, game_time, location_index, enabled, x, y, z)
 //   flex_slots(id, tick, game_time, team, flex_slot)
 //   banned_heroes(id, tick, hero_id)
+//   modifiers(id, tick, game_time, removed_tick, removed_time, slot, parent,
+//             parent_class, caster, caster_slot, ability, ability_id,
+//             modifier_id, modifier, serial, stacks, max_stacks, duration,
+//             last_applied): see modifiers.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
 
@@ -60,6 +64,7 @@ enum Table : uint32_t {
   kIdolReturns,
   kFlexSlots,
   kBannedHeroes,
+  kModifiers,
   kTableCount
 };
 
@@ -107,6 +112,11 @@ enum IdolColumn : size_t {
 };
 enum FlexColumn : size_t { kFlexTeam = kEventColumns, kFlexSlot, kFlexColumns };
 enum BanColumn : size_t { kBanTick, kBanHeroId, kBanColumns };
+enum ModifierColumn : size_t {
+  kModRemovedTick = kEventColumns, kModRemovedTime, kModSlot, kModParent, kModParentClass,
+  kModCaster, kModCasterSlot, kModAbility, kModAbilityId, kModModifierId, kModModifier,
+  kModSerial, kModStacks, kModMaxStacks, kModDuration, kModLastApplied, kModifierColumns
+};
 
 // The kills table's Deadlock columns, after the common ones (KillRow::extra).
 enum KillColumn : size_t {

@@ -139,6 +139,19 @@ void GameLayer::OnGameEvent(const TickInfo& t, const GameEvent& e) {
   module_->OnGameEvent(ctx_, e);
 }
 
+bool GameLayer::ReadsTable(const StringTable& table) const {
+  if (module_ == nullptr || !options_.match_layer) return false;
+  for (std::string_view name : module_->string_tables()) {
+    if (name == table.name()) return true;
+  }
+  return false;
+}
+
+void GameLayer::OnStringTableEntry(const TickInfo& t, const StringTable& table, int32_t index) {
+  At(t);
+  module_->OnStringTableEntry(ctx_, table, index);
+}
+
 Status GameLayer::OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data,
                                 size_t size) {
   if (module_ == nullptr) return Status::Ok();

@@ -88,6 +88,10 @@ class GameLayer {
     UpdateWatched(t, e, c);
   }
   void OnEntityDeleted(const TickInfo& t, const Entity& e);
+  // Whether the module reads the entries of this table (with the match
+  // layer on), and each entry set in it.
+  bool ReadsTable(const StringTable& table) const;
+  void OnStringTableEntry(const TickInfo& t, const StringTable& table, int32_t index);
   void OnGameEvent(const TickInfo& t, const GameEvent& e);
   // A message Reads() says the module reads.
   Status OnUserMessage(const TickInfo& t, uint32_t type, const uint8_t* data, size_t size);

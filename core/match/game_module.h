@@ -73,6 +73,12 @@ class GameModule {
   virtual Status OnUserMessage(MatchContext&, uint32_t /*type*/, const uint8_t*, size_t) {
     return Status::Ok();
   }
+  // The string tables whose entries the module reads (OnStringTableEntry),
+  // by name; none by default.
+  virtual std::span<const std::string_view> string_tables() const { return {}; }
+  // Entry `index` of a table string_tables() names was set (created or
+  // updated) in the frame being applied, with the match layer on.
+  virtual void OnStringTableEntry(MatchContext&, const StringTable&, int32_t /*index*/) {}
   // CDemoFileInfo.game_info (a CGameInfo, serialized): the game's part of
   // the file info. Fills what it tells of the match into `meta`.
   virtual Status OnGameInfo(MatchContext&, const uint8_t*, size_t, ReplayMetadata*) {

@@ -6,6 +6,7 @@
 
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/messages.h"
+#include "core/deadlock/modifiers.h"
 #include "core/mapped_file.h"
 #include "core/parser.h"
 #include "tests/fuzz/targets.h"
@@ -91,6 +92,20 @@ int DeadlockUserMessages(const uint8_t* data, size_t size) {
   deadlock::MatchMessages messages;
   Host host;
   messages.OnMessage(ctx, host, type, data, size);
+  // The same bytes as an ActiveModifiers entry, set twice (a life, then
+  // its update or end), looked up, and ended by the finish.
+  StringTable table(0, "ActiveModifiers", StringTableSettings{});
+  std::vector<int32_t> changed;
+  deadlock::Modifiers modifiers(&messages);
+  for (int round = 0; round < 2; ++round) {
+    table.ApplySnapshotEntry(size > 0 && data[0] % 4 == 0 ? 0 : 1, "0", true,
+                             std::string_view(reinterpret_cast<const char*>(data), size),
+                             &changed);
+    for (int32_t index : changed) modifiers.OnEntry(ctx, host, table, index);
+    changed.clear();
+    modifiers.OnFrameEnd(ctx, host);
+  }
+  modifiers.Finish(ctx);
   return 0;
 }
 

@@ -19,6 +19,11 @@
 //   (RejuvStatus) at 12; the urn's return point moves (ReturnIdol) every
 //   5 minutes; a flex slot unlocks (FlexSlotUnlocked) at 15 and 25; the
 //   banned heroes come in the first packet, GameOver in the last.
+// - every 10 s a modifier is applied (an ActiveModifiers entry: a new
+//   serial at a free index, a removed one's, or, one time in four, over a
+//   live one's, which ends it) on a pawn or a trooper, cast by a player
+//   with an ability; every 5 s a live one gains a stack; each ends, as a
+//   REMOVED entry, 20 to 60 s after it began.
 // - `flaws`: one Damage in 500 names no victim, and one AbilitiesChanged
 //   in four an id that is no name's token.
 //
@@ -76,6 +81,18 @@ class DeadlockEvents {
   void Damage(uint32_t tick);
   void Periodic(uint32_t tick);
   void Objective(uint32_t tick);
+  void Modifiers(uint32_t tick);
+  // A modifier's life as gem's modifiers table should hold it.
+  struct ModifierLife {
+    int32_t index;
+    uint32_t serial;
+    uint32_t end_tick;
+    std::string entry_head;  // the entry's fixed fields, serialized
+    int32_t stacks;
+    std::string truth;  // the row without removed_tick and stacks
+  };
+  void WriteModifier(const ModifierLife& life, bool removed);
+  void EndModifier(ModifierLife* life, uint32_t tick);
   void Emit(uint32_t type, const std::string& payload, const std::string& truth);
 
   World* world_;
@@ -92,6 +109,9 @@ class DeadlockEvents {
   int32_t damaged_ = -1;  // the objective damaged and not yet killed
   uint64_t messages_ = 0;
   uint64_t damage_count_ = 0, changes_ = 0;
+  std::vector<ModifierLife> modifiers_;  // live
+  std::vector<int32_t> free_entries_;
+  uint32_t next_serial_ = 100000;
 };
 
 }  // namespace gem::synth

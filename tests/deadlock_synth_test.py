@@ -92,6 +92,14 @@ class TablesTest(unittest.TestCase):
                 self.assertAlmostEqual(g["removed_time"], g["game_time"] +
                                        (g["removed_tick"] - g["tick"]) / 64.0, places=9)
 
+    def test_ability_upgrades(self):
+        con, truth = synthetic()
+        want = [(w["tick"], w["slot"], w["ability"], w["level"]) for w in truth["ability_upgrades"]]
+        self.assertGreater(len(want), 5)
+        got = con.execute("SELECT tick, slot, ability, level FROM ability_upgrades "
+                          "ORDER BY tick").fetchall()
+        self.assertEqual(got, want)
+
     def test_chat_lines(self):
         con, truth = synthetic()
         got = con.execute("SELECT tick, sender, channel, text FROM chat WHERE kind = 'chat' "
@@ -162,10 +170,12 @@ class ReadmeQueries(unittest.TestCase):
         readme = readme[readme.index("## Deadlock as analysts read it"):
                         readme.index("## Asking in SQL")]
         blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
-        self.assertEqual(len(blocks), 5)
+        self.assertEqual(len(blocks), 6)
         con, truth = synthetic()
-        souls, builds, dealt, objectives, mid_boss = (con.execute(sql).fetchall()
-                                                      for sql in blocks)
+        souls, builds, upgrades, dealt, objectives, mid_boss = (con.execute(sql).fetchall()
+                                                                for sql in blocks)
+        self.assertEqual(upgrades, sorted((w["slot"], w["tick"], w["ability"], w["level"])
+                                          for w in truth["ability_upgrades"]))
         self.assertGreater(len(souls), 0)
         tick = con.execute("SELECT max(tick) FROM timeline WHERE game_time <= 600").fetchone()[0]
         for slot, hero, value in souls:

@@ -46,6 +46,12 @@ SELECT entity, class, name,
        max(CASE WHEN kind = 'killed' THEN z END) AS z
 FROM objective_events
 GROUP BY entity, class, name;
+CREATE VIEW ability_upgrades AS
+SELECT tick, game_time, slot, ability, level, level - before AS points, entity FROM (
+  SELECT tick, game_time, slot, ability, level, entity, id,
+         lag(level) OVER (PARTITION BY slot, entity ORDER BY tick, id) AS before
+  FROM abilities)
+WHERE level > before;
 CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
 CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
 )sql";

@@ -77,6 +77,13 @@ void DeadlockEvents::Start(uint32_t end_tick, FILE* truth) {
       const int64_t id = world_->GetInt(*e, "m_nSubclassID", 0);
       if (!name.empty() && id != 0) {
         abilities_.push_back({index, name, static_cast<uint32_t>(id)});
+        const bool has_bits = world_->PathOf(e->class_id, "m_nUpgradeBits") != nullptr ||
+                              world_->PathOf(e->class_id, "m_nUpgradeInfo") != nullptr;
+        if (has_bits && world_->GetInt(*e, "m_nUpgradeBits",
+                                       world_->GetInt(*e, "m_nUpgradeInfo", 1)) == 0) {
+          signature_.push_back(index);
+          upgrade_levels_.push_back(0);
+        }
       }
     }
     for (size_t k = 0; k < std::size(kObjectiveClasses); ++k) {
@@ -124,6 +131,7 @@ void DeadlockEvents::Tick(uint32_t tick) {
   if (since % kEvery == 450) Periodic(tick);
   Objective(tick);
   Modifiers(tick);
+  if (since >= kMinute && (since - kMinute) % (3 * kMinute) == 0) Upgrade(tick);
   if (since == 10 * kMinute) {
     Emit(proto::k_EUserMsg_MidBossSpawned, proto::CCitadelUserMsg_MidBossSpawned().SerializeAsString(),
          Json{{"kind", "mid_boss"}, {"tick", tick}, {"kind_", "spawned"}, {"team", Null()},
@@ -377,6 +385,26 @@ void DeadlockEvents::Periodic(uint32_t tick) {
     Emit(proto::k_EUserMsg_ChatMsg, m.SerializeAsString(),
          Json{{"kind", "chat"}, {"tick", tick}, {"sender", p.slot},
               {"channel", round % 2 == 1 ? 1 : 0}, {"text", m.text()}}.dump());
+  }
+}
+
+void DeadlockEvents::Upgrade(uint32_t tick) {
+  if (signature_.empty() || players_.empty()) return;
+  const size_t k = Below(signature_.size());
+  auto it = world_->entities().find(signature_[k]);
+  if (it == world_->entities().end() || upgrade_levels_[k] >= 4) return;
+  SimEntity* e = it->second.get();
+  const int level = ++upgrade_levels_[k];
+  const std::string field =
+      world_->PathOf(e->class_id, "m_nUpgradeBits") ? "m_nUpgradeBits" : "m_nUpgradeInfo";
+  world_->Set(e, field, world_->Number(*e, field, (1 << level) - 1));
+  // The pawn that holds it is the player's (the fixture's one player).
+  if (truth_ != nullptr) {
+    std::fprintf(truth_, "%s\n",
+                 Json{{"kind", "ability_upgrades"}, {"tick", tick}, {"slot", players_[0].slot},
+                      {"ability", world_->EntityName(*e)}, {"level", level}}
+                     .dump()
+                     .c_str());
   }
 }
 

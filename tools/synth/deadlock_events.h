@@ -24,6 +24,9 @@
 //   live one's, which ends it) on a pawn or a trooper, cast by a player
 //   with an ability; every 5 s a live one gains a stack; each ends, as a
 //   REMOVED entry, 20 to 60 s after it began.
+// - every 3 minutes from minute 1, one of the player's abilities that has
+//   no upgrade bit at the start (the signature abilities) gains the next
+//   one (m_nUpgradeBits, m_nUpgradeInfo in later builds: 1, 3, 7, 15).
 // - `flaws`: one Damage in 500 names no victim, and one AbilitiesChanged
 //   in four an id that is no name's token.
 //
@@ -82,6 +85,7 @@ class DeadlockEvents {
   void Periodic(uint32_t tick);
   void Objective(uint32_t tick);
   void Modifiers(uint32_t tick);
+  void Upgrade(uint32_t tick);
   // A modifier's life as gem's modifiers table should hold it.
   struct ModifierLife {
     int32_t index;
@@ -112,6 +116,8 @@ class DeadlockEvents {
   std::vector<ModifierLife> modifiers_;  // live
   std::vector<int32_t> free_entries_;
   uint32_t next_serial_ = 100000;
+  std::vector<int32_t> signature_;  // abilities with no upgrade bit at the start
+  std::vector<int> upgrade_levels_;   // by signature_ position
 };
 
 }  // namespace gem::synth

@@ -100,6 +100,22 @@ class TablesTest(unittest.TestCase):
                           "ORDER BY tick").fetchall()
         self.assertEqual(got, want)
 
+    def test_heroes_named_by_the_replay_and_the_table(self):
+        con, truth = synthetic()
+        heroes = {r[0]: r[1:] for r in con.execute(
+            "SELECT hero_id, name, internal_name, source FROM heroes")}
+        # The player's hero: the fixture's Shiv, by its pawn's name.
+        self.assertEqual(heroes[19], ("Shiv", "hero_shiv", "replay+table"))
+        hero = con.execute("SELECT hero FROM players").fetchone()[0]
+        self.assertEqual(hero, "hero_shiv")
+        bans = [w["hero_id"] for w in truth["banned_heroes"]]
+        self.assertIn(999, bans)
+        for hero_id in bans:
+            self.assertIn(hero_id, heroes)
+        self.assertEqual(heroes[999], (None, None, None))
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["unknown_hero_ids"]), 1)
+
     def test_chat_lines(self):
         con, truth = synthetic()
         got = con.execute("SELECT tick, sender, channel, text FROM chat WHERE kind = 'chat' "

@@ -83,9 +83,10 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "runes", "teamfight_players", "teamfights"}));
   EXPECT_EQ(names("deadlock"),
             (std::set<std::string>{"abilities", "ability_casts", "banned_heroes", "damage",
-                                   "flex_slots", "idol_returns", "inventory", "kill_streaks",
-                                   "mid_boss", "objective_events", "pings",
-                                   "purchase_notifications", "purchases", "respawns"}));
+                                   "flex_slots", "heroes", "idol_returns", "inventory",
+                                   "kill_streaks", "mid_boss", "modifiers", "objective_events",
+                                   "pings", "purchase_notifications", "purchases",
+                                   "respawns"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
                                                  "shots"}));

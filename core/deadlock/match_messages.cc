@@ -346,6 +346,7 @@ void MatchMessages::Bans(MatchContext& ctx, const uint8_t* data, size_t size) {
     return;
   }
   for (int64_t id : ids) {
+    banned_.push_back(id);
     row_.assign(kBanColumns, MatchValue());
     row_[kBanTick] = MatchValue::Int(ctx.tick());
     row_[kBanHeroId] = MatchValue::Int(id);

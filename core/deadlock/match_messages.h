@@ -56,6 +56,8 @@ class MatchMessages {
                  const uint8_t* data, size_t size);
 
   std::optional<int32_t> winner() const { return winner_; }
+  // The hero ids BannedHeroes gave, in order.
+  const std::vector<int64_t>& banned() const { return banned_; }
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 
   // The name of an ability or item id (StringToken), among the EntityNames
@@ -83,6 +85,7 @@ class MatchMessages {
   std::unordered_map<uint32_t, std::string> names_;  // token -> EntityNames name
   size_t names_seen_ = 0;  // EntityNames entries hashed so far
   std::optional<int32_t> winner_;
+  std::vector<int64_t> banned_;
   std::vector<std::pair<std::string, uint64_t>> counters_;
 };
 

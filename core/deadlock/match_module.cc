@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "core/deadlock/hero_names.h"
 #include "core/deadlock/loadout.h"
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/modifiers.h"
@@ -100,6 +101,7 @@ class Module : public match::GameModule, public MessageHost {
     std::vector<std::pair<std::string, uint64_t>> out = loadout_.Counters();
     for (auto& c : messages_.Counters()) out.push_back(std::move(c));
     for (auto& c : modifiers_.Counters()) out.push_back(std::move(c));
+    if (unknown_heroes_ > 0) out.emplace_back("unknown_hero_ids", unknown_heroes_);
     return out;
   }
   std::span<const std::string_view> string_tables() const override { return kStringTables; }
@@ -127,6 +129,8 @@ class Module : public match::GameModule, public MessageHost {
 
   MatchMessages messages_;
   Modifiers modifiers_{&messages_};
+  HeroNames heroes_;
+  uint64_t unknown_heroes_ = 0;
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
   Loadout loadout_;
@@ -152,6 +156,7 @@ class Module : public match::GameModule, public MessageHost {
   FieldReader kill_streak_{"m_PlayerDataGlobal.m_iKillStreak", "m_iKillStreak"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
+  FieldReader hero_id_{"m_PlayerDataGlobal.m_nHeroID", "m_nHeroID"};
 };
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
@@ -177,7 +182,11 @@ std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
 void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     const Entity* pawn = p.pawn;
-    players_.Record(ctx, p, pawn ? ctx.EntityName(*pawn) : std::string_view());
+    const std::string_view hero = pawn ? ctx.EntityName(*pawn) : std::string_view();
+    players_.Record(ctx, p, hero);
+    if (const std::optional<int64_t> id = match::ReadInt(hero_id_, p.controller); id && *id > 0) {
+      heroes_.Saw(*id, hero);
+    }
     row[kTlSlot] = MatchValue::Int(p.slot);
     body_.Fill(pawn, row);
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, p.controller));
@@ -246,7 +255,11 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
-  if (ctx.match_layer() && ctx.game_tables()) modifiers_.Finish(ctx);
+  if (ctx.match_layer() && ctx.game_tables()) {
+    modifiers_.Finish(ctx);
+    for (int64_t id : messages_.banned()) heroes_.Saw(id, {});
+    unknown_heroes_ = heroes_.Write(ctx);
+  }
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     players_.Record(ctx, p, p.pawn ? ctx.EntityName(*p.pawn) : std::string_view());
   }

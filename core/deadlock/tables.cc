@@ -139,6 +139,12 @@ GameSchema Build() {
        {"modifier_id", "INTEGER"}, {"modifier", "TEXT"}, {"serial", "INTEGER"},
        {"stacks", "INTEGER"}, {"max_stacks", "INTEGER"}, {"duration", "REAL"},
        {"last_applied", "REAL"}});
+  TableSpec heroes;
+  heroes.name = "heroes";
+  heroes.comment = "hero id the replay names (players' m_nHeroID, bans), with its names";
+  heroes.columns = {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"},
+                    {"internal_name", "TEXT"}, {"source", "TEXT"}};
+  s.tables[kHeroes] = heroes;
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},
                     {"inflictor_class", "TEXT"}};

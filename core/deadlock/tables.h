@@ -39,6 +39,7 @@
 //             parent_class, caster, caster_slot, ability, ability_id,
 //             modifier_id, modifier, serial, stacks, max_stacks, duration,
 //             last_applied): see modifiers.h
+//   heroes(hero_id, name, internal_name, source): see hero_names.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
 
@@ -65,6 +66,7 @@ enum Table : uint32_t {
   kFlexSlots,
   kBannedHeroes,
   kModifiers,
+  kHeroes,
   kTableCount
 };
 
@@ -112,6 +114,7 @@ enum IdolColumn : size_t {
 };
 enum FlexColumn : size_t { kFlexTeam = kEventColumns, kFlexSlot, kFlexColumns };
 enum BanColumn : size_t { kBanTick, kBanHeroId, kBanColumns };
+enum HeroColumn : size_t { kHeroId, kHeroName, kHeroInternalName, kHeroSource, kHeroColumns };
 enum ModifierColumn : size_t {
   kModRemovedTick = kEventColumns, kModRemovedTime, kModSlot, kModParent, kModParentClass,
   kModCaster, kModCasterSlot, kModAbility, kModAbilityId, kModModifierId, kModModifier,

@@ -120,7 +120,9 @@ void DeadlockEvents::Tick(uint32_t tick) {
   if (since == 2) {
     proto::CCitadelUserMsg_BannedHeroes bans;
     std::string truth;
-    for (uint32_t id : {7u, 13u, 25u}) {
+    std::vector<uint32_t> ids = {7, 13, 25};
+    if (flaws_) ids.push_back(999);  // no hero has it
+    for (uint32_t id : ids) {
       bans.add_banned_hero_ids(id);
       if (!truth.empty()) truth += "\n";
       truth += Json{{"kind", "banned_heroes"}, {"tick", tick}, {"hero_id", id}}.dump();

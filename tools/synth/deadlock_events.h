@@ -27,8 +27,9 @@
 // - every 3 minutes from minute 1, one of the player's abilities that has
 //   no upgrade bit at the start (the signature abilities) gains the next
 //   one (m_nUpgradeBits, m_nUpgradeInfo in later builds: 1, 3, 7, 15).
-// - `flaws`: one Damage in 500 names no victim, and one AbilitiesChanged
-//   in four an id that is no name's token.
+// - `flaws`: one Damage in 500 names no victim, one AbilitiesChanged in
+//   four an id that is no name's token, and a banned hero id (999) that no
+//   hero has.
 //
 // Entities are named as they are before the packet (the parser applies
 // these messages before the packet's entities). Truth: one JSON line a

@@ -8,6 +8,7 @@
 
 #include "core/deadlock/messages.h"
 #include "gtest/gtest.h"
+#include "proto/citadel_match_record.pb.h"
 #include "proto/citadel_usermessages.pb.h"
 #include "tests/fuzz/targets.h"
 
@@ -151,6 +152,47 @@ TEST(DeadlockMessages, EveryDamagedDamageMessageIsSurvived) {
         input[1 + at] = static_cast<char>(input[1 + at] ^ bit);
         EXPECT_EQ(fuzz::DeadlockUserMessages(Bytes(input), input.size()), 0);
       }
+    }
+  }
+}
+
+TEST(DeadlockMessages, EveryDamagedPostMatchRecordIsSurvived) {
+  // A small record with every kind of part: a player with stats, souls by
+  // source, an item and a death; an objective; a damage matrix; a path.
+  proto::CMsgMatchMetaDataContents contents;
+  proto::RecordMatchInfo* info = contents.mutable_match_info();
+  info->set_duration_s(2100);
+  proto::RecordPlayer* p = info->add_players();
+  p->set_player_slot(1);
+  p->set_hero_id(19);
+  proto::RecordPlayerStats* st = p->add_stats();
+  st->set_time_stamp_s(300);
+  st->add_gold_sources()->set_gold(40);
+  p->add_items()->set_item_id(664285540u);
+  p->add_death_details()->mutable_death_pos()->set_x(3.0f);
+  info->add_objectives()->set_destroyed_time_s(900);
+  proto::RecordDamageMatrix* matrix = info->mutable_damage_matrix();
+  matrix->add_sample_time_s(600);
+  matrix->mutable_source_details()->add_source_name("x");
+  proto::RecordDamageSource* source = matrix->add_damage_dealers()->add_damage_sources();
+  source->set_source_details_index(0);
+  source->add_damage_to_players()->add_damage(7);
+  proto::RecordPath* path = info->mutable_match_paths()->add_paths();
+  path->add_x_pos(1);
+  path->add_y_pos(2);
+  proto::CCitadelUserMsg_PostMatchDetails m;
+  m.set_match_details(contents.SerializeAsString());
+  const std::string wire = m.SerializeAsString();
+  std::string input;
+  for (size_t cut = 0; cut <= wire.size(); ++cut) {
+    input = std::string(1, '\0') + wire.substr(0, cut);
+    EXPECT_EQ(fuzz::DeadlockUserMessages(Bytes(input), input.size()), 0);
+  }
+  for (size_t at = 0; at < wire.size(); ++at) {
+    for (uint8_t bit = 1; bit != 0; bit = static_cast<uint8_t>(bit << 1)) {
+      input = std::string(1, '\0') + wire;
+      input[1 + at] = static_cast<char>(input[1 + at] ^ bit);
+      EXPECT_EQ(fuzz::DeadlockUserMessages(Bytes(input), input.size()), 0);
     }
   }
 }

@@ -30,16 +30,19 @@ LIVES = "modifiers"
 _made = {}
 
 
-def synthetic():
-    """(index connection, truth rows by kind), made once."""
-    if "match" in _made:
-        return _made["match"]
+def synthetic(flaws=True, record=True):
+    """(index connection, truth rows by kind), made once per kind of match
+    (the flawed one, with its post-match record, by default)."""
+    options = (("--flaws",) if flaws else ()) + (() if record else ("--no-post-match",))
+    if options in _made:
+        return _made[options]
     fixture = replay_path(FIXTURE)
     if not os.path.exists(fixture):
         raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (FIXTURE, FIXTURES))
-    stem = os.path.join(TMP, "deadlock-36")
-    subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "36", "--seed", "5", "--flaws",
-                    "--match-truth", stem + ".truth", "--quiet", stem + ".dem"], check=True)
+    stem = os.path.join(TMP, "deadlock-36" + "".join(o.replace("-", "_") for o in options))
+    subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "36", "--seed", "5"] +
+                   list(options) + ["--match-truth", stem + ".truth", "--quiet", stem + ".dem"],
+                   check=True)
     subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
     truth = collections.defaultdict(list)
     with open(stem + ".truth") as f:
@@ -47,8 +50,8 @@ def synthetic():
             row = json.loads(line)
             if "kind" in row:
                 truth[row.pop("kind")].append(row)
-    _made["match"] = (connect(stem + ".db"), truth)
-    return _made["match"]
+    _made[options] = (connect(stem + ".db"), truth)
+    return _made[options]
 
 
 def rows_of(con, table):
@@ -174,6 +177,59 @@ class TablesTest(unittest.TestCase):
         got = {(s, v, c): d for s, v, c, d in con.execute(
             "SELECT slot, victim_slot, victim_class, damage FROM damage_dealt")}
         self.assertEqual(got, dict(want))
+
+
+RECORD = ["record_match", "record_players", "record_stats", "record_souls", "record_items",
+          "record_deaths", "record_objectives", "record_mid_boss", "record_pauses",
+          "record_damage", "record_paths"]
+
+
+class PostMatchRecord(unittest.TestCase):
+    """The post-match record gem-synth writes in the last packet
+    (CMsgMatchMetaDataContents, written by protobuf's own classes), as
+    gem's record tables; and where it disagrees with the replay."""
+
+    def test_every_record_table_equals_the_truth(self):
+        con, truth = synthetic()
+        for table in RECORD:
+            with self.subTest(table=table):
+                want = truth[table]
+                self.assertGreater(len(want), 0)
+                cur = con.execute("SELECT * FROM %s ORDER BY rowid" % table)
+                names = [d[0] for d in cur.description]
+                got = [dict(zip(names, r)) for r in cur.fetchall()]
+                self.assertEqual(len(got), len(want))
+                for i, (w, g) in enumerate(zip(want, got)):
+                    for key, value in w.items():
+                        self.assertEqual(g[key], value, "%s row %d: %s" % (table, i, key))
+
+    def test_items_and_heroes_are_named(self):
+        con, _ = synthetic()
+        self.assertEqual(con.execute("SELECT DISTINCT hero FROM record_players").fetchall(),
+                         [("Shiv",)])
+        self.assertEqual(con.execute("SELECT count(*) FROM record_items WHERE item IS NULL")
+                         .fetchone()[0], 0)
+
+    def test_meta_counts_where_the_record_disagrees(self):
+        con, _ = synthetic()
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["post_match_record"]), 1)
+        # Under --flaws: the net worth is 100 souls more, an objective more fell.
+        self.assertEqual(int(meta["record_souls_disagree"]), 1)
+        self.assertEqual(int(meta["record_kills_disagree"]), 0)
+        self.assertEqual(int(meta["record_objectives_disagree"]), 1)
+        clean, _ = synthetic(flaws=False)
+        meta = dict(clean.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["record_souls_disagree"]), 0)
+        self.assertEqual(int(meta["record_objectives_disagree"]), 0)
+
+    def test_a_recording_cut_before_the_record_has_none(self):
+        con, truth = synthetic(record=False)
+        self.assertEqual(truth["record_match"], [])
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["post_match_record"]), 0)
+        for table in RECORD:
+            self.assertEqual(con.execute("SELECT count(*) FROM %s" % table).fetchone()[0], 0)
 
 
 class ReadmeQueries(unittest.TestCase):

@@ -86,7 +86,10 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "flex_slots", "heroes", "idol_returns", "inventory",
                                    "kill_streaks", "mid_boss", "modifiers", "objective_events",
                                    "pings", "purchase_notifications", "purchases",
-                                   "respawns"}));
+                                   "record_damage", "record_deaths", "record_items",
+                                   "record_match", "record_mid_boss", "record_objectives",
+                                   "record_paths", "record_pauses", "record_players",
+                                   "record_souls", "record_stats", "respawns"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
                                                  "shots"}));

@@ -17,7 +17,7 @@ constexpr match::UserMessageSpec kSpecs[] = {
     {kMsgBossDamaged, 0},      {kMsgMidBossSpawned, 0},    {kMsgRejuvStatus, 0},
     {kMsgKillStreak, 0},       {kMsgPlayerRespawned, 0},   {kMsgFlexSlotUnlocked, 0},
     {kMsgItemPurchaseNotification, 0}, {kMsgImportantAbilityUsed, 0},
-    {kMsgBannedHeroes, 0},
+    {kMsgBannedHeroes, 0},       {kMsgPostMatchDetails, 0},
 };
 
 MatchValue Int32(std::optional<int32_t> v) { return v ? MatchValue::Int(*v) : MatchValue(); }
@@ -277,6 +277,7 @@ void MatchMessages::Damage(MatchContext& ctx, MessageHost& host) {
 void MatchMessages::Objective(MatchContext& ctx, MessageHost& host, bool killed) {
   const Entity* e = ByHandle(ctx, m_.Uint32(3));
   if (e == nullptr) Count(killed ? "boss_killed_without_entity" : "boss_damaged_without_entity");
+  if (killed) ++objectives_killed_;
   row_[kObjKind] = MatchValue::Text(killed ? "killed" : "damaged");
   const std::optional<uint32_t> handle = m_.Uint32(3);
   if (e != nullptr) {

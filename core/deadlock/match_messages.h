@@ -51,11 +51,14 @@ class MatchMessages {
   // The message types read, with the priority they are applied at.
   static std::span<const match::UserMessageSpec> Specs();
 
-  // A message of one of Specs()' types (HeroKilled excluded: the module's).
+  // A message of one of Specs()' types (HeroKilled and PostMatchDetails
+  // excluded: the module's).
   void OnMessage(match::MatchContext& ctx, MessageHost& host, uint32_t type,
                  const uint8_t* data, size_t size);
 
   std::optional<int32_t> winner() const { return winner_; }
+  // BossKilled messages read.
+  int64_t objectives_killed() const { return objectives_killed_; }
   // The hero ids BannedHeroes gave, in order.
   const std::vector<int64_t>& banned() const { return banned_; }
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
@@ -86,6 +89,7 @@ class MatchMessages {
   size_t names_seen_ = 0;  // EntityNames entries hashed so far
   std::optional<int32_t> winner_;
   std::vector<int64_t> banned_;
+  int64_t objectives_killed_ = 0;
   std::vector<std::pair<std::string, uint64_t>> counters_;
 };
 

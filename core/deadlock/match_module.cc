@@ -6,6 +6,7 @@
 #include "core/deadlock/loadout.h"
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/modifiers.h"
+#include "core/deadlock/post_match.h"
 #include "core/deadlock/tables.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
@@ -102,6 +103,7 @@ class Module : public match::GameModule, public MessageHost {
     for (auto& c : messages_.Counters()) out.push_back(std::move(c));
     for (auto& c : modifiers_.Counters()) out.push_back(std::move(c));
     if (unknown_heroes_ > 0) out.emplace_back("unknown_hero_ids", unknown_heroes_);
+    for (const auto& c : record_counts_) out.push_back(c);
     return out;
   }
   std::span<const std::string_view> string_tables() const override { return kStringTables; }
@@ -126,9 +128,14 @@ class Module : public match::GameModule, public MessageHost {
 
  private:
   Status HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size);
+  // The post-match record's meta counts (post_match.h).
+  void RecordCounts(MatchContext& ctx);
 
   MatchMessages messages_;
   Modifiers modifiers_{&messages_};
+  PostMatch post_match_{&messages_};
+  // Where the post-match record and the replay's own fields disagree.
+  std::vector<std::pair<std::string, uint64_t>> record_counts_;
   HeroNames heroes_;
   uint64_t unknown_heroes_ = 0;
 
@@ -205,6 +212,31 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
   }
 }
 
+void Module::RecordCounts(MatchContext& ctx) {
+  record_counts_ = {{"post_match_record", post_match_.present() ? 1 : 0}};
+  if (post_match_.damaged() > 0) {
+    record_counts_.emplace_back("damaged_post_match_records", post_match_.damaged());
+  }
+  if (!post_match_.present()) return;
+  uint64_t kills = 0, souls = 0;
+  for (const auto& [slot, totals] : post_match_.totals()) {
+    const Entity* controller =
+        slot >= 0 && slot < match::HeldEntities::kMaxSlots ? ctx.Get(static_cast<int32_t>(slot) + 1)
+                                                           : nullptr;
+    if (controller == nullptr || !players_.IsController(ctx, controller->class_id)) {
+      ++kills, ++souls;  // no such player in the replay
+      continue;
+    }
+    if (match::ReadInt(kills_, controller) != totals.first) ++kills;
+    if (match::ReadInt(souls_, controller) != totals.second) ++souls;
+  }
+  const int64_t objectives = post_match_.objectives_destroyed() - messages_.objectives_killed();
+  record_counts_.emplace_back("record_kills_disagree", kills);
+  record_counts_.emplace_back("record_souls_disagree", souls);
+  record_counts_.emplace_back("record_objectives_disagree",
+                              static_cast<uint64_t>(objectives < 0 ? -objectives : objectives));
+}
+
 int32_t Module::SlotOfEntity(MatchContext& ctx, int32_t index) {
   if (index < 0) return -1;
   const Entity* e = ctx.Get(index);
@@ -216,7 +248,12 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
                              size_t size) {
   if (!ctx.match_layer()) return Status::Ok();
   if (type == kMsgHeroKilled) return HeroKilled(ctx, data, size);
-  if (ctx.game_tables()) messages_.OnMessage(ctx, *this, type, data, size);
+  if (!ctx.game_tables()) return Status::Ok();
+  if (type == kMsgPostMatchDetails) {
+    post_match_.OnMessage(ctx, data, size);
+  } else {
+    messages_.OnMessage(ctx, *this, type, data, size);
+  }
   return Status::Ok();
 }
 
@@ -259,6 +296,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     modifiers_.Finish(ctx);
     for (int64_t id : messages_.banned()) heroes_.Saw(id, {});
     unknown_heroes_ = heroes_.Write(ctx);
+    RecordCounts(ctx);
   }
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     players_.Record(ctx, p, p.pawn ? ctx.EntityName(*p.pawn) : std::string_view());

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/proto_wire.h"
+
 namespace gem::deadlock {
 
 // CitadelUserMessageIds (Valve's), the ones gem reads.
@@ -83,9 +85,24 @@ class MessageFields {
 bool RepeatedVarints(const uint8_t* data, size_t size, uint32_t f, bool is_signed,
                      std::vector<int64_t>* out);
 
+// Calls `fn` with each occurrence of length-delimited field `f` of a
+// message, in order; stops early when `fn` returns false. False when the
+// message is malformed.
+template <typename Fn>
+bool ForEachBytes(const uint8_t* data, size_t size, uint32_t f, Fn&& fn);
+
 // Valve's CUtlStringToken of a name (ability and item ids, m_nAbilityID):
 // MurmurHash2 of the lower-cased bytes, seeded 0x31415926.
 uint32_t StringToken(std::string_view name);
+
+template <typename Fn>
+bool ForEachBytes(const uint8_t* data, size_t size, uint32_t f, Fn&& fn) {
+  WireReader r(data, size);
+  while (r.Next()) {
+    if (r.field() == f && r.wire_type() == 2 && !fn(r.bytes())) return r.ok();
+  }
+  return r.ok();
+}
 
 }  // namespace gem::deadlock
 

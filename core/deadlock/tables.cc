@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "core/deadlock/post_match.h"
 #include "core/match/held_entities.h"
 
 namespace gem::deadlock {
@@ -145,6 +146,7 @@ GameSchema Build() {
   heroes.columns = {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"},
                     {"internal_name", "TEXT"}, {"source", "TEXT"}};
   s.tables[kHeroes] = heroes;
+  AddRecordTables(&s);
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},
                     {"inflictor_class", "TEXT"}};

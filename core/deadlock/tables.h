@@ -40,6 +40,7 @@
 //             modifier_id, modifier, serial, stacks, max_stacks, duration,
 //             last_applied): see modifiers.h
 //   heroes(hero_id, name, internal_name, source): see hero_names.h
+//   record_*: the post-match record, see post_match.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
 
@@ -67,6 +68,18 @@ enum Table : uint32_t {
   kBannedHeroes,
   kModifiers,
   kHeroes,
+  // The post-match record (post_match.h).
+  kRecordMatch,
+  kRecordPlayers,
+  kRecordStats,
+  kRecordSouls,
+  kRecordItems,
+  kRecordDeaths,
+  kRecordObjectives,
+  kRecordMidBoss,
+  kRecordPauses,
+  kRecordDamage,
+  kRecordPaths,
   kTableCount
 };
 

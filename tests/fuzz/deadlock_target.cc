@@ -7,6 +7,7 @@
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/messages.h"
 #include "core/deadlock/modifiers.h"
+#include "core/deadlock/post_match.h"
 #include "core/mapped_file.h"
 #include "core/parser.h"
 #include "tests/fuzz/targets.h"
@@ -92,6 +93,9 @@ int DeadlockUserMessages(const uint8_t* data, size_t size) {
   deadlock::MatchMessages messages;
   Host host;
   messages.OnMessage(ctx, host, type, data, size);
+  // As a post-match record (user message 316), whatever the type byte.
+  deadlock::PostMatch record(&messages);
+  record.OnMessage(ctx, data, size);
   // The same bytes as an ActiveModifiers entry, set twice (a life, then
   // its update or end), looked up, and ended by the finish.
   StringTable table(0, "ActiveModifiers", StringTableSettings{});

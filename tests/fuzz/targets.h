@@ -59,7 +59,8 @@ int ChunkAndStateCodecs(const uint8_t* data, size_t size);
 // ones its match layer reads (core/deadlock/match_messages.h), the rest is
 // the payload, read by the field readers and then as a row of its table
 // over the entities and string tables the 10524 Deadlock fixture ends with,
-// and as an ActiveModifiers entry's data (core/deadlock/modifiers.h)
+// as a post-match record (core/deadlock/post_match.h) and as an
+// ActiveModifiers entry's data (core/deadlock/modifiers.h)
 // (without the fixture, the readers alone).
 int DeadlockUserMessages(const uint8_t* data, size_t size);
 

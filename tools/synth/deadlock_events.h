@@ -27,6 +27,13 @@
 // - every 3 minutes from minute 1, one of the player's abilities that has
 //   no upgrade bit at the start (the signature abilities) gains the next
 //   one (m_nUpgradeBits, m_nUpgradeInfo in later builds: 1, 3, 7, 15).
+// - the post-match record (PostMatchDetails) in the last packet, unless
+//   `post_match_record` is false: the players with their stats every 5
+//   minutes (souls by three sources), the items bought, two deaths, the
+//   objectives killed, the mid boss, a pause, a damage matrix of two
+//   sources and a path. It agrees with the replay's fields, except under
+//   `flaws`: the net worth is 100 souls more than the controller's, and an
+//   objective more is destroyed.
 // - `flaws`: one Damage in 500 names no victim, one AbilitiesChanged in
 //   four an id that is no name's token, and a banned hero id (999) that no
 //   hero has.
@@ -49,7 +56,7 @@ namespace gem::synth {
 
 class DeadlockEvents {
  public:
-  DeadlockEvents(World* world, uint64_t seed, bool flaws);
+  DeadlockEvents(World* world, uint64_t seed, bool flaws, bool post_match_record = true);
 
   // Whether, in a Deadlock world, the messages name entities of the class
   // (players, troopers, abilities, objectives) or the class keeps the
@@ -87,6 +94,10 @@ class DeadlockEvents {
   void Objective(uint32_t tick);
   void Modifiers(uint32_t tick);
   void Upgrade(uint32_t tick);
+  void PostMatchRecord(uint32_t tick);
+  void Truth(const std::string& line) {
+    if (truth_ != nullptr) std::fprintf(truth_, "%s\n", line.c_str());
+  }
   // A modifier's life as gem's modifiers table should hold it.
   struct ModifierLife {
     int32_t index;
@@ -103,6 +114,18 @@ class DeadlockEvents {
   World* world_;
   std::mt19937_64 rng_;
   bool flaws_;
+  bool post_match_record_;
+  // What the record repeats: items bought, objectives killed (time, first
+  // damage), the mid boss's kill.
+  struct Bought {
+    uint32_t tick;
+    int32_t slot;
+    uint32_t id;
+    std::string name;
+  };
+  std::vector<Bought> bought_;
+  std::vector<std::pair<uint32_t, uint32_t>> killed_objectives_;  // (damaged, killed) ticks
+  std::vector<int32_t> killed_teams_;
   bool active_ = false;
   FILE* truth_ = nullptr;
   uint32_t start_ = 0, end_ = 0;

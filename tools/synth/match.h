@@ -42,6 +42,7 @@ struct MatchOptions {
   uint32_t truth_interval = 300;         // ticks between ground-truth samples
   uint32_t horn_after = 1200;            // ticks from the start to the horn
   bool flaws = false;                    // hero_items.h: damaged names and handles
+  bool post_match_record = true;         // Deadlock: PostMatchDetails at the end
 };
 
 struct MatchCounters {
@@ -132,7 +133,7 @@ class Match {
   HeroItems items_{world_, &rng_, &combat_, &stats_};
   Objectives objectives_{world_, &rng_, &combat_, &stats_};
   // A Deadlock world's user messages (deadlock_events.h).
-  DeadlockEvents deadlock_{world_, options_.seed, options_.flaws};
+  DeadlockEvents deadlock_{world_, options_.seed, options_.flaws, options_.post_match_record};
 };
 
 }  // namespace gem::synth

@@ -55,7 +55,11 @@ void Usage(FILE* out) {
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
              "in --match-truth; --no-round-events leaves out the round and blind events,\n"
-             "--no-round-start-events round_start alone.\n");
+             "--no-round-start-events round_start alone.\n"
+             "\n"
+             "From a Deadlock fixture: its user messages, modifiers and upgrades too\n"
+             "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"
+             "stops the recording before it, as most recordings stop.\n");
 }
 
 bool ParseNumber(const char* text, double* out) {
@@ -116,6 +120,8 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (a == "--flaws") {
       options.flaws = true;
+    } else if (a == "--no-post-match") {
+      options.post_match_record = false;
     } else if (a[0] == '-' || !out.empty()) {
       fmt::print(stderr, "gem-synth: unexpected argument {}\n", a);
       Usage(stderr);

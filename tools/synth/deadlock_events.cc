@@ -13,9 +13,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr uint32_t kEvery = 900;          // ticks between the periodic messages
-constexpr uint32_t kMinute = 1800;        // ticks
-constexpr uint32_t kKillAfter = 600;      // an objective dies 20 s after its damage
 const char* const kObjectiveClasses[] = {"CNPC_TrooperBoss", "CNPC_Boss_Tier2",
                                          "CNPC_TrooperBarrackBoss",
                                          "CCitadel_Destroyable_Building", "CNPC_Boss_Tier3"};
@@ -61,6 +58,17 @@ void DeadlockEvents::Start(uint32_t end_tick, FILE* truth) {
   truth_ = truth;
   start_ = world_->start_tick();
   end_ = end_tick;
+  // Times in game seconds, as even tick counts (packets come every 2 ticks).
+  const double tps = 1.0 / world_->tick_interval();
+  auto ticks = [&](double seconds) {
+    return 2 * static_cast<uint32_t>(seconds * tps / 2 + 0.5);
+  };
+  every_ = ticks(30);
+  minute_ = ticks(60);
+  kill_after_ = ticks(20);
+  stack_every_ = ticks(5);
+  modifier_every_ = ticks(10);
+  damage_chance_ = 9.0 / (tps / 2);  // about nine a second
   std::vector<std::vector<int32_t>> objectives(std::size(kObjectiveClasses));
   for (const auto& [index, e] : world_->entities()) {
     const std::string& c = e->class_name();
@@ -131,17 +139,17 @@ void DeadlockEvents::Tick(uint32_t tick) {
     }
     Emit(proto::k_EUserMsg_BannedHeroes, bans.SerializeAsString(), truth);
   }
-  if (Uniform() < 0.6) Damage(tick);
-  if (since % kEvery == 450) Periodic(tick);
+  if (Uniform() < damage_chance_) Damage(tick);
+  if (since % every_ == every_ / 2) Periodic(tick);
   Objective(tick);
   Modifiers(tick);
-  if (since >= kMinute && (since - kMinute) % (3 * kMinute) == 0) Upgrade(tick);
-  if (since == 10 * kMinute) {
+  if (since >= minute_ && (since - minute_) % (3 * minute_) == 0) Upgrade(tick);
+  if (since == 10 * minute_) {
     Emit(proto::k_EUserMsg_MidBossSpawned, proto::CCitadelUserMsg_MidBossSpawned().SerializeAsString(),
          Json{{"kind", "mid_boss"}, {"tick", tick}, {"kind_", "spawned"}, {"team", Null()},
               {"slot", Null()}, {"user_team", Null()}, {"event_type", Null()}}.dump());
   }
-  if (since == 12 * kMinute && !players_.empty()) {
+  if (since == 12 * minute_ && !players_.empty()) {
     const Player& p = players_[Below(players_.size())];
     proto::CCitadelUserMsg_RejuvStatus m;
     m.set_killing_team(2);
@@ -152,7 +160,7 @@ void DeadlockEvents::Tick(uint32_t tick) {
          Json{{"kind", "mid_boss"}, {"tick", tick}, {"kind_", "rejuv"}, {"team", 2},
               {"slot", p.slot}, {"user_team", 2}, {"event_type", 1}}.dump());
   }
-  if (since % (5 * kMinute) == 0) {
+  if (since % (5 * minute_) == 0) {
     proto::CCitadelUserMsg_ReturnIdol m;
     const int32_t location = static_cast<int32_t>(Below(4));
     const float x = static_cast<float>(Uniform() * 8000 - 4000);
@@ -164,11 +172,11 @@ void DeadlockEvents::Tick(uint32_t tick) {
          Json{{"kind", "idol_returns"}, {"tick", tick}, {"location_index", location},
               {"enabled", 1}, {"x", F32(x)}, {"y", F32(y)}, {"z", 128.5}}.dump());
   }
-  if (since == 15 * kMinute || since == 25 * kMinute) {
+  if (since == 15 * minute_ || since == 25 * minute_) {
     proto::CCitadelUserMsg_FlexSlotUnlocked m;
-    const int32_t team = since == 15 * kMinute ? 2 : 3;
+    const int32_t team = since == 15 * minute_ ? 2 : 3;
     m.set_team_number(team);
-    m.set_flexslot_unlocked(since == 15 * kMinute ? 1 : 2);
+    m.set_flexslot_unlocked(since == 15 * minute_ ? 1 : 2);
     Emit(proto::k_EUserMsg_FlexSlotUnlocked, m.SerializeAsString(),
          Json{{"kind", "flex_slots"}, {"tick", tick}, {"team", team},
               {"flex_slot", m.flexslot_unlocked()}}.dump());
@@ -289,7 +297,7 @@ void DeadlockEvents::Damage(uint32_t tick) {
 void DeadlockEvents::Periodic(uint32_t tick) {
   if (players_.empty()) return;
   const Player& p = players_[Below(players_.size())];
-  const uint32_t round = (tick - start_) / kEvery;
+  const uint32_t round = (tick - start_) / every_;
   {
     proto::CCitadelUserMsg_KillStreak m;
     m.set_player_pawn(p.pawn->handle());
@@ -653,12 +661,12 @@ void DeadlockEvents::Modifiers(uint32_t tick) {
     modifiers_.erase(modifiers_.begin() + static_cast<long>(i));
   }
   if (tick == end_) return;
-  if (since % 150 == 75 && !modifiers_.empty()) {
+  if (since % stack_every_ == stack_every_ / 2 && !modifiers_.empty()) {
     ModifierLife& life = modifiers_[Below(modifiers_.size())];
     ++life.stacks;
     WriteModifier(life, false);
   }
-  if (since % 300 != 0) return;
+  if (since % modifier_every_ != 0) return;
   std::vector<int32_t> pawns;
   for (const Player& p : players_) pawns.push_back(p.pawn->index);
   SimEntity* parent = Uniform() < 0.5 ? Pick(pawns) : Pick(troopers_);
@@ -678,7 +686,7 @@ void DeadlockEvents::Modifiers(uint32_t tick) {
     life.index = static_cast<int32_t>(table->entries.size());
   }
   life.serial = next_serial_++;
-  life.end_tick = tick + 600 + static_cast<uint32_t>(Below(1200));
+  life.end_tick = tick + 2 * modifier_every_ + static_cast<uint32_t>(Below(4 * modifier_every_));
   life.stacks = 1;
   const Ability* ability = abilities_.empty() ? nullptr : &abilities_[Below(abilities_.size())];
   const bool ability_live = ability && world_->entities().count(ability->index) > 0;
@@ -714,8 +722,8 @@ void DeadlockEvents::Modifiers(uint32_t tick) {
 
 void DeadlockEvents::Objective(uint32_t tick) {
   const uint32_t since = tick - start_;
-  if (since < 3 * kMinute || players_.empty()) return;
-  const uint32_t step = (since - 3 * kMinute) % (2 * kMinute);
+  if (since < 3 * minute_ || players_.empty()) return;
+  const uint32_t step = (since - 3 * minute_) % (2 * minute_);
   if (step == 0 && damaged_ < 0 && next_objective_ < objectives_.size()) {
     auto it = world_->entities().find(objectives_[next_objective_]);
     if (it == world_->entities().end()) return;
@@ -737,7 +745,7 @@ void DeadlockEvents::Objective(uint32_t tick) {
     damaged_ = e->index;
     return;
   }
-  if (step != kKillAfter || damaged_ < 0) return;
+  if (step != kill_after_ || damaged_ < 0) return;
   auto it = world_->entities().find(damaged_);
   damaged_ = -1;
   if (it == world_->entities().end()) return;
@@ -767,7 +775,7 @@ void DeadlockEvents::Objective(uint32_t tick) {
             {"killer_class", killer.pawn->class_name()}, {"bosses_remaining", remaining},
             {"message_time", F32(game_time)}, {"x", F32(x)}, {"y", F32(y)}, {"z", 0.0}}
            .dump());
-  killed_objectives_.push_back({tick - kKillAfter, tick});
+  killed_objectives_.push_back({tick - kill_after_, tick});
   killed_teams_.push_back(team);
   // Gone in the same packet: the message must still name it.
   world_->Delete(e);

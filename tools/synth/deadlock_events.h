@@ -129,6 +129,11 @@ class DeadlockEvents {
   bool active_ = false;
   FILE* truth_ = nullptr;
   uint32_t start_ = 0, end_ = 0;
+  // Ticks of 30 s, a minute, 20 s, 5 s and 10 s at the world's tick rate;
+  // the chance of a Damage message in a packet.
+  uint32_t every_ = 900, minute_ = 1800, kill_after_ = 600, stack_every_ = 150,
+           modifier_every_ = 300;
+  double damage_chance_ = 0.6;
   std::vector<Player> players_;
   std::vector<int32_t> troopers_;
   std::vector<Ability> abilities_;

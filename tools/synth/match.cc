@@ -486,7 +486,9 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   draft_.Start(start, pregame, stats_, match_truth);
   objectives_.Start(pregame, horn, match_truth);
   Start();
-  const uint32_t ticks = static_cast<uint32_t>(options_.minutes * 60 * 30);
+  // The world's own tick rate: 30 in Dota, 64 in Deadlock.
+  const uint32_t ticks =
+      static_cast<uint32_t>(options_.minutes * 60 / world_->tick_interval() + 0.5);
   deadlock_.Start(start + ticks - ticks % 2, match_truth);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {

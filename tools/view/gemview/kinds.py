@@ -26,6 +26,8 @@ KINDS = {
     ],
     "deadlock": [
         ("hero", r"^CCitadelPlayerPawn$"),
+        ("mid_boss", r"^CNPC_MidBoss$"),
+        ("urn", r"^CCitadelItemPickupIdol$"),
         ("objective", r"^CNPC_(TrooperBoss|TrooperBarrackBoss|Boss_Tier[23]|BaseDefenseSentry)$"),
         ("objective", r"^CCitadel_Destroyable_Building$"),
         ("trooper", r"^CNPC_Trooper"),
@@ -42,7 +44,7 @@ FIELDS = POSITION + ["CBodyComponent.m_angRotation", "m_iTeamNum", "m_iHealth",
 CHARTS = {
     "dota2": ["net_worth", "xp", "gold"],
     "cs2": ["money", "equipment_value", "health"],
-    "deadlock": ["souls", "health"],
+    "deadlock": ["souls", "player_damage", "health"],
 }
 
 

@@ -85,7 +85,7 @@ TEST(GameModules, EachGameDeclaresItsTables) {
             (std::set<std::string>{"abilities", "ability_casts", "banned_heroes", "damage",
                                    "flex_slots", "heroes", "idol_returns", "inventory",
                                    "kill_streaks", "mid_boss", "modifiers", "objective_events",
-                                   "pings", "purchase_notifications", "purchases",
+                                   "pauses", "pings", "purchase_notifications", "purchases",
                                    "record_damage", "record_deaths", "record_items",
                                    "record_match", "record_mid_boss", "record_objectives",
                                    "record_paths", "record_pauses", "record_players",

@@ -128,6 +128,9 @@ class Module : public match::GameModule, public MessageHost {
 
  private:
   Status HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size);
+  // A pause's start or end at this frame's end, or (`finish`) the pause
+  // still under way at the end.
+  void Pauses(MatchContext& ctx, bool finish);
   // The post-match record's meta counts (post_match.h).
   void RecordCounts(MatchContext& ctx);
 
@@ -164,11 +167,18 @@ class Module : public match::GameModule, public MessageHost {
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
   FieldReader hero_id_{"m_PlayerDataGlobal.m_nHeroID", "m_nHeroID"};
+  FieldReader paused_{"m_pGameRules.m_bGamePaused"};
+  FieldReader pause_team_{"m_pGameRules.m_iPauseTeam"};
+  // The pause under way: its row so far (tick, clock, team).
+  std::optional<std::vector<MatchValue>> pause_;
 };
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   if (!ctx.match_layer()) return;
-  if (ctx.game_tables()) modifiers_.OnFrameEnd(ctx, *this);
+  if (ctx.game_tables()) {
+    modifiers_.OnFrameEnd(ctx, *this);
+    Pauses(ctx, false);
+  }
   const std::vector<match::PlayerControllers::Player>& players = players_.InPlay(ctx);
   pawns_.assign(pawns_.size(), nullptr);
   for (const match::PlayerControllers::Player& p : players) {
@@ -209,6 +219,25 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
       row[kApNetWorth + i] = IntCell(match::ReadInt(*counters[i], p.controller));
     }
     emit.Emit(row);
+  }
+}
+
+void Module::Pauses(MatchContext& ctx, bool finish) {
+  const bool paused = !finish && match::ReadInt(paused_, rules_.Get(ctx)).value_or(0) != 0;
+  if (paused && !pause_) {
+    pause_.emplace(kPauseColumns, MatchValue());
+    (*pause_)[kTick] = MatchValue::Int(ctx.tick());
+    (*pause_)[kGameTime] = Clock(ctx);
+    const std::optional<int64_t> team = match::ReadInt(pause_team_, rules_.Get(ctx));
+    if (team && *team >= 0) (*pause_)[kPauseTeam] = MatchValue::Int(*team);
+  } else if (!paused && pause_) {
+    if (!finish) {
+      (*pause_)[kPauseEndTick] = MatchValue::Int(ctx.tick());
+      (*pause_)[kPauseDuration] =
+          MatchValue::Real((ctx.tick() - (*pause_)[kTick].i) * ctx.tick_interval());
+    }
+    ctx.Row(kPauses, *pause_);
+    pause_.reset();
   }
 }
 
@@ -294,6 +323,7 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
   if (ctx.match_layer() && ctx.game_tables()) {
     modifiers_.Finish(ctx);
+    Pauses(ctx, true);
     for (int64_t id : messages_.banned()) heroes_.Saw(id, {});
     unknown_heroes_ = heroes_.Write(ctx);
     RecordCounts(ctx);

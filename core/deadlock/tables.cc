@@ -146,6 +146,9 @@ GameSchema Build() {
   heroes.columns = {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"},
                     {"internal_name", "TEXT"}, {"source", "TEXT"}};
   s.tables[kHeroes] = heroes;
+  s.tables[kPauses] = Event("pauses", "the game paused (the game rules' m_bGamePaused)",
+                            {{"end_tick", "INTEGER"}, {"duration_s", "REAL"},
+                             {"team", "INTEGER"}});
   AddRecordTables(&s);
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},

@@ -40,6 +40,10 @@
 //             modifier_id, modifier, serial, stacks, max_stacks, duration,
 //             last_applied): see modifiers.h
 //   heroes(hero_id, name, internal_name, source): see hero_names.h
+//   pauses(id, tick, game_time, end_tick, duration_s, team): the game
+//          rules' m_bGamePaused, from the frame it turns on (team:
+//          m_iPauseTeam then, NULL when -1) to the frame it turns off
+//          (NULL while still paused at the end)
 //   record_*: the post-match record, see post_match.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
@@ -68,6 +72,7 @@ enum Table : uint32_t {
   kBannedHeroes,
   kModifiers,
   kHeroes,
+  kPauses,
   // The post-match record (post_match.h).
   kRecordMatch,
   kRecordPlayers,
@@ -127,6 +132,9 @@ enum IdolColumn : size_t {
 };
 enum FlexColumn : size_t { kFlexTeam = kEventColumns, kFlexSlot, kFlexColumns };
 enum BanColumn : size_t { kBanTick, kBanHeroId, kBanColumns };
+enum PauseColumn : size_t {
+  kPauseEndTick = kEventColumns, kPauseDuration, kPauseTeam, kPauseColumns
+};
 enum HeroColumn : size_t { kHeroId, kHeroName, kHeroInternalName, kHeroSource, kHeroColumns };
 enum ModifierColumn : size_t {
   kModRemovedTick = kEventColumns, kModRemovedTime, kModSlot, kModParent, kModParentClass,

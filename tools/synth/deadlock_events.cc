@@ -80,6 +80,8 @@ void DeadlockEvents::Start(uint32_t end_tick, FILE* truth) {
           pawn->second->handle() == static_cast<uint32_t>(handle)) {
         players_.push_back({index - 1, e.get(), pawn->second.get()});
       }
+    } else if (c == "CCitadelGameRulesProxy") {
+      rules_ = e.get();
     } else if (c == "CNPC_Trooper") {
       troopers_.push_back(index);
     } else if (IsAbilityClass(c)) {
@@ -143,6 +145,7 @@ void DeadlockEvents::Tick(uint32_t tick) {
   if (since % every_ == every_ / 2) Periodic(tick);
   Objective(tick);
   Modifiers(tick);
+  Pause(tick);
   if (since >= minute_ && (since - minute_) % (3 * minute_) == 0) Upgrade(tick);
   if (since == 10 * minute_) {
     Emit(proto::k_EUserMsg_MidBossSpawned, proto::CCitadelUserMsg_MidBossSpawned().SerializeAsString(),
@@ -602,6 +605,28 @@ void DeadlockEvents::PostMatchRecord(uint32_t tick) {
   proto::CCitadelUserMsg_PostMatchDetails m;
   m.set_match_details(contents.SerializeAsString());
   Emit(proto::k_EUserMsg_PostMatchDetails, m.SerializeAsString(), "");
+}
+
+void DeadlockEvents::Pause(uint32_t tick) {
+  const uint32_t since = tick - start_;
+  const uint32_t length = every_;  // 30 s
+  if (rules_ == nullptr || (since != 20 * minute_ && since != 20 * minute_ + length)) return;
+  const bool start = since == 20 * minute_;
+  // Server ticks are index ticks in gem-synth's replays.
+  if (start) {
+    world_->Set(rules_, "m_pGameRules.m_nPauseStartTick", Value::Int(tick));
+    world_->Set(rules_, "m_pGameRules.m_iPauseTeam", Value::Int(3));
+  } else {
+    const int64_t total = world_->GetInt(*rules_, "m_pGameRules.m_nTotalPausedTicks", 0);
+    world_->Set(rules_, "m_pGameRules.m_nTotalPausedTicks", Value::Int(total + length));
+    world_->Set(rules_, "m_pGameRules.m_iPauseTeam", Value::Int(-1));
+  }
+  world_->Set(rules_, "m_pGameRules.m_bGamePaused", Value::Bool(start));
+  if (!start) {
+    Truth(Json{{"kind", "pauses"}, {"tick", tick - length}, {"end_tick", tick},
+               {"duration_s", length * world_->tick_interval()}, {"team", 3}}
+              .dump());
+  }
 }
 
 void DeadlockEvents::Upgrade(uint32_t tick) {

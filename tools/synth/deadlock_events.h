@@ -27,6 +27,9 @@
 // - every 3 minutes from minute 1, one of the player's abilities that has
 //   no upgrade bit at the start (the signature abilities) gains the next
 //   one (m_nUpgradeBits, m_nUpgradeInfo in later builds: 1, 3, 7, 15).
+// - at 20 minutes the game pauses for 30 s (the game rules'
+//   m_bGamePaused, m_nPauseStartTick, m_iPauseTeam 3, then
+//   m_nTotalPausedTicks): the clock stops.
 // - the post-match record (PostMatchDetails) in the last packet, unless
 //   `post_match_record` is false: the players with their stats every 5
 //   minutes (souls by three sources), the items bought, two deaths, the
@@ -95,6 +98,7 @@ class DeadlockEvents {
   void Modifiers(uint32_t tick);
   void Upgrade(uint32_t tick);
   void PostMatchRecord(uint32_t tick);
+  void Pause(uint32_t tick);
   void Truth(const std::string& line) {
     if (truth_ != nullptr) std::fprintf(truth_, "%s\n", line.c_str());
   }
@@ -126,6 +130,7 @@ class DeadlockEvents {
   std::vector<Bought> bought_;
   std::vector<std::pair<uint32_t, uint32_t>> killed_objectives_;  // (damaged, killed) ticks
   std::vector<int32_t> killed_teams_;
+  SimEntity* rules_ = nullptr;
   bool active_ = false;
   FILE* truth_ = nullptr;
   uint32_t start_ = 0, end_ = 0;

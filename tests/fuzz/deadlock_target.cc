@@ -1,40 +1,16 @@
 // Deadlock's user messages (core/deadlock/match_messages.h) over the state
 // the 10524 fixture ends with: its entities, classes and string tables.
-#include <cstdlib>
-#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/messages.h"
 #include "core/deadlock/modifiers.h"
 #include "core/deadlock/post_match.h"
-#include "core/mapped_file.h"
-#include "core/parser.h"
 #include "tests/fuzz/targets.h"
 
 namespace gem::fuzz {
 namespace {
-
-struct DeadlockWorld {
-  MappedFile file;
-  std::unique_ptr<Parser> parser;
-  bool ok = false;
-};
-
-const DeadlockWorld& World() {
-  static DeadlockWorld* world = [] {
-    auto* w = new DeadlockWorld;
-    const char* dir = std::getenv("GEM_FIXTURES");
-    const std::string path =
-        std::string(dir != nullptr && *dir != '\0' ? dir : "../shared/fixtures") +
-        "/deadlock_demofilenet_hltv_10524_new_player_basics.dem";
-    if (!w->file.Open(path).ok()) return w;
-    w->parser = std::make_unique<Parser>(nullptr);
-    w->ok = w->parser->Parse(w->file.data(), w->file.size()).ok();
-    return w;
-  }();
-  return *world;
-}
 
 // Takes every row and chat line, and looks at every value.
 class CheckingSink : public Sink {
@@ -85,11 +61,10 @@ int DeadlockUserMessages(const uint8_t* data, size_t size) {
   std::vector<int64_t> values;
   static_cast<void>(deadlock::RepeatedVarints(data, size, 1, true, &values));
   // The tables, over a real match's state.
-  const DeadlockWorld& world = World();
-  if (!world.ok) return 0;
+  const Parser* world = ParsedFixture("deadlock_demofilenet_hltv_10524_new_player_basics.dem");
+  if (world == nullptr) return 0;
   CheckingSink sink;
-  match::MatchContext ctx(&world.parser->schema(), &world.parser->entities(),
-                          &world.parser->string_tables(), &sink);
+  match::MatchContext ctx(&world->schema(), &world->entities(), &world->string_tables(), &sink);
   deadlock::MatchMessages messages;
   Host host;
   messages.OnMessage(ctx, host, type, data, size);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,10 +32,9 @@ std::vector<FieldDecoder> AllDecoders() {
   return out;
 }
 
-// The auto fixture, parsed once: its schema, class count and baselines.
+// The auto fixture's class baselines, from its parse (ParsedFixture).
 struct EntityWorld {
-  MappedFile file;
-  std::unique_ptr<Parser> parser;
+  const Parser* parser = nullptr;
   std::vector<std::pair<int32_t, std::string>> baselines;
   bool ok = false;
 };
@@ -42,13 +42,8 @@ struct EntityWorld {
 const EntityWorld& World() {
   static EntityWorld* world = [] {
     auto* w = new EntityWorld;
-    const char* dir = std::getenv("GEM_FIXTURES");
-    const std::string path =
-        std::string(dir != nullptr && *dir != '\0' ? dir : "../shared/fixtures") +
-        "/dota2_haste_auto-20240102-2233-start.dem";
-    if (!w->file.Open(path).ok()) return w;
-    w->parser = std::make_unique<Parser>(nullptr);
-    if (!w->parser->Parse(w->file.data(), w->file.size()).ok()) return w;
+    w->parser = ParsedFixture("dota2_haste_auto-20240102-2233-start.dem");
+    if (w->parser == nullptr) return w;
     const StringTable* table = w->parser->string_tables().Find("instancebaseline");
     if (table == nullptr) return w;
     for (size_t i = 0; i < table->size(); ++i) {
@@ -66,6 +61,28 @@ const EntityWorld& World() {
 }
 
 }  // namespace
+
+const Parser* ParsedFixture(const std::string& file) {
+  struct Parsed {
+    MappedFile mapped;
+    std::unique_ptr<Parser> parser;
+  };
+  // Kept for the process: fuzzers call the targets millions of times.
+  static auto* parsed = new std::map<std::string, std::unique_ptr<Parsed>>;
+  auto it = parsed->find(file);
+  if (it == parsed->end()) {
+    auto p = std::make_unique<Parsed>();
+    const char* dir = std::getenv("GEM_FIXTURES");
+    const std::string path =
+        std::string(dir != nullptr && *dir != '\0' ? dir : "../shared/fixtures") + "/" + file;
+    if (p->mapped.Open(path).ok()) {
+      p->parser = std::make_unique<Parser>(nullptr);
+      if (!p->parser->Parse(p->mapped.data(), p->mapped.size()).ok()) p->parser.reset();
+    }
+    it = parsed->emplace(file, std::move(p)).first;
+  }
+  return it->second->parser.get();
+}
 
 std::unique_ptr<EntityManager> NewAutoFixtureEntities() {
   const EntityWorld& world = World();

@@ -9,12 +9,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "core/entities.h"
+#include "core/parser.h"
 #include "core/string_table.h"
 #include "tests/fuzz/input_reader.h"
 
 namespace gem::fuzz {
+
+// The fixture `file` ($GEM_FIXTURES, else ../shared/fixtures), parsed
+// once for the process; null when it is missing or does not parse.
+const Parser* ParsedFixture(const std::string& file);
 
 // The outer demo stream: a whole replay (frames, their messages, all the
 // way into entities when the bytes get that far).

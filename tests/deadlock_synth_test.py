@@ -189,6 +189,14 @@ class TablesTest(unittest.TestCase):
         got = {(s, v, c): d for s, v, c, d in con.execute(
             "SELECT slot, victim_slot, victim_class, damage FROM damage_dealt")}
         self.assertEqual(got, dict(want))
+        taken = collections.Counter()
+        for w in truth["damage"]:
+            if w["victim"] is not None:
+                taken[(w["victim"], w["attacker"], w["attacker_class"])] += w["damage"]
+        self.assertGreater(len(taken), 1)
+        got = {(s, a, c): d for s, a, c, d in con.execute(
+            "SELECT slot, attacker_slot, attacker_class, damage FROM damage_taken")}
+        self.assertEqual(got, dict(taken))
 
 
 RECORD = ["record_match", "record_players", "record_stats", "record_souls", "record_items",

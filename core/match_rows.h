@@ -123,6 +123,7 @@ struct MatchSummary {
   int64_t last_tick = -1;
   std::optional<int64_t> start_tick;  // the game clock reads 0 here
   MatchValue duration_s;
+  MatchValue match_mode;   // the game's own enum, where its replay has one
   // Position rule of the game (meta), for gem_position.
   double cell_width = 0;
   double world_offset = 0;

@@ -19,7 +19,9 @@ CREATE TABLE match_info(
   first_tick INTEGER,
   last_tick INTEGER,
   start_tick INTEGER,     -- the game clock reads 0; NULL if the replay ends before
-  duration_s REAL         -- the game clock at the end
+  duration_s REAL,        -- the game clock at the end
+  match_mode INTEGER      -- how the match was made (Deadlock: ECitadelMatchMode); NULL
+                          -- when the game's replay does not say
 );
 
 -- One row per player who appears; slot is the numbering every match
@@ -151,8 +153,8 @@ Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) 
   Stmt info;
   GEM_RETURN_IF_ERROR(info.Prepare(
       db, "INSERT INTO match_info(game, map, match_id, game_mode, winner, winner_name, "
-          "tick_rate, first_tick, last_tick, start_tick, duration_s) "
-          "VALUES(?,?,?,?,?,?,?,?,?,?,?)"));
+          "tick_rate, first_tick, last_tick, start_tick, duration_s, match_mode) "
+          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
   info.Text(1, m.game);
   TextOrNull(info, 2, m.map);
   if (m.match_id != 0) info.Int(3, static_cast<int64_t>(m.match_id)); else info.Null(3);
@@ -164,6 +166,7 @@ Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) 
   if (m.last_tick >= 0) info.Int(9, m.last_tick); else info.Null(9);
   if (m.start_tick) info.Int(10, *m.start_tick); else info.Null(10);
   Bind(info, 11, m.duration_s);
+  Bind(info, 12, m.match_mode);
   GEM_RETURN_IF_ERROR(info.Run());
 
   Stmt player;

@@ -4,7 +4,8 @@
 // then the game's own, as the game's module declares them.
 //
 //   match_info(game, map, match_id, game_mode, winner, winner_name,
-//              tick_rate, first_tick, last_tick, start_tick, duration_s)
+//              tick_rate, first_tick, last_tick, start_tick, duration_s,
+//              match_mode)
 //   players(slot, player_id, team, name, steam_id, hero, controller, pawn)
 //   timeline(tick, game_time, slot, entity, alive, x, y, z, pitch, yaw,
 //            health, max_health, team, <game columns>)  by (slot, tick)

@@ -123,6 +123,9 @@ TEST(DeadlockMessages, StringTokensAsTheGameComputesThem) {
   EXPECT_EQ(StringToken("citadel_ability_bull_charge"), 2824119765u);
   // Lower-cased first.
   EXPECT_EQ(StringToken("Citadel_Ability_Melee_Parry"), 664285540u);
+  // The urn's (urn.h), as boon's name tables list them.
+  EXPECT_EQ(StringToken("ability_golden_idol"), 2521299219u);
+  EXPECT_EQ(StringToken("modifier_citadel_idol_return"), 3388847715u);
 }
 
 TEST(DeadlockMessages, EveryDamagedDamageMessageIsSurvived) {

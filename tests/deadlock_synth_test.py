@@ -3,7 +3,8 @@ match from the dl_midtown fixture, with flaws.
 
 Every row of damage, kill_streaks, respawns, objective_events, mid_boss,
 purchases, purchase_notifications, ability_casts, pings, idol_returns,
-flex_slots and banned_heroes, and every Deadlock chat line, must equal what
+flex_slots, banned_heroes, pauses, urn and patron_phases, and every
+Deadlock chat line, must equal what
 gem-synth wrote (tools/synth/deadlock_events.h), value by value and in
 order; the winner is GameOver's. Objectives killed and deleted in the same
 packet keep their class and name. The flaws (a Damage naming no victim, an
@@ -24,7 +25,7 @@ from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, TMP, connect, repl
 FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
 TABLES = ["damage", "kill_streaks", "respawns", "objective_events", "mid_boss", "purchases",
           "purchase_notifications", "ability_casts", "pings", "idol_returns", "flex_slots",
-          "banned_heroes", "pauses"]
+          "banned_heroes", "pauses", "urn"]
 # Written as each modifier's life ends: compared in the order they began.
 LIVES = "modifiers"
 _made = {}
@@ -165,12 +166,41 @@ class TablesTest(unittest.TestCase):
             self.assertEqual(deleted, (w["tick"],))
         # The view: one row an objective, its first damage and its death.
         view = {r[0]: r[1:] for r in con.execute(
-            "SELECT entity, class, first_damage_tick, destroyed_tick, killer FROM objectives")}
+            "SELECT entity, class, first_damage_tick, destroyed_tick, killer, lane "
+            "FROM objectives")}
         for w in killed:
             damaged = [d for d in truth["objective_events"]
                        if d["kind_"] == "damaged" and d["entity"] == w["entity"]]
             self.assertEqual(view[w["entity"]],
-                             (w["class"], damaged[0]["tick"], w["tick"], w["killer"]))
+                             (w["class"], damaged[0]["tick"], w["tick"], w["killer"], w["lane"]))
+        self.assertEqual({w["lane"] for w in killed} - {None}, {1, 4, 6})
+
+    def test_patron_phases_and_match_mode(self):
+        con, truth = synthetic()
+        want = truth["patron_phases"]
+        self.assertEqual([w["phase"] for w in want if w["tick"] > 1], [2, 1])
+        got = rows_of(con, "patron_phases")
+        self.assertEqual([{k: g[k] for k in w} for g, w in zip(got, want)], want)
+        self.assertEqual(len(got), len(want))
+        for g in got[2:]:  # the changes: after the clock starts
+            self.assertAlmostEqual(g["game_time"], clock(con, truth, g["tick"]), places=9)
+        self.assertEqual(con.execute("SELECT match_mode FROM match_info").fetchone()[0],
+                         truth["match_info"][0]["match_mode"])
+
+    def test_urn_events(self):
+        # Each kind the rule tells apart: a delivery (the return modifier
+        # put on twice, the golden idol removed with it) is one 'returned'
+        # and no drop; a modifier put on afresh is neither a drop nor a
+        # pickup.
+        con, truth = synthetic()
+        self.assertEqual([w["event"] for w in truth["urn"]],
+                         ["point_enabled", "picked_up", "returned", "point_disabled",
+                          "picked_up", "dropped"])
+        golden = con.execute("SELECT count(*) FROM modifiers WHERE ability_id = 2521299219"
+                             ).fetchone()[0]
+        returns = con.execute("SELECT count(*) FROM modifiers WHERE modifier_id = 3388847715"
+                              ).fetchone()[0]
+        self.assertEqual((golden, returns), (3, 2))
 
     def test_game_time_is_the_clock_at_the_tick(self):
         con, truth = synthetic()
@@ -262,9 +292,9 @@ class ReadmeQueries(unittest.TestCase):
         readme = readme[readme.index("## Deadlock as analysts read it"):
                         readme.index("## Asking in SQL")]
         blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
-        self.assertEqual(len(blocks), 6)
+        self.assertEqual(len(blocks), 7)
         con, truth = synthetic()
-        souls, builds, upgrades, dealt, objectives, mid_boss = (con.execute(sql).fetchall()
+        souls, builds, upgrades, dealt, objectives, mid_boss, urn = (con.execute(sql).fetchall()
                                                                 for sql in blocks)
         self.assertEqual(upgrades, sorted((w["slot"], w["tick"], w["ability"], w["level"])
                                           for w in truth["ability_upgrades"]))
@@ -283,10 +313,15 @@ class ReadmeQueries(unittest.TestCase):
                 want[(w["attacker"], w["victim"], w["victim_class"])] += w["damage"]
         self.assertEqual({(r[0], r[1], r[2]): r[3] for r in dealt}, dict(want))
         self.assertEqual(objectives, [
-            (w["tick"], w["class"], w["name"], w["team"], w["killer"])
+            (w["tick"], w["class"], w["name"], w["team"], w["lane"], w["killer"])
             for w in truth["objective_events"] if w["kind_"] == "killed"])
         self.assertEqual(mid_boss, [(w["tick"], w["kind_"], w["team"], w["slot"])
                                     for w in truth["mid_boss"]])
+        deliveries = [w for w in truth["urn"] if w["event"] == "returned"]
+        self.assertGreater(len(deliveries), 0)
+        self.assertEqual([(t, round(g, 6), s, team) for t, g, s, team in urn],
+                         [(w["tick"], round(clock(con, truth, w["tick"]), 6), w["slot"], w["team"])
+                          for w in deliveries])
 
 
 if __name__ == "__main__":

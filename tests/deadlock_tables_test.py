@@ -212,6 +212,55 @@ class ModifiersTest(unittest.TestCase):
                 self.assertEqual(sorted(got, key=repr), sorted(want, key=repr))
 
 
+class WorldObjectsTest(unittest.TestCase):
+    """patron_phases and urn on the fixtures, against the entities' own
+    fields read through the extension's change history (gem_changes), not
+    the match layer."""
+
+    def test_patron_phases_are_the_field_history(self):
+        need_some(DEADLOCK)
+        for stem in DEADLOCK:
+            with self.subTest(stem=stem):
+                con = connect(need(stem))
+                got = con.execute("SELECT tick, entity, team, phase FROM patron_phases "
+                                  "ORDER BY id").fetchall()
+                want = []
+                for entity, index in con.execute(
+                        "SELECT entity, ent_index FROM entities JOIN classes USING (class_id) "
+                        "WHERE name = 'CNPC_Boss_Tier3' ORDER BY created_tick, ent_index"):
+                    last = None
+                    for tick, phase in con.execute(
+                            "SELECT tick, value FROM gem_changes WHERE entity = ? "
+                            "AND field = 'm_ePhase' ORDER BY tick", (entity,)):
+                        if phase != last:
+                            team = con.execute("SELECT gem_value(?, 'm_iTeamNum', ?)",
+                                               (entity, tick)).fetchone()[0]
+                            want.append((tick, index, team, phase))
+                        last = phase
+                self.assertGreater(len(want), 1)
+                self.assertEqual(sorted(got), sorted(want))
+
+    def test_no_urn_rows_where_no_point_has_a_team(self):
+        # Both fixtures are before the urn: every delivery point is disabled
+        # with no team, and no modifier is the golden idol's.
+        need_some(DEADLOCK)
+        seen = 0
+        for stem in DEADLOCK:
+            with self.subTest(stem=stem):
+                con = connect(need(stem))
+                points = con.execute(
+                    "SELECT count(*), total(gem_value(entity, 'm_bDisabled', last_tick)), "
+                    "total(gem_value(entity, 'm_iTeamNum', last_tick) IN (2, 3)) "
+                    "FROM entities JOIN classes USING (class_id), match_info "
+                    "WHERE name = 'CCitadelIdolReturnTrigger'").fetchone()
+                idols = con.execute("SELECT count(*) FROM modifiers WHERE ability_id = ?",
+                                    (murmur2_token("ability_golden_idol"),)).fetchone()[0]
+                self.assertEqual((points[1], points[2], idols), (points[0], 0, 0))
+                self.assertEqual(con.execute("SELECT count(*) FROM urn").fetchone()[0], 0)
+                seen += points[0]
+        self.assertGreater(seen, 0)  # dl_midtown has six points
+
+
 class NamesTest(unittest.TestCase):
     def test_ability_ids_are_string_tokens_of_entity_names(self):
         need_some(DEADLOCK)

@@ -289,6 +289,7 @@ void MatchMessages::Objective(MatchContext& ctx, MessageHost& host, bool killed)
   const std::string_view name = e ? ctx.EntityName(*e) : std::string_view();
   if (!name.empty()) row_[kObjName] = MatchValue::Text(name);
   row_[kObjTeam] = Int32(m_.Int32(1));
+  if (e != nullptr) row_[kObjLane] = match::IntCell(match::ReadInt(lane_, e));
   if (killed) {
     row_[kObjMaskChange] = Int32(m_.Int32(2));
     const Entity* killer = ByHandle(ctx, m_.Uint32(5));

@@ -30,6 +30,7 @@
 
 #include "core/deadlock/messages.h"
 #include "core/deadlock/tables.h"
+#include "core/match/field_reader.h"
 #include "core/match/game_module.h"
 #include "core/match/match_context.h"
 
@@ -84,6 +85,7 @@ class MatchMessages {
   void Count(std::string_view what);
 
   MessageFields m_;
+  match::FieldReader lane_{"m_iLane"};  // an objective's lane
   std::vector<MatchValue> row_;
   std::unordered_map<uint32_t, std::string> names_;  // token -> EntityNames name
   size_t names_seen_ = 0;  // EntityNames entries hashed so far

@@ -1,5 +1,6 @@
 #include "core/deadlock/match_module.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/deadlock/hero_names.h"
@@ -8,6 +9,7 @@
 #include "core/deadlock/modifiers.h"
 #include "core/deadlock/post_match.h"
 #include "core/deadlock/tables.h"
+#include "core/deadlock/urn.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
 #include "core/match/named_entity.h"
@@ -24,6 +26,9 @@ using match::MatchContext;
 
 
 constexpr std::string_view kStringTables[] = {"ActiveModifiers"};
+// The urn's delivery points (urn.h) and the patron, whose phases are a table.
+constexpr std::string_view kTriggerClass = "CCitadelIdolReturnTrigger";
+constexpr std::string_view kPatronClass = "CNPC_Boss_Tier3";
 
 // Valve's schema: Deadlock's HeroID_t is a boxed uint32 (Dota's is
 // signed); read signed, its ids come out as -10 and -28 (odd varints).
@@ -81,17 +86,21 @@ class Module : public match::GameModule, public MessageHost {
   const GameSchema& schema() const override { return DeadlockSchema(); }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
   float cell_width() const override { return 512.0f; }
-  bool Watches(std::string_view name) const override { return Loadout::Watches(name); }
+  bool Watches(std::string_view name) const override {
+    return Loadout::Watches(name) || name == kTriggerClass || name == kPatronClass;
+  }
 
   void OnEntityCreated(MatchContext& ctx, const Entity& e) override {
     players_.OnCreated(ctx, e);
     rules_.OnCreated(ctx, e);
     if (ctx.match_layer()) loadout_.OnCreated(e);
+    if (ctx.match_layer() && ctx.game_tables()) WorldObject(ctx, e, true);
   }
   void OnEntityUpdated(MatchContext& ctx, const Entity& e,
                        std::span<const FieldChange> changes) override {
     // A pawn's array, or what it holds (watched once held).
     loadout_.OnUpdated(e, players_.SlotOfPawnIndex(ctx, e.index), changes);
+    if (ctx.match_layer() && ctx.game_tables()) WorldObject(ctx, e, false);
   }
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
@@ -133,9 +142,16 @@ class Module : public match::GameModule, public MessageHost {
   void Pauses(MatchContext& ctx, bool finish);
   // The post-match record's meta counts (post_match.h).
   void RecordCounts(MatchContext& ctx);
+  // A delivery point or the patron, created or updated.
+  void WorldObject(MatchContext& ctx, const Entity& e, bool created);
 
   MatchMessages messages_;
-  Modifiers modifiers_{&messages_};
+  Urn urn_;
+  Modifiers modifiers_{&messages_, &urn_};
+  int32_t trigger_class_ = -1, patron_class_ = -1;  // class ids, once one is created
+  std::vector<std::pair<int32_t, int64_t>> patron_phase_;  // (index, phase) last written
+  FieldReader phase_{"m_ePhase"};
+  FieldReader team_{"m_iTeamNum"};
   PostMatch post_match_{&messages_};
   // Where the post-match record and the replay's own fields disagree.
   std::vector<std::pair<std::string, uint64_t>> record_counts_;
@@ -166,6 +182,7 @@ class Module : public match::GameModule, public MessageHost {
   FieldReader kill_streak_{"m_PlayerDataGlobal.m_iKillStreak", "m_iKillStreak"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
+  FieldReader match_mode_{"m_pGameRules.m_eMatchMode"};
   FieldReader hero_id_{"m_PlayerDataGlobal.m_nHeroID", "m_nHeroID"};
   FieldReader paused_{"m_pGameRules.m_bGamePaused"};
   FieldReader pause_team_{"m_pGameRules.m_iPauseTeam"};
@@ -177,6 +194,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   if (!ctx.match_layer()) return;
   if (ctx.game_tables()) {
     modifiers_.OnFrameEnd(ctx, *this);
+    urn_.OnFrameEnd(ctx, false);
     Pauses(ctx, false);
   }
   const std::vector<match::PlayerControllers::Player>& players = players_.InPlay(ctx);
@@ -266,6 +284,37 @@ void Module::RecordCounts(MatchContext& ctx) {
                               static_cast<uint64_t>(objectives < 0 ? -objectives : objectives));
 }
 
+void Module::WorldObject(MatchContext& ctx, const Entity& e, bool created) {
+  if (created) {
+    const std::string_view name = ctx.ClassName(e.class_id);
+    if (name == kTriggerClass) trigger_class_ = e.class_id;
+    if (name == kPatronClass) patron_class_ = e.class_id;
+  }
+  if (e.class_id == trigger_class_) {
+    urn_.OnTrigger(ctx, *this, e);
+    return;
+  }
+  if (e.class_id != patron_class_) return;
+  const std::optional<int64_t> phase = match::ReadInt(phase_, &e);
+  if (!phase) return;
+  auto it = std::find_if(patron_phase_.begin(), patron_phase_.end(),
+                         [&](const auto& p) { return p.first == e.index; });
+  if (it == patron_phase_.end()) {
+    patron_phase_.emplace_back(e.index, *phase);
+  } else if (!created && it->second == *phase) {
+    return;
+  } else {
+    it->second = *phase;
+  }
+  std::vector<MatchValue> row(kPatronColumns);
+  row[kTick] = MatchValue::Int(ctx.tick());
+  row[kGameTime] = Clock(ctx);
+  row[kPatronEntity] = MatchValue::Int(e.index);
+  row[kPatronTeam] = IntCell(match::ReadInt(team_, &e));
+  row[kPatronPhase] = MatchValue::Int(*phase);
+  ctx.Row(kPatronPhases, row);
+}
+
 int32_t Module::SlotOfEntity(MatchContext& ctx, int32_t index) {
   if (index < 0) return -1;
   const Entity* e = ctx.Get(index);
@@ -323,6 +372,7 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
   if (ctx.match_layer() && ctx.game_tables()) {
     modifiers_.Finish(ctx);
+    urn_.OnFrameEnd(ctx, true);
     Pauses(ctx, true);
     for (int64_t id : messages_.banned()) heroes_.Saw(id, {});
     unknown_heroes_ = heroes_.Write(ctx);
@@ -340,6 +390,9 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   }
   if (const std::optional<int64_t> mode = match::ReadInt(game_mode_, rules_.Get(ctx))) {
     out->game_mode = MatchValue::Int(*mode);
+  }
+  if (const std::optional<int64_t> mode = match::ReadInt(match_mode_, rules_.Get(ctx))) {
+    out->match_mode = MatchValue::Int(*mode);
   }
   if (out->players.empty()) {
     out->note = "no players: no CCitadelPlayerController was on team 2 or 3";

@@ -69,7 +69,11 @@ void Modifiers::Resolve(MatchContext& ctx, MessageHost& host, Life* life) {
     life->row[kModParent] = MatchValue::Int(parent->index);
     life->parent_class.assign(ctx.ClassName(parent->class_id));
     const int32_t slot = host.SlotOfEntity(ctx, parent->index);
-    if (slot >= 0) life->row[kModSlot] = MatchValue::Int(slot);
+    if (slot >= 0) {
+      life->row[kModSlot] = MatchValue::Int(slot);
+      urn_->LifeBegan(ctx, parent, slot, life->row[kTick].i, life->row[kGameTime],
+                      Id(life->row[kModAbilityId]), Id(life->row[kModModifierId]));
+    }
   }
   if (const Entity* caster = entity(life->caster)) {
     life->row[kModCaster] = MatchValue::Int(caster->index);
@@ -109,6 +113,13 @@ void Modifiers::End(MatchContext& ctx, MessageHost* host, Life* life) {
   if (host != nullptr) {
     life->row[kModRemovedTick] = MatchValue::Int(ctx.tick());
     life->row[kModRemovedTime] = host->Clock(ctx);
+    const MatchValue& slot = life->row[kModSlot];
+    if (!slot.is_null()) {
+      const bool none = (life->parent & match::kHandleIndexMask) == match::kHandleIndexMask;
+      urn_->LifeEnded(ctx, none ? nullptr : ctx.ByHandle(static_cast<int64_t>(life->parent)),
+                      static_cast<int32_t>(slot.i), life->row[kModRemovedTime],
+                      Id(life->row[kModAbilityId]));
+    }
   }
   if (!life->ability.empty()) life->row[kModAbility] = MatchValue::Text(life->ability);
   if (!life->parent_class.empty()) life->row[kModParentClass] = MatchValue::Text(life->parent_class);

@@ -36,13 +36,16 @@
 #include <vector>
 
 #include "core/deadlock/match_messages.h"
+#include "core/deadlock/urn.h"
 #include "core/string_table.h"
 
 namespace gem::deadlock {
 
 class Modifiers {
  public:
-  explicit Modifiers(MatchMessages* names) : names_(names) {}
+  // Lives begun (once their parent is looked up) and ended are told to
+  // `urn` (urn.h).
+  Modifiers(MatchMessages* names, Urn* urn) : names_(names), urn_(urn) {}
   // Entry `index` of ActiveModifiers was set.
   void OnEntry(match::MatchContext& ctx, MessageHost& host, const StringTable& table,
                int32_t index);
@@ -65,7 +68,12 @@ class Modifiers {
   void Resolve(match::MatchContext& ctx, MessageHost& host, Life* life);
   void End(match::MatchContext& ctx, MessageHost* host, Life* life);
 
+  static std::optional<uint32_t> Id(const MatchValue& v) {
+    return v.is_null() ? std::nullopt : std::optional<uint32_t>(static_cast<uint32_t>(v.i));
+  }
+
   MatchMessages* names_;
+  Urn* urn_;
   std::vector<Life> lives_;  // by entry index
   struct Pending {
     int32_t index;

@@ -37,7 +37,7 @@ FROM damage WHERE victim IS NOT NULL
 GROUP BY victim, attacker, attacker_class;
 CREATE VIEW objectives AS
 SELECT entity, class, name,
-       max(team) AS team,
+       max(team) AS team, max(lane) AS lane,
        min(CASE WHEN kind = 'damaged' THEN tick END) AS first_damage_tick,
        min(CASE WHEN kind = 'killed' THEN tick END) AS destroyed_tick,
        max(CASE WHEN kind = 'killed' THEN game_time END) AS destroyed_time,
@@ -89,7 +89,8 @@ GameSchema Build() {
       "CCitadelUserMsg_BossDamaged (kind 'damaged') and BossKilled ('killed'): guardians, "
       "walkers, shrines, the patron and the mid boss, labelled by the entity's class",
       {{"kind", "TEXT NOT NULL"}, {"entity", "INTEGER"}, {"class", "TEXT"}, {"name", "TEXT"},
-       {"team", "INTEGER"}, {"objective_id", "INTEGER"}, {"mask_change", "INTEGER"},
+       {"team", "INTEGER"}, {"lane", "INTEGER"}, {"objective_id", "INTEGER"},
+       {"mask_change", "INTEGER"},
        {"killer", "INTEGER"}, {"killer_entity", "INTEGER"}, {"killer_class", "TEXT"},
        {"bosses_remaining", "INTEGER"}, {"message_time", "REAL"}, {"x", "REAL"},
        {"y", "REAL"}, {"z", "REAL"}});
@@ -149,6 +150,15 @@ GameSchema Build() {
   s.tables[kPauses] = Event("pauses", "the game paused (the game rules' m_bGamePaused)",
                             {{"end_tick", "INTEGER"}, {"duration_s", "REAL"},
                              {"team", "INTEGER"}});
+  s.tables[kUrn] = Event(
+      "urn",
+      "the urn (idol): 'picked_up', 'dropped', 'returned' by a player's pawn (ActiveModifiers), "
+      "delivery points 'point_enabled', 'point_disabled' (CCitadelIdolReturnTrigger)",
+      {{"event", "TEXT NOT NULL"}, {"slot", "INTEGER"}, {"team", "INTEGER"},
+       {"entity", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"}, {"z", "REAL"}});
+  s.tables[kPatronPhases] = Event(
+      "patron_phases", "the patron's (CNPC_Boss_Tier3) m_ePhase: at creation and each change",
+      {{"entity", "INTEGER NOT NULL"}, {"team", "INTEGER"}, {"phase", "INTEGER"}});
   AddRecordTables(&s);
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},

@@ -21,8 +21,10 @@
 //                duration)
 //   respawns(id, tick, game_time, slot, yaw)
 //   objective_events(id, tick, game_time, kind, entity, class, name, team,
-//                    objective_id, mask_change, killer, killer_entity,
+//                    lane, objective_id, mask_change, killer, killer_entity,
 //                    killer_class, bosses_remaining, message_time, x, y, z)
+//     lane: the entity's m_iLane then (CMsgLaneColor: 1 yellow, 3 green,
+//     4 blue, 6 purple), NULL when its class has none (shrines)
 //   mid_boss(id, tick, game_time, kind, team, slot, user_team, event_type)
 //   purchases(id, tick, game_time, slot, item, ability_id, change)
 //   purchase_notifications(id, tick, game_time, slot, item, ability_id,
@@ -44,6 +46,10 @@
 //          rules' m_bGamePaused, from the frame it turns on (team:
 //          m_iPauseTeam then, NULL when -1) to the frame it turns off
 //          (NULL while still paused at the end)
+//   urn(id, tick, game_time, event, slot, team, entity, x, y, z): see urn.h
+//   patron_phases(id, tick, game_time, entity, team, phase): the patron's
+//          (CNPC_Boss_Tier3) m_ePhase, when it is created and each time it
+//          changes
 //   record_*: the post-match record, see post_match.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
@@ -73,6 +79,8 @@ enum Table : uint32_t {
   kModifiers,
   kHeroes,
   kPauses,
+  kUrn,
+  kPatronPhases,
   // The post-match record (post_match.h).
   kRecordMatch,
   kRecordPlayers,
@@ -105,7 +113,8 @@ enum StreakColumn : size_t {
 };
 enum RespawnColumn : size_t { kRespawnSlot = kEventColumns, kRespawnYaw, kRespawnColumns };
 enum ObjectiveColumn : size_t {
-  kObjKind = kEventColumns, kObjEntity, kObjClass, kObjName, kObjTeam, kObjId, kObjMaskChange,
+  kObjKind = kEventColumns, kObjEntity, kObjClass, kObjName, kObjTeam, kObjLane, kObjId,
+  kObjMaskChange,
   kObjKiller, kObjKillerEntity, kObjKillerClass, kObjRemaining, kObjMessageTime, kObjX, kObjY,
   kObjZ, kObjectiveColumns
 };
@@ -140,6 +149,13 @@ enum ModifierColumn : size_t {
   kModRemovedTick = kEventColumns, kModRemovedTime, kModSlot, kModParent, kModParentClass,
   kModCaster, kModCasterSlot, kModAbility, kModAbilityId, kModModifierId, kModModifier,
   kModSerial, kModStacks, kModMaxStacks, kModDuration, kModLastApplied, kModifierColumns
+};
+
+enum UrnColumn : size_t {
+  kUrnEvent = kEventColumns, kUrnSlot, kUrnTeam, kUrnEntity, kUrnX, kUrnY, kUrnZ, kUrnColumns
+};
+enum PatronColumn : size_t {
+  kPatronEntity = kEventColumns, kPatronTeam, kPatronPhase, kPatronColumns
 };
 
 // The kills table's Deadlock columns, after the common ones (KillRow::extra).

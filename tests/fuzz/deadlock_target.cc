@@ -30,8 +30,10 @@ class Host : public deadlock::MessageHost {
  public:
   int32_t SlotOfEntity(match::MatchContext& ctx, int32_t index) override {
     const Entity* e = ctx.Get(index);
-    return e != nullptr && ctx.ClassName(e->class_id) == "CCitadelPlayerController" ? index - 1
-                                                                                      : -1;
+    if (e == nullptr) return -1;
+    // Controllers and pawns are players (a pawn's slot: any, for the urn).
+    const std::string_view c = ctx.ClassName(e->class_id);
+    return c == "CCitadelPlayerController" ? index - 1 : c == "CCitadelPlayerPawn" ? 0 : -1;
   }
   MatchValue Clock(match::MatchContext&) override { return MatchValue::Real(1.5); }
 };
@@ -75,7 +77,8 @@ int DeadlockUserMessages(const uint8_t* data, size_t size) {
   // its update or end), looked up, and ended by the finish.
   StringTable table(0, "ActiveModifiers", StringTableSettings{});
   std::vector<int32_t> changed;
-  deadlock::Modifiers modifiers(&messages);
+  deadlock::Urn urn;
+  deadlock::Modifiers modifiers(&messages, &urn);
   for (int round = 0; round < 2; ++round) {
     table.ApplySnapshotEntry(size > 0 && data[0] % 4 == 0 ? 0 : 1, "0", true,
                              std::string_view(reinterpret_cast<const char*>(data), size),
@@ -83,8 +86,10 @@ int DeadlockUserMessages(const uint8_t* data, size_t size) {
     for (int32_t index : changed) modifiers.OnEntry(ctx, host, table, index);
     changed.clear();
     modifiers.OnFrameEnd(ctx, host);
+    urn.OnFrameEnd(ctx, false);
   }
   modifiers.Finish(ctx);
+  urn.OnFrameEnd(ctx, true);
   return 0;
 }
 

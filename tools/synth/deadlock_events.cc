@@ -34,7 +34,7 @@ bool DeadlockEvents::Names(const std::string& c) const {
   if (!active_) return false;
   // The game rules too: every row's game_time is their clock.
   if (c == "CCitadelPlayerController" || c == "CCitadelPlayerPawn" || c == "CNPC_Trooper" ||
-      c == "CCitadelGameRulesProxy" || IsAbilityClass(c)) {
+      c == "CCitadelGameRulesProxy" || c == "CCitadelIdolReturnTrigger" || IsAbilityClass(c)) {
     return true;
   }
   return std::find(std::begin(kObjectiveClasses), std::end(kObjectiveClasses), c) !=
@@ -139,6 +139,7 @@ void DeadlockEvents::Tick(uint32_t tick) {
   if (since % every_ == every_ / 2) Periodic(tick);
   Objective(tick);
   Modifiers(tick);
+  UrnAndPatron(tick);
   Pause(tick);
   if (since >= minute_ && (since - minute_) % (3 * minute_) == 0) Upgrade(tick);
   if (since == 10 * minute_) {
@@ -480,39 +481,54 @@ void DeadlockEvents::Modifiers(uint32_t tick) {
   } else {
     life.index = static_cast<int32_t>(table->entries.size());
   }
-  life.serial = next_serial_++;
-  life.end_tick = tick + 2 * modifier_every_ + static_cast<uint32_t>(Below(4 * modifier_every_));
-  life.stacks = 1;
+  const uint32_t end_tick =
+      tick + 2 * modifier_every_ + static_cast<uint32_t>(Below(4 * modifier_every_));
   const Ability* ability = abilities_.empty() ? nullptr : &abilities_[Below(abilities_.size())];
-  const bool ability_live = ability && world_->entities().count(ability->index) > 0;
   const uint32_t modifier_id = 0x40000000u + static_cast<uint32_t>(Below(1000));
   const float duration = static_cast<float>(5 + Below(30));
+  BeginModifier(&life, tick, end_tick, parent, caster, ability,
+                ability ? std::optional<uint32_t>(ability->id) : std::nullopt, modifier_id,
+                duration);
+  modifiers_.push_back(std::move(life));
+}
+
+void DeadlockEvents::BeginModifier(ModifierLife* life, uint32_t tick, uint32_t end_tick,
+                                   const SimEntity* parent, const Player& caster,
+                                   const Ability* ability, std::optional<uint32_t> ability_id,
+                                   uint32_t modifier_id, float duration) {
+  life->serial = next_serial_++;
+  life->end_tick = end_tick;
+  life->stacks = 1;
+  const bool ability_live = ability && world_->entities().count(ability->index) > 0;
   const float applied = static_cast<float>((tick - start_) * world_->tick_interval());
   proto::CModifierTableEntry e;
   e.set_entry_type(1);
   e.set_parent(parent->handle());
-  e.set_serial_number(life.serial);
+  e.set_serial_number(life->serial);
   e.set_modifier_subclass(modifier_id);
   e.set_max_stack_count(5);
   e.set_last_applied_time(applied);
   e.set_duration(duration);
   e.set_caster(caster.pawn->handle());
   if (ability_live) e.set_ability(world_->entities().at(ability->index)->handle());
-  if (ability) e.set_ability_subclass(ability->id);
-  life.entry_head = e.SerializeAsString();
+  if (ability_id) e.set_ability_subclass(*ability_id);
+  life->entry_head = e.SerializeAsString();
   auto slot = [&](const SimEntity* x) { return SlotOf(x) >= 0 ? Json(SlotOf(x)) : Null(); };
-  life.truth = Json{{"kind", "modifiers"}, {"tick", tick}, {"removed_tick", Null()},
-                    {"slot", slot(parent)}, {"parent", parent->index},
-                    {"parent_class", parent->class_name()}, {"caster", caster.pawn->index},
-                    {"caster_slot", caster.slot},
-                    {"ability", ability ? Json(ability->name) : Null()},
-                    {"ability_id", ability ? Json(ability->id) : Null()},
-                    {"modifier_id", modifier_id}, {"modifier", Null()}, {"serial", life.serial},
-                    {"stacks", 1}, {"max_stacks", 5}, {"duration", F32(duration)},
-                    {"last_applied", F32(applied)}}
-                   .dump();
-  WriteModifier(life, false);
-  modifiers_.push_back(std::move(life));
+  life->truth = Json{{"kind", "modifiers"}, {"tick", tick}, {"removed_tick", Null()},
+                     {"slot", slot(parent)}, {"parent", parent->index},
+                     {"parent_class", parent->class_name()}, {"caster", caster.pawn->index},
+                     {"caster_slot", caster.slot},
+                     {"ability", ability ? Json(ability->name) : Null()},
+                     {"ability_id", ability_id ? Json(*ability_id) : Null()},
+                     {"modifier_id", modifier_id}, {"modifier", Null()},
+                     {"serial", life->serial}, {"stacks", 1}, {"max_stacks", 5},
+                     {"duration", F32(duration)}, {"last_applied", F32(applied)}}
+                    .dump();
+  WriteModifier(*life, false);
+}
+
+Json DeadlockEvents::LaneOf(const SimEntity& e) {
+  return world_->PathOf(e.class_id, "m_iLane") ? Json(world_->GetInt(e, "m_iLane", 0)) : Null();
 }
 
 void DeadlockEvents::Objective(uint32_t tick) {
@@ -533,7 +549,7 @@ void DeadlockEvents::Objective(uint32_t tick) {
          Json{{"kind", "objective_events"}, {"tick", tick}, {"kind_", "damaged"},
               {"entity", e->index}, {"class", e->class_name()},
               {"name", name.empty() ? Null() : Json(name)}, {"team", team},
-              {"objective_id", next_objective_}, {"mask_change", Null()}, {"killer", Null()},
+              {"lane", LaneOf(*e)}, {"objective_id", next_objective_}, {"mask_change", Null()}, {"killer", Null()},
               {"killer_entity", Null()}, {"killer_class", Null()},
               {"bosses_remaining", Null()}, {"message_time", Null()}, {"x", Null()},
               {"y", Null()}, {"z", Null()}}.dump());
@@ -565,7 +581,7 @@ void DeadlockEvents::Objective(uint32_t tick) {
        Json{{"kind", "objective_events"}, {"tick", tick}, {"kind_", "killed"},
             {"entity", e->index}, {"class", e->class_name()},
             {"name", name.empty() ? Null() : Json(name)}, {"team", team},
-            {"objective_id", Null()}, {"mask_change", 1 << (next_objective_ % 16)},
+            {"lane", LaneOf(*e)}, {"objective_id", Null()}, {"mask_change", 1 << (next_objective_ % 16)},
             {"killer", killer.slot}, {"killer_entity", killer.pawn->index},
             {"killer_class", killer.pawn->class_name()}, {"bosses_remaining", remaining},
             {"message_time", F32(game_time)}, {"x", F32(x)}, {"y", F32(y)}, {"z", 0.0}}

@@ -49,10 +49,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "tools/synth/json_truth.h"
 #include "tools/synth/world.h"
 
 namespace gem::synth {
@@ -95,6 +97,8 @@ class DeadlockEvents {
   void Damage(uint32_t tick);
   void Periodic(uint32_t tick);
   void Objective(uint32_t tick);
+  // An objective's m_iLane as the index should hold it (null: no field).
+  Json LaneOf(const SimEntity& e);
   void Modifiers(uint32_t tick);
   void Upgrade(uint32_t tick);
   void PostMatchRecord(uint32_t tick);
@@ -111,6 +115,17 @@ class DeadlockEvents {
     int32_t stacks;
     std::string truth;  // the row without removed_tick and stacks
   };
+  // A new life at entry `life->index`: its entry written, its truth kept.
+  void BeginModifier(ModifierLife* life, uint32_t tick, uint32_t end_tick,
+                     const SimEntity* parent, const Player& caster, const Ability* ability,
+                     std::optional<uint32_t> ability_id, uint32_t modifier_id, float duration);
+  // The lowest free ActiveModifiers entry.
+  int32_t FreeEntry(SimTable* table);
+  // The urn's carrier and deliveries, a delivery point, the patron's
+  // phases and the match mode (deadlock_urn.cc).
+  void UrnAndPatron(uint32_t tick);
+  void UrnModifier(uint32_t tick, bool golden_idol);
+  void UrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot);
   void WriteModifier(const ModifierLife& life, bool removed);
   void EndModifier(ModifierLife* life, uint32_t tick);
   void Emit(uint32_t type, const std::string& payload, const std::string& truth);
@@ -148,6 +163,8 @@ class DeadlockEvents {
   uint64_t messages_ = 0;
   uint64_t damage_count_ = 0, changes_ = 0;
   std::vector<ModifierLife> modifiers_;  // live
+  std::vector<ModifierLife> urn_lives_;  // live, the urn's: never overwritten at random
+  std::vector<SimEntity*> points_, patrons_;  // delivery points; CNPC_Boss_Tier3
   std::vector<int32_t> free_entries_;
   uint32_t next_serial_ = 100000;
   std::vector<int32_t> signature_;  // abilities with no upgrade bit at the start

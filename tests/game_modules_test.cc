@@ -85,11 +85,11 @@ TEST(GameModules, EachGameDeclaresItsTables) {
             (std::set<std::string>{"abilities", "ability_casts", "banned_heroes", "damage",
                                    "flex_slots", "heroes", "idol_returns", "inventory",
                                    "kill_streaks", "mid_boss", "modifiers", "objective_events",
-                                   "pauses", "pings", "purchase_notifications", "purchases",
-                                   "record_damage", "record_deaths", "record_items",
+                                   "patron_phases", "pauses", "pings",
+                                   "purchase_notifications", "purchases", "record_damage", "record_deaths", "record_items",
                                    "record_match", "record_mid_boss", "record_objectives",
                                    "record_paths", "record_pauses", "record_players",
-                                   "record_souls", "record_stats", "respawns"}));
+                                   "record_souls", "record_stats", "respawns", "urn"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
                                                  "shots"}));

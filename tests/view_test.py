@@ -7,6 +7,7 @@ bounded load test, and the page in Debian's headless Chromium driven by
 playwright-core: what it drew at several ticks equals the index, its charts
 hold the timeline's values, a click on a chart seeks, play advances the
 clock, and the map is not blank."""
+import collections
 import concurrent.futures
 import json
 import os
@@ -25,8 +26,8 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, LIB, MODERN, RUNFILES,  # noqa
-                     TMP, connect, f32, index_of, replay_path, synthetic_index)
+from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, MODERN,  # noqa
+                     RUNFILES, TMP, connect, f32, index_of, replay_path, synthetic_index)
 
 CORPUS = os.path.join(RUNFILES, "tools", "corpus", "gem-corpus")
 
@@ -336,9 +337,11 @@ class View(unittest.TestCase):
             with self.subTest(index=label):
                 self.check_page(label, path, images if label == "cs2" else None)
 
-    def check_page(self, label, path, images=None):
+    def check_page(self, label, path, images=None, ticks=None):
+        """What the page drew and charted equals the index; (what it
+        printed, the index's connection)."""
         con = connect(path)
-        ticks = pick_ticks(con, 3, 7)[1:]
+        ticks = ticks or pick_ticks(con, 3, 7)[1:]
         server = Server(path, *(["--map-images", images] if images else []))
         shot = os.path.join(SHOTS or TMP, "%s.png" % label)
         try:
@@ -373,6 +376,62 @@ class View(unittest.TestCase):
         self.assertGreater(out["map_colours"], 3, "the map is not blank")
         self.assertEqual(out["background"]["image"], images is not None, "the map image")
         self.assertGreater(os.path.getsize(shot), 10000)
+        return out, con
+
+    def test_a_deadlock_match_in_headless_chromium(self):
+        """A 20-minute gem-synth Deadlock match: at ticks around the urn's
+        events (gem-synth's truth, not the index), the page names the
+        carrier gem-synth wrote and rings its pawn, lists the objectives
+        destroyed by then, counts the troopers it drew by their lane and
+        team (gem_value), and charts the souls advantage (the timeline's
+        sums)."""
+        if not os.path.exists("/usr/bin/chromium"):
+            self.skipTest("SKIPPED: /usr/bin/chromium is not installed (tools/setup.sh installs it)")
+        if not os.path.isdir(os.path.join(VIEW, "node_modules", "playwright-core")):
+            self.skipTest("SKIPPED: tools/view/node_modules is missing (tools/setup.sh runs npm ci)")
+        fixture = replay_path(GAMES["deadlock"])
+        if not os.path.exists(fixture):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (GAMES["deadlock"], FIXTURES))
+        stem = os.path.join(TMP, "view-deadlock-20")
+        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "20", "--seed", "5",
+                        "--match-truth", stem + ".truth", "--quiet", stem + ".dem"], check=True)
+        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
+        with open(stem + ".truth") as f:
+            urn = [r for r in map(json.loads, f) if r.get("kind") == "urn" and
+                   r["event"] in ("picked_up", "returned", "dropped")]
+        self.assertEqual([r["event"] for r in urn], ["picked_up", "returned", "picked_up",
+                                                     "dropped"])
+        ticks = [r["tick"] + 300 for r in urn]
+        out, con = self.check_page("deadlock-synthetic", stem + ".db", ticks=ticks)
+        for tick in ticks:
+            frame = out["frames"][str(tick)]
+            state = frame["deadlock"]
+            last = [r for r in urn if r["tick"] <= tick][-1]
+            carrier = last["slot"] if last["event"] == "picked_up" else None
+            self.assertEqual(state["carrier"], carrier, tick)
+            self.assertEqual("carried by" in frame["panel"], carrier is not None, tick)
+            if carrier is not None:
+                self.assertIn(carrier, [u["s"] for u in frame["drawn"]], "the carrier is drawn")
+            destroyed = [e for (e,) in con.execute(
+                "SELECT entity FROM objectives WHERE destroyed_tick <= ? ORDER BY entity",
+                (tick,))]
+            self.assertGreater(len(destroyed), 0)
+            self.assertEqual(sorted(state["destroyed"]), destroyed, tick)
+            lanes = collections.Counter()
+            for u in frame["drawn"]:
+                if u["k"] == "trooper":
+                    lane = con.execute("SELECT gem_value(?, 'm_iLane', ?)",
+                                       (u["e"], tick)).fetchone()[0]
+                    self.assertEqual(u["l"], lane)
+                    lanes["%d/%d" % (lane, u["t"])] += 1
+            self.assertGreater(len(lanes), 1)
+            self.assertEqual(state["lanes"], dict(lanes), tick)
+        chart = out["charts"]["souls"]
+        self.assertEqual(chart["series"][-1]["label"], "amber advantage")
+        want = dict(con.execute(
+            "SELECT tick, total(CASE p.team WHEN 2 THEN souls WHEN 3 THEN -souls END) "
+            "FROM timeline JOIN players p USING (slot) GROUP BY tick"))
+        self.assertEqual(chart["series"][-1]["values"], [want[t] for t in chart["ticks"]])
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ async function main() {
         await page.evaluate((tick) => window.gemView.seek(tick), t);
         await page.waitForFunction((k) => window.gemView.frames > k, n, { timeout: 30000 });
         out.frames[t] = await page.evaluate(() => ({ tick: window.gemView.tick,
-          drawn: window.gemView.drawn }));
+          drawn: window.gemView.drawn, deadlock: window.gemView.deadlock || null,
+          panel: document.getElementById("match").textContent }));
       }
       // Distinct colours on the map canvas: a blank one has one.
       out.map_colours = await page.evaluate(() => {

@@ -38,7 +38,14 @@ KINDS = {
 POSITION = ["CBodyComponent.m_cellX", "CBodyComponent.m_cellY", "CBodyComponent.m_cellZ",
             "CBodyComponent.m_vecX", "CBodyComponent.m_vecY", "CBodyComponent.m_vecZ"]
 FIELDS = POSITION + ["CBodyComponent.m_angRotation", "m_iTeamNum", "m_iHealth",
-                     "m_iMaxHealth", "m_lifeState", "m_iDayTimeVisionRange"]
+                     "m_iMaxHealth", "m_lifeState", "m_iDayTimeVisionRange", "m_iLane"]
+
+# Analyst tables the page reads beside the map, per game, when the index
+# has them: (table, ORDER BY). Fixed names, never the request's.
+EVENT_TABLES = {
+    "deadlock": [("urn", "tick, id"), ("objectives", "destroyed_tick, entity"),
+                 ("patron_phases", "tick, id"), ("mid_boss", "tick, id")],
+}
 
 # Timeline columns the charts plot, per game, when the index has them.
 CHARTS = {

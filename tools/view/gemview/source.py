@@ -149,7 +149,9 @@ class Match:
                             h=fields.get("m_iHealth"), mh=fields.get("m_iMaxHealth"),
                             life=fields.get("m_lifeState"),
                             r=fields.get("m_iDayTimeVisionRange"),
-                            n=names.get(entity)))
+                            l=fields.get("m_iLane"),
+                            n=names.get(entity, (None, None))[0],
+                            s=names.get(entity, (None, None))[1]))
         out.sort(key=lambda u: u["e"])
         return dict(tick=tick, units=out)
 
@@ -163,12 +165,13 @@ class Match:
         return _f32(_f32(cell * self.cell_width - self.world_offset) + vec)
 
     def _names_at(self, tick):
+        """{entity: (player name, slot)} of the units the timeline names."""
         if "timeline" not in self.tables or not self.facts.get("players"):
             return {}
         names = {p["slot"]: p["name"] for p in self.facts["players"]}
         rows = self.query("SELECT slot, entity FROM timeline WHERE tick = (SELECT max(tick) "
                           "FROM timeline WHERE tick <= ?)", (tick,))
-        return {entity: names.get(slot) for slot, entity in rows if entity is not None}
+        return {entity: (names.get(slot), slot) for slot, entity in rows if entity is not None}
 
     def timeline(self, step):
         """The timeline's rows at every `step`-th sampled tick (and the last)."""
@@ -183,7 +186,8 @@ class Match:
 
     def events(self):
         out = {}
-        for table, order in (("kills", "tick"), ("wards", "placed_tick")):
+        game_tables = kinds.EVENT_TABLES.get(self.facts.get("game"), [])
+        for table, order in [("kills", "tick"), ("wards", "placed_tick")] + game_tables:
             if table in self.tables:
                 cols = [c for (c,) in self.query("SELECT name FROM pragma_table_info(?)",
                                                  (table,))]

@@ -15,6 +15,7 @@ const SIZE = { hero: 7, player: 6, building: 6, objective: 7, roshan: 8, courier
   creep: 2.5, trooper: 2.5, summon: 3, grenade: 2.5, fire: 5, bomb: 5, mid_boss: 9, urn: 5 };
 
 let info = null, rows = null, col = {}, bySlot = {}, ticks = [], kills = [], wards = [];
+let tables = {};  // the game's analyst tables the server sends (kinds.EVENT_TABLES)
 let frame = { units: [] }, bg = null, matchId = 0, wanted = null, loading = false;
 let mapImage = null;  // the user's own image (--map-images) and where it lies
 const view = { scale: 1, ox: 0, oy: 0 };
@@ -83,6 +84,10 @@ async function openMatch(id) {
     ticks = [...new Set(rows.map((r) => r[0]))];
     kills = ev.kills ? ev.kills.rows.map((r) => rowObject(ev.kills.columns, r)) : [];
     wards = ev.wards ? ev.wards.rows.map((r) => rowObject(ev.wards.columns, r)) : [];
+    tables = {};
+    for (const [name, t] of Object.entries(ev)) {
+      if (name !== "kills" && name !== "wards") tables[name] = t.rows.map((r) => rowObject(t.columns, r));
+    }
     const scrub = $("scrub");
     scrub.min = info.first_tick;
     scrub.max = info.last_tick;
@@ -203,6 +208,7 @@ function draw() {
     const [dx, dy] = toScreen(G.background.ox, G.background.oy);
     g.drawImage(bg, dx, dy, bg.width * k, bg.height * k);
   }
+  if (info.game === "deadlock") deadlockState(t);
   drawTrails(g, t);
   for (const w of wards) {
     if (w.placed_tick > t || (w.removed_tick !== null && w.removed_tick <= t)) continue;
@@ -226,6 +232,18 @@ function draw() {
     if (u.k === "building" || u.k === "objective") g.rect(sx - r, sy - r, 2 * r, 2 * r);
     else g.arc(sx, sy, r, 0, 2 * Math.PI);
     g.fill();
+    if (u.k === "trooper" && LANES[u.l]) {
+      g.strokeStyle = LANES[u.l][1];
+      g.stroke();
+    }
+    if (u.s !== null && u.s !== undefined && u.s === G.deadlock?.carrier) {
+      g.strokeStyle = "#ffd700";  // the urn's carrier
+      g.lineWidth = 2;
+      g.beginPath();
+      g.arc(sx, sy, r + 4, 0, 2 * Math.PI);
+      g.stroke();
+      g.lineWidth = 1;
+    }
     if ((u.k === "player" || u.k === "hero") && u.yaw !== null) {
       const a = (u.yaw * Math.PI) / 180;
       g.strokeStyle = "#fff";
@@ -242,7 +260,8 @@ function draw() {
       g.fillStyle = "#eee";
       g.fillText(u.n, sx + r + 2, sy + 3);
     }
-    drawn.push({ e: u.e, k: u.k, t: u.t, x: u.x, y: u.y, z: u.z, h: u.h, mh: u.mh, n: u.n, sx, sy });
+    drawn.push({ e: u.e, k: u.k, t: u.t, x: u.x, y: u.y, z: u.z, h: u.h, mh: u.mh, n: u.n, l: u.l,
+      s: u.s, sx, sy });
   }
   for (const k of kills) {
     if (k.tick > t || k.tick < t - trailTicks() || k.x === null) continue;
@@ -303,13 +322,67 @@ function updateSide(t) {
   const past = kills.filter((k) => k.tick <= t).slice(-15).reverse();
   $("feed").innerHTML = past.map((k) => `<li>${clockText(k.game_time ?? 0)} ${esc(name(k.killer))}` +
     ` &rarr; ${esc(name(k.victim))}</li>`).join("");
+  $("match").innerHTML = info.game === "deadlock" ? deadlockPanel(name) : "";
+}
+
+// Deadlock, as of tick t (G.deadlock): the urn's carrier (the slot whose
+// last urn event is a pickup), the objectives destroyed, each patron's
+// phase, the mid boss's last event, and the troopers drawn per lane and
+// team. Every value is a row of the index's tables or the frame's units.
+const LANES = { 1: ["yellow", "#e8d44d"], 3: ["green", "#4ec95a"], 4: ["blue", "#4a90e2"],
+  6: ["purple", "#a66be0"] };
+const TEAM_NAMES = { 2: "Amber", 3: "Sapphire" };
+function deadlockState(t) {
+  let carrier = null;
+  for (const e of tables.urn || []) {
+    if (e.tick > t) break;
+    if (e.event === "picked_up") carrier = e.slot;
+    else if ((e.event === "dropped" || e.event === "returned") && e.slot === carrier) carrier = null;
+  }
+  const destroyed = (tables.objectives || []).filter((o) => o.destroyed_tick !== null &&
+    o.destroyed_tick <= t);
+  const phases = {};
+  for (const p of tables.patron_phases || []) if (p.tick <= t) phases[p.entity] = p;
+  const mid = (tables.mid_boss || []).filter((m) => m.tick <= t).pop() || null;
+  const lanes = {};
+  for (const u of frame.units) {
+    if (u.k !== "trooper" || u.l === null || u.l === undefined) continue;
+    const key = u.l + "/" + u.t;
+    lanes[key] = (lanes[key] || 0) + 1;
+  }
+  G.deadlock = { tick: t, carrier, destroyed: destroyed.map((o) => o.entity),
+    phases: Object.fromEntries(Object.entries(phases).map(([e, p]) => [e, p.phase])),
+    mid_boss: mid && mid.kind, lanes };
+}
+function deadlockPanel(name) {
+  const d = G.deadlock;
+  if (!d) return "";
+  const lost = (team) => (tables.objectives || []).filter((o) => o.team === team &&
+    d.destroyed.includes(o.entity)).length;
+  let html = `<li>urn: ${d.carrier === null ? "not carried" : "carried by " + esc(name(d.carrier))}</li>`;
+  html += `<li>objectives lost: Amber ${lost(2)}, Sapphire ${lost(3)}</li>`;
+  for (const [e, phase] of Object.entries(d.phases)) {
+    const p = (tables.patron_phases || []).find((x) => String(x.entity) === e);
+    html += `<li>patron (${TEAM_NAMES[p.team] || p.team}): phase ${phase}</li>`;
+  }
+  if (d.mid_boss) html += `<li>mid boss: ${esc(d.mid_boss)}</li>`;
+  const lanes = Object.entries(d.lanes).sort();
+  if (lanes.length) {
+    html += "<li>troopers: " + lanes.map(([k, n]) => {
+      const [lane, team] = k.split("/");
+      return `${(LANES[lane] || [lane])[0]} ${TEAM_NAMES[team] || team} ${n}`;
+    }).join(", ") + "</li>";
+  }
+  return `<h3>Match</h3><ul>${html}</ul>`;
 }
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
 }
 
 // Charts: one per timeline column the game plots, a series per player
-// (and Dota's team advantage under net worth). A click seeks.
+// (and the team advantage: team 2's sum less team 3's, under Dota's net
+// worth and Deadlock's souls). A click seeks.
+const ADVANTAGE = { dota2: ["net_worth", "radiant advantage"], deadlock: ["souls", "amber advantage"] };
 function buildCharts() {
   const host = $("charts");
   host.innerHTML = "";
@@ -324,10 +397,11 @@ function buildCharts() {
       data.push(ticks.map((t) => (byTick.has(t) ? byTick.get(t) : null)));
       series.push({ label: p.name || "slot " + p.slot, stroke: teamColor(p.team), width: 1 });
     }
-    if (column === "net_worth" && info.game === "dota2") {
+    const advantage = ADVANTAGE[info.game];
+    if (advantage && column === advantage[0]) {
       data.push(ticks.map((_, i) => players.reduce((s, p, j) =>
         s + (data[j + 1][i] || 0) * (p.team === 2 ? 1 : p.team === 3 ? -1 : 0), 0)));
-      series.push({ label: "radiant advantage", stroke: "#fff", width: 2 });
+      series.push({ label: advantage[1], stroke: "#fff", width: 2 });
     }
     const div = document.createElement("div");
     host.appendChild(div);

@@ -214,11 +214,24 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
   const uint64_t entities = open_.size();
   std::atomic<uint64_t> sealed{0};  // entities [0, sealed) are ready
   std::atomic<bool> stop{false};
+  // The sealer reads spilled chunks back ahead of the writer, but no more
+  // than kSealAhead bytes of them (`held`: read back and not yet given
+  // back) past the entity the writer is on: unbounded, it held most of a
+  // long match's changes at once (a 360 MB Deadlock replay: 247 MiB peak).
+  std::atomic<uint64_t> writer_at{0};
+  std::atomic<uint64_t> held{0};
   Status seal_status;
   std::thread sealer([&] {
     std::vector<ChunkView> views;
     for (uint64_t e = 0; e < entities && !stop.load(std::memory_order_relaxed); ++e) {
+      for (uint64_t w = writer_at.load(std::memory_order_acquire);
+           e > w + 1 && held.load(std::memory_order_acquire) > kSealAhead &&
+           !stop.load(std::memory_order_relaxed);
+           w = writer_at.load(std::memory_order_acquire)) {
+        writer_at.wait(w, std::memory_order_acquire);
+      }
       Status s = Seal(e);
+      held.fetch_add(open_[e].bytes.size(), std::memory_order_release);
       if (s.ok() && hooks.sealed) {
         views.clear();
         for (const Done& d : open_[e].done) {
@@ -270,6 +283,8 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
   uint64_t freed = 0;  // entities [0, freed) gave their chunk bytes back
   Status status;
   for (uint64_t e = 0; e < entities && status.ok(); ++e) {
+    writer_at.store(e, std::memory_order_release);
+    writer_at.notify_one();
     for (uint64_t s = sealed.load(std::memory_order_acquire); s <= e;
          s = sealed.load(std::memory_order_acquire)) {
       sealed.wait(s, std::memory_order_acquire);
@@ -277,6 +292,7 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
     if (sealed.load(std::memory_order_acquire) > entities) break;  // the sealer failed
     // Entities whose rows SQLite has taken give their bytes back.
     for (; pending.empty() && freed < e; ++freed) {
+      held.fetch_sub(open_[freed].bytes.size(), std::memory_order_release);
       std::string().swap(open_[freed].bytes);
       std::vector<Done>().swap(open_[freed].done);
     }
@@ -296,6 +312,8 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
   }
   if (status.ok()) status = flush();
   stop.store(true, std::memory_order_relaxed);
+  writer_at.store(UINT64_MAX - 1, std::memory_order_release);  // a waiting sealer goes on
+  writer_at.notify_one();
   sealer.join();
   GEM_RETURN_IF_ERROR(seal_status);
   GEM_RETURN_IF_ERROR(status);

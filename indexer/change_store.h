@@ -125,6 +125,8 @@ static_assert(offsetof(HeldChange, field) == 8 && offsetof(HeldChange, kind) == 
 class ChangeStore {
  public:
   static constexpr size_t kBufferedPerEntity = 512;
+  // WriteAll: spilled chunk bytes read back ahead of the rows written.
+  static constexpr uint64_t kSealAhead = 16u << 20;
 
   // `quantizers` (may be null: none) names the quantizers of held changes;
   // it must outlive the store.

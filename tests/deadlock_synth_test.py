@@ -41,8 +41,10 @@ def synthetic(flaws=True, record=True):
     if not os.path.exists(fixture):
         raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (FIXTURE, FIXTURES))
     stem = os.path.join(TMP, "deadlock-36" + "".join(o.replace("-", "_") for o in options))
-    subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "36", "--seed", "5"] +
-                   list(options) + ["--match-truth", stem + ".truth", "--quiet", stem + ".dem"],
+    # A crowd of 12 players with a light trooper load (--troopers 2, 110 MB):
+    # the standard match's 20 takes minutes to write, and tells no more.
+    subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "36", "--seed", "5",
+                    "--troopers", "2"] + list(options) + ["--match-truth", stem + ".truth", "--quiet", stem + ".dem"],
                    check=True)
     subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
     truth = collections.defaultdict(list)
@@ -175,6 +177,41 @@ class TablesTest(unittest.TestCase):
                              (w["class"], damaged[0]["tick"], w["tick"], w["killer"], w["lane"]))
         self.assertEqual({w["lane"] for w in killed} - {None}, {1, 4, 6})
 
+    def test_kills_with_assists_and_the_players_totals(self):
+        # gem-synth's crowd (tools/synth/deadlock_crowd.h): 12 players, kills
+        # by HeroKilled with their assisters, and each controller's counters.
+        con, truth = synthetic()
+        want = truth["kills"]
+        self.assertGreater(len(want), 30)
+        self.assertTrue(any(json.loads(w["assisters"]) for w in want))
+        got = rows_of(con, "kills")
+        self.assertEqual(len(got), len(want))
+        for i, (w, g) in enumerate(zip(want, got)):
+            for key, value in w.items():
+                self.assertEqual(g[key], value, "kills row %d: %s" % (i, key))
+        totals = truth["player_totals"]
+        self.assertEqual(len(totals), 12)
+        self.assertEqual(sorted((t["slot"], t["team"], t["hero"]) for t in totals),
+                         con.execute("SELECT slot, team, hero FROM players ORDER BY slot"
+                                     ).fetchall())
+        last = con.execute("SELECT max(tick) FROM timeline").fetchone()[0]
+        for t in totals:
+            row = con.execute("SELECT kills, deaths, assists, souls FROM timeline "
+                              "WHERE slot = ? AND tick = ?", (t["slot"], last)).fetchone()
+            self.assertEqual(row, (t["kills"], t["deaths"], t["assists"], t["souls"]), t)
+        # Every kill's killer, victim and assisters sum to the totals.
+        counted = collections.Counter()
+        for w in want:
+            counted[(w["killer"], "kills")] += 1
+            counted[(w["victim"], "deaths")] += 1
+            for a in json.loads(w["assisters"]):
+                counted[(a, "assists")] += 1
+        fixture_start = {t["slot"]: t for t in totals}
+        for slot, t in fixture_start.items():
+            if slot != 0:  # the fixture's own player began with its own counts
+                for key in ("kills", "deaths", "assists"):
+                    self.assertEqual(counted[(slot, key)], t[key], (slot, key))
+
     def test_patron_phases_and_match_mode(self):
         con, truth = synthetic()
         want = truth["patron_phases"]
@@ -255,8 +292,11 @@ class PostMatchRecord(unittest.TestCase):
 
     def test_items_and_heroes_are_named(self):
         con, _ = synthetic()
-        self.assertEqual(con.execute("SELECT DISTINCT hero FROM record_players").fetchall(),
-                         [("Shiv",)])
+        # The fixture's Shiv and the crowd's eleven (ids 1-13 by
+        # deadlock-api's hero list).
+        self.assertEqual(sorted(h for (h,) in con.execute("SELECT hero FROM record_players")),
+                         sorted(["Shiv", "Infernus", "Seven", "Vindicta", "Lady Geist", "Abrams",
+                                 "Wraith", "McGinnis", "Paradox", "Dynamo", "Kelvin", "Haze"]))
         self.assertEqual(con.execute("SELECT count(*) FROM record_items WHERE item IS NULL")
                          .fetchone()[0], 0)
 
@@ -264,8 +304,11 @@ class PostMatchRecord(unittest.TestCase):
         con, _ = synthetic()
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
         self.assertEqual(int(meta["post_match_record"]), 1)
-        # Under --flaws: the net worth is 100 souls more, an objective more fell.
-        self.assertEqual(int(meta["record_souls_disagree"]), 1)
+        # Under --flaws: every player's net worth is 100 souls more, an
+        # objective more fell.
+        players = con.execute("SELECT count(*) FROM players").fetchone()[0]
+        self.assertEqual(players, 12)
+        self.assertEqual(int(meta["record_souls_disagree"]), players)
         self.assertEqual(int(meta["record_kills_disagree"]), 0)
         self.assertEqual(int(meta["record_objectives_disagree"]), 1)
         clean, _ = synthetic(flaws=False)

@@ -115,10 +115,8 @@ void Modifiers::End(MatchContext& ctx, MessageHost* host, Life* life) {
     life->row[kModRemovedTime] = host->Clock(ctx);
     const MatchValue& slot = life->row[kModSlot];
     if (!slot.is_null()) {
-      const bool none = (life->parent & match::kHandleIndexMask) == match::kHandleIndexMask;
-      urn_->LifeEnded(ctx, none ? nullptr : ctx.ByHandle(static_cast<int64_t>(life->parent)),
-                      static_cast<int32_t>(slot.i), life->row[kModRemovedTime],
-                      Id(life->row[kModAbilityId]));
+      urn_->LifeEnded(ctx, life->parent, static_cast<int32_t>(slot.i),
+                      life->row[kModRemovedTime], Id(life->row[kModAbilityId]));
     }
   }
   if (!life->ability.empty()) life->row[kModAbility] = MatchValue::Text(life->ability);

@@ -54,17 +54,30 @@ void Urn::LifeBegan(MatchContext& ctx, const Entity* parent, int32_t slot, int64
   }
 }
 
-void Urn::LifeEnded(MatchContext& ctx, const Entity* parent, int32_t slot,
+void Urn::LifeEnded(MatchContext& ctx, uint32_t parent_handle, int32_t slot,
                     const MatchValue& clock, std::optional<uint32_t> ability_id) {
   if (slot < 0 || slot >= (1 << 12) || ability_id != golden_idol_) return;
   Carrier& c = At(slot);
   if (c.lives == 0 || --c.lives > 0) return;
   if (ctx.tick() - c.last_return <= kSameDelivery) return;  // delivered just now
-  c.drop = Row("dropped", ctx.tick(), clock, parent, slot);
+  c.drop = Row("dropped", ctx.tick(), clock, nullptr, slot);
+  c.drop_handle = parent_handle;
+  c.drop_placed = false;
 }
 
 void Urn::OnFrameEnd(MatchContext& ctx, bool finish) {
   for (Carrier& c : carriers_) {
+    if (c.drop && !c.drop_placed) {
+      // Where the pawn is at the end of the frame it lost the urn in.
+      c.drop_placed = true;
+      const bool none = (c.drop_handle & match::kHandleIndexMask) == match::kHandleIndexMask;
+      if (const Entity* pawn = none ? nullptr : ctx.ByHandle(static_cast<int64_t>(c.drop_handle))) {
+        std::vector<MatchValue>& row = *c.drop;
+        row[kUrnTeam] = match::IntCell(match::ReadInt(team_, pawn));
+        row[kUrnEntity] = MatchValue::Int(pawn->index);
+        position_.Read(pawn, &row[kUrnX], &row[kUrnY], &row[kUrnZ]);
+      }
+    }
     if (c.drop && (finish || ctx.tick() - (*c.drop)[kTick].i > kSameDelivery)) {
       ctx.Row(kUrn, *c.drop);
       c.drop.reset();

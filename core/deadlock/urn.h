@@ -11,7 +11,8 @@
 // - the delivery points, CCitadelIdolReturnTrigger entities, each with
 //   its team (m_iTeamNum) and m_bDisabled.
 //
-// Events, each at the tick of what it comes from:
+// Events, each at the tick of what it comes from; team and x, y, z are
+// the pawn's or point's at the end of that frame (after its entities):
 // - 'picked_up': a player's pawn gains its first live golden-idol
 //   modifier (slot, team: the pawn's m_iTeamNum; x, y, z: where it is).
 // - 'returned': an idol-return modifier begins on a player's pawn. The
@@ -56,7 +57,9 @@ class Urn {
   void LifeBegan(match::MatchContext& ctx, const Entity* parent, int32_t slot, int64_t tick,
                  const MatchValue& clock, std::optional<uint32_t> ability_id,
                  std::optional<uint32_t> modifier_id);
-  void LifeEnded(match::MatchContext& ctx, const Entity* parent, int32_t slot,
+  // (`parent_handle`: the pawn's handle; the row takes its position at
+  // the frame's end.)
+  void LifeEnded(match::MatchContext& ctx, uint32_t parent_handle, int32_t slot,
                  const MatchValue& clock, std::optional<uint32_t> ability_id);
   // A delivery point was created or updated.
   void OnTrigger(match::MatchContext& ctx, MessageHost& host, const Entity& trigger);
@@ -68,6 +71,8 @@ class Urn {
     int32_t lives = 0;             // live golden-idol modifiers on the pawn
     int64_t last_return = INT64_MIN / 2;
     std::optional<std::vector<MatchValue>> drop;  // the loss, not yet known a drop
+    uint32_t drop_handle = 0;
+    bool drop_placed = false;  // its team and position read (at the frame's end)
   };
   Carrier& At(int32_t slot);
   // A row of `event` at `tick` for `e` (slot, team and position its own).

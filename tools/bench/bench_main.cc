@@ -55,6 +55,8 @@ struct Options {
   std::string view = "tools/view/gem-view";  // its frame request is measured too
   int cs2_rounds = 24;     // the synthetic CS2 match's length; 0: none
   std::string cs2_from;    // its fixture
+  double deadlock_minutes = 36;  // the synthetic standard Deadlock match's; 0: none
+  std::string deadlock_from;     // its fixture
   bool fixtures = true;
   std::string fixtures_dir;
   std::string from;
@@ -218,7 +220,9 @@ void Usage(FILE* out) {
              "tools/bench/peers (npm ci there); --peer may be given more than once; --peer-only\n"
              "measures just that. A synthetic CS2 match of --cs2-rounds rounds (24; 0: none),\n"
              "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
-             "its tables cost: gem-index with them over --no-game-tables, alternating.\n"
+             "its tables cost: gem-index with them over --no-game-tables, alternating; and\n"
+             "the same for a standard Deadlock match of --deadlock-minutes (36; 0: none)\n"
+             "from --deadlock-from (the dl_midtown fixture).\n"
              "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
              "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
              "and without them, SQLite's own cost of as many rows, index sizes and times,\n"
@@ -263,6 +267,10 @@ int main(int argc, char** argv) {
       o.keyframe_ticks = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--cs2-rounds") {
       o.cs2_rounds = std::atoi(next().c_str());
+    } else if (a == "--deadlock-minutes") {
+      o.deadlock_minutes = std::atof(next().c_str());
+    } else if (a == "--deadlock-from") {
+      o.deadlock_from = next();
     } else if (a == "--cs2-from") {
       o.cs2_from = next();
     } else if (a == "--no-fixtures") {
@@ -356,6 +364,29 @@ int main(int argc, char** argv) {
     if (!cs2_name.empty()) todo.emplace_back(cs2_name, path);
   }
 
+  std::string deadlock_name;
+  if (o.replays.empty() && o.deadlock_minutes > 0) {
+    // The synthetic standard Deadlock match (gem-synth's crowd: about
+    // boon's 458 MB in 36 minutes), for the index's speed and memory and
+    // what its tables cost.
+    if (o.deadlock_from.empty()) {
+      o.deadlock_from = o.fixtures_dir + "/deadlock_demofilenet_hltv_10423_dl_midtown.dem";
+    }
+    deadlock_name = fmt::format("synthetic-deadlock-{:g}min-seed1.dem", o.deadlock_minutes);
+    const std::string path = o.work + "/" + deadlock_name;
+    if (!Exists(path)) {
+      fmt::print(stderr, "gem-bench: writing {}\n", path);
+      ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.deadlock_from, "--minutes",
+                               fmt::format("{:g}", o.deadlock_minutes), "--seed", "1", "--quiet",
+                               path});
+      if (run.exit_code != 0) {
+        fmt::print(stderr, "gem-bench: gem-synth failed for the Deadlock match\n");
+        deadlock_name.clear();
+      }
+    }
+    if (!deadlock_name.empty()) todo.emplace_back(deadlock_name, path);
+  }
+
   std::vector<Row> rows;
   std::vector<CompressionCost> compression;  // of the match-layer lengths
   for (const auto& [name, path] : todo) {
@@ -378,7 +409,8 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "gem-bench: {}: keyframes: {}\n", name, rows.back().keyframes.error);
       }
     }
-    if (rows.back().error.empty() && name == cs2_name) {
+    if (rows.back().error.empty() && !o.peer_only &&
+        (name == cs2_name || name == deadlock_name)) {
       fmt::print(stderr, "gem-bench: {}: game tables\n", name);
       rows.back().tables = MeasureGameTables(Tool("indexer/gem-index"), path, o.work,
                                              std::max(o.runs, 5));

@@ -88,6 +88,22 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
       Add(&goals, "gem_state p50 / SQLite's floor", r.name, 1.5, k.floor_p50_ms > 0,
           k.floor_p50_ms > 0 ? k.with_p50_ms / k.floor_p50_ms : 0);
     }
+    if (StartsWith(r.name, "synthetic-deadlock-")) {
+      // Issue 31's lines on the standard match.
+      const PeerResult* p = DotaPeer(r);
+      const bool index = p != nullptr && p->index.ran, parse = p != nullptr && p->parse.ran;
+      Add(&goals, "Deadlock index wall / haste parse", r.name, 2.0, index,
+          index ? p->index.wall_ratio : 0);
+      Add(&goals, "Deadlock index CPU / haste parse CPU (for the record)", r.name, 0, index,
+          index ? p->index.cpu_ratio : 0);
+      goals.back().has_target = false;
+      Add(&goals, "Deadlock parse wall / haste", r.name, 1.0, parse,
+          parse ? p->parse.wall_ratio : 0);
+      Add(&goals, "Deadlock index peak MiB", r.name, 200, r.index_peak_mib > 0,
+          r.index_peak_mib);
+      Add(&goals, "Deadlock tables' cost: index time over without them", r.name, 1.05,
+          r.tables.ok, r.tables.ok ? r.tables.wall_ratio : 0);
+    }
     if (StartsWith(r.name, "synthetic-cs2-")) {
       const PeerResult* p = TicksPeer(r);
       const bool index = p != nullptr && p->index.ran, parse = p != nullptr && p->parse.ran;

@@ -135,7 +135,8 @@ void DeadlockEvents::Tick(uint32_t tick) {
     }
     Emit(proto::k_EUserMsg_BannedHeroes, bans.SerializeAsString(), truth);
   }
-  if (Uniform() < damage_chance_) Damage(tick);
+  // Not in the first packet: it creates the players deadlock_crowd.h adds.
+  if (Uniform() < damage_chance_ && since > 2) Damage(tick);
   if (since % every_ == every_ / 2) Periodic(tick);
   Objective(tick);
   Modifiers(tick);

@@ -75,6 +75,9 @@ class DeadlockEvents {
   void Start(uint32_t end_tick, FILE* truth);
   // Adds the messages of the packet at `tick`, before its other changes.
   void Tick(uint32_t tick);
+  // After every other change of the packet: the truth that needs the
+  // packet's end state (the urn's positions).
+  void EndPacket();
   uint64_t messages() const { return messages_; }
 
  private:
@@ -126,6 +129,14 @@ class DeadlockEvents {
   void UrnAndPatron(uint32_t tick);
   void UrnModifier(uint32_t tick, bool golden_idol);
   void UrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot);
+  void WriteUrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot);
+  struct UrnEvent {
+    uint32_t tick;
+    const char* event;
+    const SimEntity* e;
+    int32_t slot;
+  };
+  std::vector<UrnEvent> urn_rows_;  // this packet's, written at its end
   void WriteModifier(const ModifierLife& life, bool removed);
   void EndModifier(ModifierLife* life, uint32_t tick);
   void Emit(uint32_t type, const std::string& payload, const std::string& truth);

@@ -43,6 +43,17 @@ int32_t DeadlockEvents::FreeEntry(SimTable* table) {
 }
 
 void DeadlockEvents::UrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot) {
+  urn_rows_.push_back({tick, event, e, slot});
+}
+
+void DeadlockEvents::EndPacket() {
+  // The urn's rows: team and position as the packet leaves them.
+  for (const UrnEvent& u : urn_rows_) WriteUrnRow(u.tick, u.event, u.e, u.slot);
+  urn_rows_.clear();
+}
+
+void DeadlockEvents::WriteUrnRow(uint32_t tick, const char* event, const SimEntity* e,
+                                 int32_t slot) {
   Json t{{"kind", "urn"}, {"tick", tick}, {"event", event},
          {"slot", slot >= 0 ? Json(slot) : Null()},
          {"team", world_->GetInt(*e, "m_iTeamNum", 0)}, {"entity", e->index}};

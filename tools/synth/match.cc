@@ -427,6 +427,7 @@ void Match::CombatLog(uint32_t tick) {
 
 void Match::Tick(uint32_t tick) {
   deadlock_.Tick(tick);  // names the entities as they are before this tick's changes
+  crowd_.Tick(tick);
   const uint32_t since = tick - world_->start_tick();
   if (since % kWaveTicks == 2) SpawnWave(tick);
   if (since % 1800 == 2) SpawnNeutrals(tick);
@@ -451,6 +452,7 @@ void Match::Tick(uint32_t tick) {
   draft_.Tick(tick);
   items_.Tick(tick);
   objectives_.Tick(tick);
+  deadlock_.EndPacket();
 }
 
 void Match::Truth(uint32_t tick, FILE* out) {
@@ -489,6 +491,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   // The world's own tick rate: 30 in Dota, 64 in Deadlock.
   const uint32_t ticks =
       static_cast<uint32_t>(options_.minutes * 60 / world_->tick_interval() + 0.5);
+  crowd_.Start(start + ticks - ticks % 2, match_truth);  // its players, before the events'
   deadlock_.Start(start + ticks - ticks % 2, match_truth);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {
@@ -504,6 +507,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
     last = t;
   }
   stats_.Finish();
+  crowd_.Finish();
   counters_.last_tick = last;
   counters_.kills = stats_.kills();
   counters_.wards = stats_.wards();

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tools/synth/combat_writer.h"
+#include "tools/synth/deadlock_crowd.h"
 #include "tools/synth/deadlock_events.h"
 #include "tools/synth/draft.h"
 #include "tools/synth/hero_items.h"
@@ -43,6 +44,8 @@ struct MatchOptions {
   uint32_t horn_after = 1200;            // ticks from the start to the horn
   bool flaws = false;                    // hero_items.h: damaged names and handles
   bool post_match_record = true;         // Deadlock: PostMatchDetails at the end
+  int deadlock_troopers = 20;            // Deadlock: troopers a wave, lane and team; 0:
+                                         // no crowd (deadlock_crowd.h), one player
 };
 
 struct MatchCounters {
@@ -134,6 +137,7 @@ class Match {
   Objectives objectives_{world_, &rng_, &combat_, &stats_};
   // A Deadlock world's user messages (deadlock_events.h).
   DeadlockEvents deadlock_{world_, options_.seed, options_.flaws, options_.post_match_record};
+  DeadlockCrowd crowd_{world_, options_.seed, options_.deadlock_troopers};
 };
 
 }  // namespace gem::synth

@@ -30,6 +30,7 @@ KINDS = {
         ("urn", r"^CCitadelItemPickupIdol$"),
         ("objective", r"^CNPC_(TrooperBoss|TrooperBarrackBoss|Boss_Tier[23]|BaseDefenseSentry)$"),
         ("objective", r"^CCitadel_Destroyable_Building$"),
+        ("neutral", r"^CNPC_(TrooperNeutral|Neutral_)"),
         ("trooper", r"^CNPC_Trooper"),
     ],
 }

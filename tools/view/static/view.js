@@ -12,7 +12,7 @@ const TEAMS = {
   deadlock: { 2: "#e0a030", 3: "#4a7ae2" },
 };
 const SIZE = { hero: 7, player: 6, building: 6, objective: 7, roshan: 8, courier: 4, ward: 3,
-  creep: 2.5, trooper: 2.5, summon: 3, grenade: 2.5, fire: 5, bomb: 5, mid_boss: 9, urn: 5 };
+  creep: 2.5, trooper: 2.5, neutral: 2.5, summon: 3, grenade: 2.5, fire: 5, bomb: 5, mid_boss: 9, urn: 5 };
 
 let info = null, rows = null, col = {}, bySlot = {}, ticks = [], kills = [], wards = [];
 let tables = {};  // the game's analyst tables the server sends (kinds.EVENT_TABLES)

@@ -3,7 +3,8 @@ match from the dl_midtown fixture, with flaws.
 
 Every row of damage, kill_streaks, respawns, objective_events, mid_boss,
 purchases, purchase_notifications, ability_casts, pings, idol_returns,
-flex_slots, banned_heroes, pauses, urn and patron_phases, and every
+flex_slots, banned_heroes, pauses, urn, ability_cooldowns and patron_phases,
+and every
 Deadlock chat line, must equal what
 gem-synth wrote (tools/synth/deadlock_events.h), value by value and in
 order; the winner is GameOver's. Objectives killed and deleted in the same
@@ -25,7 +26,7 @@ from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, TMP, connect, repl
 FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
 TABLES = ["damage", "kill_streaks", "respawns", "objective_events", "mid_boss", "purchases",
           "purchase_notifications", "ability_casts", "pings", "idol_returns", "flex_slots",
-          "banned_heroes", "pauses", "urn"]
+          "banned_heroes", "pauses", "urn", "ability_cooldowns"]
 # Written as each modifier's life ends: compared in the order they began.
 LIVES = "modifiers"
 _made = {}

@@ -82,7 +82,8 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "file_info_players", "inventory", "objectives", "purchases",
                                    "runes", "teamfight_players", "teamfights"}));
   EXPECT_EQ(names("deadlock"),
-            (std::set<std::string>{"abilities", "ability_casts", "banned_heroes", "damage",
+            (std::set<std::string>{"abilities", "ability_casts", "ability_cooldowns",
+                                   "banned_heroes", "damage",
                                    "flex_slots", "heroes", "idol_returns", "inventory",
                                    "kill_streaks", "mid_boss", "modifiers", "objective_events",
                                    "patron_phases", "pauses", "pings",

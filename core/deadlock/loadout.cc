@@ -1,5 +1,7 @@
 #include "core/deadlock/loadout.h"
 
+#include <algorithm>
+
 namespace gem::deadlock {
 namespace {
 
@@ -15,7 +17,8 @@ Loadout::Loadout()
               {"m_pEntity.m_nameStringTableIndex", kName},
               {"m_nUpgradeBits", kLevel},
               {"m_nUpgradeInfo", kLevel},
-              {"m_iRemainingCharges", kCharges}}),
+              {"m_iRemainingCharges", kCharges},
+              {"m_flCooldownStart", kCooldown}}),
       items_(&codes_, kPosition, {"m_iRemainingCharges"}, kInventory, "inventory",
              {false, IsItem}),
       abilities_(&codes_, kPosition, {"m_nUpgradeBits", "m_nUpgradeInfo"}, kAbilities,
@@ -39,6 +42,9 @@ void Loadout::OnUpdated(const Entity& e, int slot, std::span<const FieldChange> 
       case kPosition:
         items_.MarkPosition(slot, match::FieldCodes::IndexOf(code));
         abilities_.MarkPosition(slot, match::FieldCodes::IndexOf(code));
+        break;
+      case kCooldown:
+        if (cooling_.size() < 4096) cooling_.push_back(e.index);
         break;
       case kName:
       case kLevel:
@@ -64,6 +70,40 @@ void Loadout::OnFrameEnd(match::MatchContext& ctx, std::span<const Entity* const
   }
   items_.Resolve(ctx, pawns, game_time);
   abilities_.Resolve(ctx, pawns, game_time);
+  if (!cooling_.empty()) Cooldowns(ctx, pawns, game_time);
+}
+
+void Loadout::Cooldowns(match::MatchContext& ctx, std::span<const Entity* const> pawns,
+                        const MatchValue& game_time) {
+  std::sort(cooling_.begin(), cooling_.end());
+  cooling_.erase(std::unique(cooling_.begin(), cooling_.end()), cooling_.end());
+  for (int32_t index : cooling_) {
+    const Entity* e = ctx.Get(index);
+    if (e == nullptr || !ctx.game_tables()) continue;
+    const std::optional<double> start = match::ReadReal(cooldown_start_, e);
+    if (!start || !(*start > 0)) continue;  // reset (ready), not begun
+    const Entity* owner = ctx.ByHandle(match::ReadInt(owner_, e));
+    int32_t slot = -1;
+    for (size_t s = 0; s < pawns.size() && owner != nullptr; ++s) {
+      if (pawns[s] == owner) slot = static_cast<int32_t>(s);
+    }
+    if (slot < 0) continue;  // not a player's
+    row_.assign(kCooldownColumns, MatchValue());
+    row_[kTick] = MatchValue::Int(ctx.tick());
+    row_[kGameTime] = game_time;
+    row_[kCdSlot] = MatchValue::Int(slot);
+    std::string_view name = ctx.EntityName(*e);
+    if (name.empty()) name = ctx.ClassName(e->class_id);
+    if (!name.empty()) row_[kCdAbility] = MatchValue::Text(name);
+    row_[kCdEntity] = MatchValue::Int(index);
+    row_[kCdStart] = MatchValue::Real(*start);
+    if (const std::optional<double> end = match::ReadReal(cooldown_end_, e)) {
+      row_[kCdEnd] = MatchValue::Real(*end);
+      row_[kCdDuration] = MatchValue::Real(*end - *start);
+    }
+    ctx.Row(kAbilityCooldowns, row_);
+  }
+  cooling_.clear();
 }
 
 std::vector<std::pair<std::string, uint64_t>> Loadout::Counters() const {

@@ -5,6 +5,12 @@
 // `inventory` (name, charges: m_iRemainingCharges), one row per change of
 // a position (core/match/held_entities.h).
 //
+// `ability_cooldowns`: a row each time an ability or item a player's pawn
+// owns (its m_hOwnerEntity) takes a new m_flCooldownStart above 0 (a
+// cooldown began): slot, name, entity, m_flCooldownStart and
+// m_flCooldownEnd as the replay has them (server seconds, GameTime_t) and
+// their difference, read at the end of the frame the start changed in.
+//
 // The fixtures are two-second fragments: their abilities are there (at
 // one bit each, unlocked), but no item entity and no upgrade bought; how
 // the bits count tiers, and items, no fixture lets us check.
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include "core/match/field_codes.h"
+#include "core/match/field_reader.h"
 #include "core/match/held_entities.h"
 #include "core/match/match_context.h"
 #include "core/deadlock/tables.h"
@@ -41,9 +48,16 @@ class Loadout {
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 
  private:
-  enum Kind : uint16_t { kPosition = 1, kName, kLevel, kCharges };
+  enum Kind : uint16_t { kPosition = 1, kName, kLevel, kCharges, kCooldown };
+  void Cooldowns(match::MatchContext& ctx, std::span<const Entity* const> pawns,
+                 const MatchValue& game_time);
+
   match::FieldCodes codes_;
   match::HeldEntities items_, abilities_;
+  std::vector<int32_t> cooling_;  // entities whose cooldown start changed this frame
+  match::FieldReader cooldown_start_{"m_flCooldownStart"}, cooldown_end_{"m_flCooldownEnd"};
+  match::FieldReader owner_{"m_hOwnerEntity"};
+  std::vector<MatchValue> row_;
   std::vector<uint64_t> followed_;  // each slot's pawn, as last looked at
 };
 

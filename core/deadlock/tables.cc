@@ -159,6 +159,11 @@ GameSchema Build() {
   s.tables[kPatronPhases] = Event(
       "patron_phases", "the patron's (CNPC_Boss_Tier3) m_ePhase: at creation and each change",
       {{"entity", "INTEGER NOT NULL"}, {"team", "INTEGER"}, {"phase", "INTEGER"}});
+  s.tables[kAbilityCooldowns] = Event(
+      "ability_cooldowns",
+      "a cooldown began: a player's ability or item took a new m_flCooldownStart",
+      {{"slot", "INTEGER"}, {"ability", "TEXT"}, {"entity", "INTEGER"},
+       {"cooldown_start", "REAL"}, {"cooldown_end", "REAL"}, {"duration_s", "REAL"}});
   AddRecordTables(&s);
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},

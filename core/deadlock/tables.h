@@ -47,6 +47,8 @@
 //          m_iPauseTeam then, NULL when -1) to the frame it turns off
 //          (NULL while still paused at the end)
 //   urn(id, tick, game_time, event, slot, team, entity, x, y, z): see urn.h
+//   ability_cooldowns(id, tick, game_time, slot, ability, entity,
+//                     cooldown_start, cooldown_end, duration_s): see loadout.h
 //   patron_phases(id, tick, game_time, entity, team, phase): the patron's
 //          (CNPC_Boss_Tier3) m_ePhase, when it is created and each time it
 //          changes
@@ -81,6 +83,7 @@ enum Table : uint32_t {
   kPauses,
   kUrn,
   kPatronPhases,
+  kAbilityCooldowns,
   // The post-match record (post_match.h).
   kRecordMatch,
   kRecordPlayers,
@@ -153,6 +156,10 @@ enum ModifierColumn : size_t {
 
 enum UrnColumn : size_t {
   kUrnEvent = kEventColumns, kUrnSlot, kUrnTeam, kUrnEntity, kUrnX, kUrnY, kUrnZ, kUrnColumns
+};
+enum CooldownColumn : size_t {
+  kCdSlot = kEventColumns, kCdAbility, kCdEntity, kCdStart, kCdEnd, kCdDuration,
+  kCooldownColumns
 };
 enum PatronColumn : size_t {
   kPatronEntity = kEventColumns, kPatronTeam, kPatronPhase, kPatronColumns

@@ -51,7 +51,7 @@ namespace gem::synth {
 class DeadlockCrowd {
  public:
   // `troopers`: a wave's troopers per lane and team (0: no crowd at all).
-  // 20 makes about the traffic of boon's standard match (458 MB in 36
+  // 26 makes about the traffic of boon's standard match (458 MB in 36
   // minutes): a real wave is smaller, but its units send more fields (their
   // animation graphs' variables) than these.
   DeadlockCrowd(World* world, uint64_t seed, int troopers);

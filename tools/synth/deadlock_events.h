@@ -127,6 +127,7 @@ class DeadlockEvents {
   // The urn's carrier and deliveries, a delivery point, the patron's
   // phases and the match mode (deadlock_urn.cc).
   void UrnAndPatron(uint32_t tick);
+  void Cooldown(uint32_t tick);
   void UrnModifier(uint32_t tick, bool golden_idol);
   void UrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot);
   void WriteUrnRow(uint32_t tick, const char* event, const SimEntity* e, int32_t slot);

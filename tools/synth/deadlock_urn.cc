@@ -1,5 +1,6 @@
 // gem-synth's Deadlock match, part three: the urn, a delivery point, the
-// patron's phases and the match mode (deadlock_events.h has the rest).
+// patron's phases, cooldowns and the match mode (deadlock_events.h has the
+// rest).
 //
 // The schedule, in minutes of the match (m) from its start:
 // - 7m: the first delivery point (CCitadelIdolReturnTrigger) takes team 2
@@ -12,6 +13,9 @@
 //   afresh (removed, and a new serial at another entry, in one packet: no
 //   drop); at 18m the urn is dropped.
 // - 30m and 31m: the first patron's m_ePhase turns 2, then 1.
+// - every 45 s from 10 s: an ability a player's pawn owns (m_hOwnerEntity)
+//   begins a cooldown: m_flCooldownStart the server time now,
+//   m_flCooldownEnd 8.5 s later.
 // - the first packet: the game rules' m_eMatchMode becomes 4 (ranked); the
 //   patrons are created there, in their fixture's phase.
 // The urn's modifiers are modifier lives like any other (modifiers truth
@@ -84,6 +88,35 @@ void DeadlockEvents::UrnModifier(uint32_t tick, bool golden_idol) {
   urn_lives_.push_back(std::move(life));
 }
 
+void DeadlockEvents::Cooldown(uint32_t tick) {
+  std::vector<std::pair<SimEntity*, int32_t>> owned;  // (ability, its owner's slot)
+  for (const Ability& a : abilities_) {
+    auto it = world_->entities().find(a.index);
+    if (it == world_->entities().end()) continue;
+    const int64_t owner = world_->GetInt(*it->second, "m_hOwnerEntity", 0xFFFFFF);
+    for (const Player& pl : players_) {
+      if (pl.pawn->handle() == static_cast<uint32_t>(owner)) {
+        owned.emplace_back(it->second.get(), pl.slot);
+      }
+    }
+  }
+  if (owned.empty()) return;
+  auto [e, slot] = owned[Below(owned.size())];
+  const double now = tick * world_->tick_interval();
+  if (!world_->Set(e, "m_flCooldownStart", world_->Number(*e, "m_flCooldownStart", now)) ||
+      !world_->Set(e, "m_flCooldownEnd", world_->Number(*e, "m_flCooldownEnd", now + 8.5))) {
+    return;
+  }
+  // As the fields hold them (their nearest representable values).
+  const float start = world_->Get(*e, "m_flCooldownStart").f;
+  const float end = world_->Get(*e, "m_flCooldownEnd").f;
+  Truth(Json{{"kind", "ability_cooldowns"}, {"tick", tick}, {"slot", slot},
+             {"ability", world_->EntityName(*e)}, {"entity", e->index},
+             {"cooldown_start", F32(start)}, {"cooldown_end", F32(end)},
+             {"duration_s", F32(end) - F32(start)}}
+            .dump());
+}
+
 void DeadlockEvents::UrnAndPatron(uint32_t tick) {
   SimTable* table = world_->FindTable("ActiveModifiers");
   if (table == nullptr || players_.empty()) return;
@@ -126,6 +159,7 @@ void DeadlockEvents::UrnAndPatron(uint32_t tick) {
     }
   }
   if (tick == end_) return;
+  if (since % (45 * minute_ / 60) == 10 * minute_ / 60) Cooldown(tick);
   const Player& p = players_[0];
   if (since == 7 * minute_ + 10 * minute_ / 60 || since == 17 * minute_) {
     UrnModifier(tick, true);

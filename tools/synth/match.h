@@ -44,7 +44,7 @@ struct MatchOptions {
   uint32_t horn_after = 1200;            // ticks from the start to the horn
   bool flaws = false;                    // hero_items.h: damaged names and handles
   bool post_match_record = true;         // Deadlock: PostMatchDetails at the end
-  int deadlock_troopers = 20;            // Deadlock: troopers a wave, lane and team; 0:
+  int deadlock_troopers = 26;            // Deadlock: troopers a wave, lane and team; 0:
                                          // no crowd (deadlock_crowd.h), one player
 };
 

@@ -61,7 +61,7 @@ void Usage(FILE* out) {
              "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"
              "stops the recording before it, as most recordings stop. Twelve players,\n"
              "troopers, neutrals and kills make a standard match's traffic\n"
-             "(deadlock_crowd.h): --troopers N a wave, lane and team (default 20: about 458 MB\n"
+             "(deadlock_crowd.h): --troopers N a wave, lane and team (default 26: about 458 MB\n"
              "in 36 minutes, boon's standard match); --light keeps the fixture's one player\n"
              "and no crowd.\n");
 }

@@ -33,6 +33,7 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
   GEM_RETURN_IF_ERROR(
       insert.Prepare(db_, "keyframes(key, tick, first_entity, last_entity, data)", 5));
   creation_states_.resize(std::max(creation_states_.size(), entities_.size()));
+  GEM_RETURN_IF_ERROR(creation_spill_.Flush());
   const uint64_t with_changes = std::min<uint64_t>(changes_.entities(), entities_.size());
   KeyframeBuilder sealing(settings), here(settings);
   auto build = [&](KeyframeBuilder* b, uint64_t id, std::span<const ChunkView> chunks,
@@ -40,11 +41,14 @@ Status IndexWriter::WriteChangesAndKeyframes(Insert* chunk, double tick_interval
     if (id == 0 || id >= entities_.size()) return Status::Ok();  // ids start at 1
     const EntityRow& e = entities_[id];
     const int64_t end = e.deleted_tick == kNoTick ? max_tick_ + 1 : e.deleted_tick;
-    if (!b->Build(e.created_tick, end, creation_states_[id], chunks, rows)) {
+    // Its creation state, back from the spill (pread: both threads read).
+    const SpilledState& at = creation_states_[id];
+    std::string state(at.size, '\0');
+    if (at.size > 0) GEM_RETURN_IF_ERROR(creation_spill_.Read(at.offset, at.size, state.data()));
+    if (!b->Build(e.created_tick, end, state, chunks, rows)) {
       return Status::Corrupt("keyframes: entity " + std::to_string(id) +
                              ": its own chunks do not decode (an indexer bug)");
     }
-    std::string().swap(creation_states_[id]);
     return Status::Ok();
   };
   // Rows come entity by entity, ascending; each interval (slot) fills a

@@ -195,9 +195,17 @@ class IndexWriter : public Sink {
   double keyframe_seconds_ = 0;
   uint32_t keyframe_max_logged_ = 16;
   int64_t max_tick_ = INT64_MIN;  // the latest index tick given out
-  // With keyframes: each entity's whole creation state (a state blob), by
-  // lifetime id, until its keyframes are built.
-  std::vector<std::string> creation_states_;
+  // With keyframes: where each entity's whole creation state (a state
+  // blob) lies in creation_spill_, by lifetime id, until its keyframes are
+  // built. In memory they grew with every entity ever created: a 36-minute
+  // Deadlock match's trooper waves held about 40 MB of them at the end.
+  struct SpilledState {
+    uint64_t offset = 0;
+    uint32_t size = 0;
+  };
+  std::vector<SpilledState> creation_states_;
+  ChunkSpill creation_spill_;
+  void KeepCreationState(uint64_t lifetime, std::string_view blob);
   // Distinct field descriptions (see RecordField) and their def_id.
   std::unordered_map<std::string, int64_t> field_defs_;
   std::string field_key_scratch_;

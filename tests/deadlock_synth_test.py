@@ -176,7 +176,11 @@ class TablesTest(unittest.TestCase):
                        if d["kind_"] == "damaged" and d["entity"] == w["entity"]]
             self.assertEqual(view[w["entity"]],
                              (w["class"], damaged[0]["tick"], w["tick"], w["killer"], w["lane"]))
-        self.assertEqual({w["lane"] for w in killed} - {None}, {1, 4, 6})
+        self.assertEqual({w["lane"] for w in killed} - {None}, {0, 1, 4, 6})
+        # Every kind falls: guardian, walker, base guardian, shrine, patron.
+        self.assertEqual({w["class"] for w in killed},
+                         {"CNPC_TrooperBoss", "CNPC_Boss_Tier2", "CNPC_TrooperBarrackBoss",
+                          "CCitadel_Destroyable_Building", "CNPC_Boss_Tier3"})
 
     def test_kills_with_assists_and_the_players_totals(self):
         # gem-synth's crowd (tools/synth/deadlock_crowd.h): 12 players, kills

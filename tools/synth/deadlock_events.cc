@@ -96,8 +96,18 @@ void DeadlockEvents::Start(uint32_t end_tick, FILE* truth) {
       if (c == kObjectiveClasses[k]) objectives[k].push_back(index);
     }
   }
-  for (const std::vector<int32_t>& kind : objectives) {
-    objectives_.insert(objectives_.end(), kind.begin(), kind.end());
+  // One of each kind in turn (guardian, walker, base guardian, shrine,
+  // patron), so that every kind falls within the match (one every two
+  // minutes from minute 3: 16 in 36 minutes).
+  for (size_t round = 0;; ++round) {
+    bool any = false;
+    for (const std::vector<int32_t>& kind : objectives) {
+      if (round < kind.size()) {
+        objectives_.push_back(kind[round]);
+        any = true;
+      }
+    }
+    if (!any) break;
   }
 }
 

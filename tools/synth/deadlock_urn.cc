@@ -12,7 +12,8 @@
 // - 17m: it picks the urn up again; at 17m30s the modifier is put on
 //   afresh (removed, and a new serial at another entry, in one packet: no
 //   drop); at 18m the urn is dropped.
-// - 30m and 31m: the first patron's m_ePhase turns 2, then 1.
+// - 4m and 5m: the first patron's m_ePhase turns 2, then 1 (it falls at
+//   11m20s, deadlock_events.h).
 // - every 45 s from 10 s: an ability a player's pawn owns (m_hOwnerEntity)
 //   begins a cooldown: m_flCooldownStart the server time now,
 //   m_flCooldownEnd 8.5 s later.
@@ -179,11 +180,11 @@ void DeadlockEvents::UrnAndPatron(uint32_t tick) {
     world_->Set(point, "m_bDisabled", world_->Number(*point, "m_bDisabled", enable ? 0 : 1));
     UrnRow(tick, enable ? "point_enabled" : "point_disabled", point, -1);
   }
-  if (!patrons_.empty() && (since == 30 * minute_ || since == 31 * minute_) &&
+  if (!patrons_.empty() && (since == 4 * minute_ || since == 5 * minute_) &&
       world_->entities().count(patrons_[0]->index) > 0 &&
       world_->entities().at(patrons_[0]->index).get() == patrons_[0]) {
     SimEntity* patron = patrons_[0];
-    const int phase = since == 30 * minute_ ? 2 : 1;
+    const int phase = since == 4 * minute_ ? 2 : 1;
     world_->Set(patron, "m_ePhase", world_->Number(*patron, "m_ePhase", phase));
     Truth(Json{{"kind", "patron_phases"}, {"tick", tick}, {"entity", patron->index},
                {"team", world_->GetInt(*patron, "m_iTeamNum", 0)}, {"phase", phase}}

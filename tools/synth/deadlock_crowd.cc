@@ -360,12 +360,7 @@ void DeadlockCrowd::Tick(uint32_t tick) {
   if (since % each(30) == 4 && since > 4) {
     const int camp = static_cast<int>((since / each(30)) % kCamps);
     for (Unit& u : neutrals_) {
-      if (u.camp == camp && u.gone_tick == UINT32_MAX) {
-        u.health = 0;
-        Set(u.e, "m_iHealth", 0);
-        Set(u.e, "m_lifeState", 1);
-        u.gone_tick = tick + each(1);
-      }
+      if (u.camp == camp && u.gone_tick == UINT32_MAX) Die(&u, tick);
     }
     camp_respawn_[camp] = tick + each(120);
   }
@@ -406,16 +401,9 @@ void DeadlockCrowd::Tick(uint32_t tick) {
     Step(&u, tick);
   }
   for (Unit& u : troopers_) {
-    if (u.gone_tick <= tick) {
-      world_->Delete(u.e);
-      u.e = nullptr;
-      continue;
-    }
-    if (u.gone_tick != UINT32_MAX) continue;
+    if (Dead(&u, tick)) continue;
     if (u.die_tick <= tick) {
-      Set(u.e, "m_iHealth", 0);
-      Set(u.e, "m_lifeState", 1);
-      u.gone_tick = tick + each(1);
+      Die(&u, tick);
       continue;
     }
     if (std::hypot(u.tx - u.x, u.ty - u.y) < 20) {  // fighting: shuffling about
@@ -428,25 +416,37 @@ void DeadlockCrowd::Tick(uint32_t tick) {
     }
     Step(&u, tick);
   }
-  troopers_.erase(std::remove_if(troopers_.begin(), troopers_.end(),
-                                 [](const Unit& u) { return u.e == nullptr; }),
-                  troopers_.end());
+  Sweep(&troopers_);
   for (Unit& u : neutrals_) {
-    if (u.gone_tick <= tick) {
-      world_->Delete(u.e);
-      u.e = nullptr;
-      continue;
-    }
-    if (u.gone_tick != UINT32_MAX) continue;
+    if (Dead(&u, tick)) continue;
     if (Below(8) == 0) {  // swaying in place
       u.tx = u.x + (Uniform() - 0.5) * 40;
       u.ty = u.y + (Uniform() - 0.5) * 40;
     }
     Step(&u, tick);
   }
-  neutrals_.erase(std::remove_if(neutrals_.begin(), neutrals_.end(),
-                                 [](const Unit& u) { return u.e == nullptr; }),
-                  neutrals_.end());
+  Sweep(&neutrals_);
+}
+
+void DeadlockCrowd::Die(Unit* u, uint32_t tick) {
+  u->health = 0;
+  Set(u->e, "m_iHealth", 0);
+  Set(u->e, "m_lifeState", 1);
+  u->gone_tick = tick + static_cast<uint32_t>(tps_) / 2 * 2;  // deleted a second later
+}
+
+bool DeadlockCrowd::Dead(Unit* u, uint32_t tick) {
+  if (u->gone_tick <= tick) {
+    world_->Delete(u->e);
+    u->e = nullptr;
+  }
+  return u->gone_tick != UINT32_MAX;
+}
+
+void DeadlockCrowd::Sweep(std::vector<Unit>* units) {
+  units->erase(std::remove_if(units->begin(), units->end(),
+                              [](const Unit& u) { return u.e == nullptr; }),
+               units->end());
 }
 
 void DeadlockCrowd::Finish() {

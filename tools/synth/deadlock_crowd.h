@@ -90,6 +90,12 @@ class DeadlockCrowd {
   uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
   void Place(Unit* u);
   void Step(Unit* u, uint32_t tick);
+  // A unit dying now (m_lifeState 1, health 0), deleted a second later.
+  void Die(Unit* u, uint32_t tick);
+  // Whether the unit is dying or gone (deleted now, when its second is up).
+  bool Dead(Unit* u, uint32_t tick);
+  // Drops the deleted units.
+  static void Sweep(std::vector<Unit>* units);
   void Kill(uint32_t tick);
   void SpawnWave(uint32_t tick);
   void SpawnCamp(int camp, uint32_t tick);

@@ -222,7 +222,8 @@ void Usage(FILE* out) {
              "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
              "its tables cost: gem-index with them over --no-game-tables, alternating; and\n"
              "the same for a standard Deadlock match of --deadlock-minutes (36; 0: none)\n"
-             "from --deadlock-from (the dl_midtown fixture).\n"
+             "from --deadlock-from (the dl_midtown fixture), with its peers; neither is\n"
+             "measured with --peer-only.\n"
              "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
              "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
              "and without them, SQLite's own cost of as many rows, index sizes and times,\n"
@@ -365,7 +366,7 @@ int main(int argc, char** argv) {
   }
 
   std::string deadlock_name;
-  if (o.replays.empty() && o.deadlock_minutes > 0) {
+  if (o.replays.empty() && o.deadlock_minutes > 0 && !o.peer_only) {
     // The synthetic standard Deadlock match (gem-synth's crowd: about
     // boon's 458 MB in 36 minutes), for the index's speed and memory and
     // what its tables cost.

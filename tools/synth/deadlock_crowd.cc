@@ -189,10 +189,7 @@ void DeadlockCrowd::Start(uint32_t end_tick, FILE* truth) {
     h.u.z = 256;
     h.u.speed = 400;
     h.u.max_health = h.u.health = 700;
-    Set(h.u.e, "m_iMaxHealth", 700);
-    Set(h.u.e, "m_iHealth", 700);
-    Set(h.u.e, "m_lifeState", 0);
-    Place(&h.u);
+    Born(&h.u);
   }
   camp_respawn_.assign(kCamps, 0);
 }
@@ -215,6 +212,14 @@ void DeadlockCrowd::Step(Unit* u, uint32_t tick) {
   Set(u->e, "m_flSimulationTime", tick / tps_);
 }
 
+void DeadlockCrowd::Born(Unit* u) {
+  Set(u->e, "m_iTeamNum", u->team);
+  Set(u->e, "m_iMaxHealth", u->max_health);
+  Set(u->e, "m_iHealth", u->health);
+  Set(u->e, "m_lifeState", 0);
+  Place(u);
+}
+
 void DeadlockCrowd::SpawnWave(uint32_t tick) {
   if (trooper_class_ < 0) return;
   for (const Lane& lane : lanes_) {
@@ -235,12 +240,8 @@ void DeadlockCrowd::SpawnWave(uint32_t tick) {
         u.max_health = u.health = 600;
         u.spawn_tick = tick;
         u.die_tick = tick + static_cast<uint32_t>((50 + Uniform() * 50) * tps_) / 2 * 2;
-        Set(e, "m_iTeamNum", team);
         Set(e, "m_iLane", lane.lane);
-        Set(e, "m_iMaxHealth", u.max_health);
-        Set(e, "m_iHealth", u.health);
-        Set(e, "m_lifeState", 0);
-        Place(&u);
+        Born(&u);
         troopers_.push_back(u);
       }
     }
@@ -263,11 +264,7 @@ void DeadlockCrowd::SpawnCamp(int camp, uint32_t tick) {
     u.speed = 60;
     u.max_health = u.health = 400;
     u.spawn_tick = tick;
-    Set(e, "m_iTeamNum", kNeutralTeam);
-    Set(e, "m_iMaxHealth", u.max_health);
-    Set(e, "m_iHealth", u.health);
-    Set(e, "m_lifeState", 0);
-    Place(&u);
+    Born(&u);
     neutrals_.push_back(u);
   }
 }

@@ -90,6 +90,8 @@ class DeadlockCrowd {
   uint64_t Below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
   void Place(Unit* u);
   void Step(Unit* u, uint32_t tick);
+  // A unit just created: its team, health and life state, and where it is.
+  void Born(Unit* u);
   // A unit dying now (m_lifeState 1, health 0), deleted a second later.
   void Die(Unit* u, uint32_t tick);
   // Whether the unit is dying or gone (deleted now, when its second is up).

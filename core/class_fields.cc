@@ -140,16 +140,17 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
   metas_.push_back(std::move(meta));
   const bool plain = !polymorphic_ && !scratch_.is_length && scratch_.decoder != nullptr &&
                      !scratch_.decoder->reads_strings();
-  hot_.push_back(
-      {scratch_.decoder, slot, scratch_.is_length, plain});
   const uint32_t new_id = metas_.back().id;
+  hot_.push_back({scratch_.decoder, slot, new_id, scratch_.is_length, plain});
   if (polymorphic_) {
     if (in_hash) Insert(key, hash, new_id);
   } else {
-    if (slot >= field_of_slot_.size()) {
-      field_of_slot_.resize(std::max<size_t>(layout_.size(), field_of_slot_.size() * 2), kInvalid);
+    if (slot >= by_slot_.size()) {
+      Decoding none{};
+      none.id = kInvalid;
+      by_slot_.resize(std::max<size_t>(layout_.size(), by_slot_.size() * 2), none);
     }
-    field_of_slot_[slot] = new_id;
+    by_slot_[slot] = hot_.back();
   }
   return new_id;
 }

@@ -124,16 +124,19 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
   const PolyContext poly{state, &layout};
   for (const FieldPath& path : paths_) {
     bool is_new = false;
-    uint32_t id = fields->Lookup(path, &is_new,
-                                 fields->polymorphic() ? PolymorphicChoice : nullptr, &poly);
-    if (id == ClassFields::kInvalid) {
+    const ClassFields::Decoding* found = fields->LookupDecoding(
+        path, &is_new, fields->polymorphic() ? PolymorphicChoice : nullptr, &poly);
+    if (found == nullptr) {
       return Status::Corrupt("field path " + path.ToString() +
                              (IndexTooLarge(path) ? " has an index too large to be real"
                                                   : " does not exist in class " +
                                                         fields->serializer()->name));
     }
+    // Copied before the sink hears of a new field: the record may move
+    // with the next lookup.
+    const ClassFields::Decoding d = *found;
+    const uint32_t id = d.id;
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
-    const ClassFields::Decoding& d = fields->decoding(id);
     const FieldDecoder* decoder = d.decoder;
     const uint32_t slot = d.slot;
     const bool is_length = d.is_length;

@@ -100,6 +100,13 @@ class ClassFields {
   // load of a record kept by slot: the decoder reads it for every value,
   // and two loads in a row (id by slot, then record by id) were a quarter
   // of the decoder's stalls.
+  // The record of the field at layout slot `slot` (as LookupDecoding
+  // finds it), or null: kNone, a prefix, or not registered yet, so that
+  // the caller looks its path up. Classes without polymorphic pointers.
+  const Decoding* DecodingAt(uint32_t slot) const {
+    if (slot >= by_slot_.size() || by_slot_[slot].id == kInvalid) return nullptr;
+    return &by_slot_[slot];
+  }
   const Decoding* LookupDecoding(const FieldPath& path, bool* is_new,
                                  Schema::PolyChoice poly = nullptr,
                                  const void* poly_ctx = nullptr) {

@@ -115,22 +115,51 @@ Status EntityManager::PrepareTemplate(ClassState* cs) {
   return Status::Ok();
 }
 
+Status EntityManager::UnknownPath(const FieldPath& path, const ClassFields& fields) {
+  return Status::Corrupt("field path " + path.ToString() +
+                         (IndexTooLarge(path) ? " has an index too large to be real"
+                                              : " does not exist in class " +
+                                                    fields.serializer()->name));
+}
+
 Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
                                  FieldState* state,
                                  std::vector<FieldChange>* changes) {
-  GEM_RETURN_IF_ERROR(ReadFieldPaths(r, &paths_));
   ChangeCollector dropped(changes);
   const FieldLayout& layout = fields->layout();
   const PolyContext poly{state, &layout};
-  for (const FieldPath& path : paths_) {
+  // A class without polymorphic pointers reads its paths as layout slots
+  // as they come (a path seen before is then one load away from its
+  // field); a polymorphic one needs each whole path, and the values
+  // before it, to choose its field.
+  const bool polymorphic = fields->polymorphic();
+  size_t count = 0;
+  fields_read_ = 0;
+  if (polymorphic) {
+    GEM_RETURN_IF_ERROR(ReadFieldPaths(r, &paths_));
+    count = paths_.size();
+  } else {
+    GEM_RETURN_IF_ERROR(ReadFieldSlots(r, layout, &slots_, &paths_));
+    count = slots_.size();
+  }
+  fields_read_ = count;
+  size_t next_unknown = 0;  // in paths_, for slots_ of kNone
+  for (size_t i = 0; i < count; ++i) {
     bool is_new = false;
-    const ClassFields::Decoding* found = fields->LookupDecoding(
-        path, &is_new, fields->polymorphic() ? PolymorphicChoice : nullptr, &poly);
-    if (found == nullptr) {
-      return Status::Corrupt("field path " + path.ToString() +
-                             (IndexTooLarge(path) ? " has an index too large to be real"
-                                                  : " does not exist in class " +
-                                                        fields->serializer()->name));
+    const ClassFields::Decoding* found = nullptr;
+    if (polymorphic) {
+      found = fields->LookupDecoding(paths_[i], &is_new, PolymorphicChoice, &poly);
+      if (found == nullptr) return UnknownPath(paths_[i], *fields);
+    } else {
+      found = fields->DecodingAt(slots_[i]);
+      if (found == nullptr) {
+        // First sight of the field (or of its path: it may lie where a
+        // prefix of another was).
+        const FieldPath path = slots_[i] == FieldLayout::kNone ? paths_[next_unknown++]
+                                                               : layout.path(slots_[i]);
+        found = fields->LookupDecoding(path, &is_new);
+        if (found == nullptr) return UnknownPath(path, *fields);
+      }
     }
     // Copied before the sink hears of a new field: the record may move
     // with the next lookup.
@@ -170,7 +199,7 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
       state->Set(layout, slot, change.value, id, false, nullptr);
     }
   }
-  counters_.field_decodes += paths_.size();
+  counters_.field_decodes += count;
   if (r->overflowed()) {
     return Status::Corrupt("field values run past the end of the data");
   }
@@ -351,7 +380,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
         // The creation's own values are not reported as changes: the sink
         // hears the whole state (below).
         Status s = ReadFields(&r, fields, &e->state, nullptr);
-        counters_.field_decodes_delta += paths_.size();
+        counters_.field_decodes_delta += fields_read_;
         if (!s.ok()) {
           Release(e);
           return s.WithContext("creating entity " + std::to_string(index) +
@@ -388,7 +417,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
           strings_.clear();
         }
         Status s = ReadFields(&r, e->fields, &e->state, report ? &changes_ : nullptr);
-        counters_.field_decodes_delta += paths_.size();
+        counters_.field_decodes_delta += fields_read_;
         if (report) FinishStrings(&changes_);
         if (!s.ok()) {
           return s.WithContext("updating entity " + std::to_string(index) +

@@ -144,6 +144,8 @@ class EntityManager {
   // Reads one field-path list and its values into `state`, recording the
   // changes. Public for tests and the baseline decoder.
   // `changes` may be null (baselines are not reported).
+  // The error for a path that names no field of the class.
+  static Status UnknownPath(const FieldPath& path, const ClassFields& fields);
   Status ReadFields(BitReader* r, ClassFields* fields, FieldState* state,
                     std::vector<FieldChange>* changes);
 
@@ -190,6 +192,8 @@ class EntityManager {
 
   // Reused per update: no allocation per field.
   std::vector<FieldPath> paths_;
+  std::vector<uint32_t> slots_;  // ReadFields': the paths as layout slots
+  size_t fields_read_ = 0;       // by the last ReadFields
   std::vector<FieldChange> changes_;
   struct PendingString {
     size_t change;  // index in changes_

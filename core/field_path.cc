@@ -1,5 +1,7 @@
 #include "core/field_path.h"
 
+#include "core/field_layout.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -400,21 +402,48 @@ inline void Add(int32_t* index, int64_t delta) {
 
 bool ApplyFieldOp(FieldOp op, BitReader* r, FieldPath* fp) { return Apply(op, r, fp); }
 
-Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
+namespace {
+
+// The shallowest level of the path that `op` may have changed, given the
+// path's last level before it and after: the levels above it are as they
+// were. Rare ops say 0 (all).
+inline int32_t LowestChanged(FieldOp op, int32_t before, int32_t after) {
+  switch (op) {
+    case FieldOp::kPlusN:
+      return after;
+    case FieldOp::kPopOnePlusOne:
+    case FieldOp::kPopOnePlusN:
+    case FieldOp::kPopNPlusOne:
+    case FieldOp::kPopNPlusN:
+      return after;
+    case FieldOp::kNonTopoPenultimatePlusOne:
+      return after - 1;
+    default:
+      // Every push but PushNAndNonTopological moves the last level at most,
+      // then adds levels below it.
+      if (op >= FieldOp::kPushOneLeftDeltaZeroRightZero && op <= FieldOp::kPushN) return before;
+      return 0;
+  }
+}
+
+// Runs one update's path list, calling visit(path, lowest) for each path,
+// `lowest` as LowestChanged says for the op that made it. Each path is
+// visited one op later, not right after the op changed it: copying the
+// path reads it back 16 bytes at a time, and a read that overlaps a
+// narrower write still on its way to the cache waits for it (this append
+// was an eighth of the update loop's time).
+template <class Visit>
+[[gnu::always_inline]] inline Status ForEachPath(BitReader* r, Visit&& visit) {
   static_assert(static_cast<int>(FieldOp::kPlusOne) == 0 &&
                 static_cast<int>(FieldOp::kPlusFour) == 3);
   const HuffmanCode& code = Code();
-  paths->clear();
   FieldPath fp;
   fp.index[0] = -1;
-  bool pending = false;  // fp is a path not yet appended
+  bool pending = false;  // fp is a path not yet visited
+  int32_t lowest = 0;
   for (;;) {
     const FieldOp op = NextFieldOp(code, r);
-    // Each path is appended one op later, not right after the op changed
-    // it: copying the path reads it back 16 bytes at a time, and a read
-    // that overlaps a narrower write still on its way to the cache waits
-    // for it (this append was an eighth of the update loop's time).
-    if (pending) paths->push_back(fp);
+    if (pending) visit(fp, lowest);
     pending = true;
     // Overflowed reads are zeros, which decode as ops too: stop here.
     if (r->overflowed()) {
@@ -423,127 +452,47 @@ Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
     if (op <= FieldOp::kPlusFour) {
       // Half of all ops: the next field at the same level.
       Add(&fp.index[fp.last], static_cast<int64_t>(op) + 1);
+      lowest = fp.last;
     } else if (op == FieldOp::kFieldPathEncodeFinish) {
       return Status::Ok();
-    } else if (!Apply(op, r, &fp)) {
-      return Status::Corrupt(std::string("field path op ") +
-                             GetFieldOpInfo(op).name +
-                             " leaves a malformed path after " +
-                             fp.ToString());
-    }
-  }
-}
-
-void WriteFieldOp(FieldOp op, BitWriter* w) {
-  FieldOpCode code = GetFieldOpCode(op);
-  w->WriteBits(code.bits, code.length);
-}
-
-void WriteFieldPaths(const std::vector<FieldPath>& paths, BitWriter* w) {
-  // Every op yields a path, so each step from one path to the next is
-  // exactly one op: a short one when the step is a common one, else the
-  // general op of its kind (same depth: NonTopoComplex; deeper:
-  // PushNAndNonTopological; shallower: PopNAndNonTopographical).
-  FieldPath at;
-  at.index[0] = -1;
-  at.last = 0;
-  for (const FieldPath& to : paths) {
-    const int depth_at = at.last, depth_to = to.last;
-    bool prefix_equal = true;  // levels below the shallower last level agree
-    for (int i = 0; i < std::min(depth_at, depth_to); ++i) {
-      prefix_equal &= at.index[i] == to.index[i];
-    }
-    if (depth_to == depth_at) {
-      const int64_t delta = static_cast<int64_t>(to.index[depth_to]) - at.index[depth_to];
-      if (prefix_equal && delta >= 1 && delta <= 4) {
-        static constexpr FieldOp kPlus[] = {FieldOp::kPlusOne, FieldOp::kPlusTwo,
-                                            FieldOp::kPlusThree, FieldOp::kPlusFour};
-        WriteFieldOp(kPlus[delta - 1], w);
-      } else if (prefix_equal && delta >= 5) {
-        WriteFieldOp(FieldOp::kPlusN, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(delta - 5));
-      } else {
-        WriteFieldOp(FieldOp::kNonTopoComplex, w);
-        for (int i = 0; i <= depth_at; ++i) {
-          const int64_t d = static_cast<int64_t>(to.index[i]) - at.index[i];
-          w->WriteBool(d != 0);
-          if (d != 0) w->WriteVarInt32(static_cast<int32_t>(d));
-        }
-      }
-    } else if (depth_to == depth_at + 1 && prefix_equal) {
-      // One level deeper, the level above moved by `delta` (>= 0).
-      const int64_t delta = static_cast<int64_t>(to.index[depth_at]) - at.index[depth_at];
-      const int32_t pushed = to.index[depth_to];
-      if (delta == 0 && pushed == 0) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaZeroRightZero, w);
-      } else if (delta == 0) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaZeroRightNonZero, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(pushed));
-      } else if (delta == 1 && pushed == 0) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaOneRightZero, w);
-      } else if (delta == 1) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaOneRightNonZero, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(pushed));
-      } else if (delta >= 2 && delta <= 9 && pushed >= 1 && pushed <= 8) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaNRightNonZeroPack6Bits, w);
-        w->WriteBits(static_cast<uint32_t>(delta - 2), 3);
-        w->WriteBits(static_cast<uint32_t>(pushed - 1), 3);
-      } else if (delta >= 2 && pushed >= 1) {
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaNRightNonZero, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(delta - 2));
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(pushed - 1));
-      } else if (delta >= 2) {  // pushed == 0
-        WriteFieldOp(FieldOp::kPushOneLeftDeltaNRightZero, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(delta));
-      } else {
-        goto general_deeper;
-      }
-    } else if (depth_to > depth_at) {
-    general_deeper:
-      // Move every current level (each by delta - 1 when it moves), then
-      // push the new levels.
-      WriteFieldOp(FieldOp::kPushNAndNonTopological, w);
-      for (int i = 0; i <= depth_at; ++i) {
-        const int64_t d = static_cast<int64_t>(to.index[i]) - at.index[i];
-        w->WriteBool(d != 0);
-        if (d != 0) w->WriteVarInt32(static_cast<int32_t>(d - 1));
-      }
-      w->WriteUBitVar(static_cast<uint32_t>(depth_to - depth_at));
-      for (int i = depth_at + 1; i <= depth_to; ++i) {
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(to.index[i]));
-      }
     } else {
-      // Shallower.
-      const int64_t delta = static_cast<int64_t>(to.index[depth_to]) - at.index[depth_to];
-      if (depth_to == 0 && delta == 1) {
-        WriteFieldOp(FieldOp::kPopAllButOnePlusOne, w);
-      } else if (depth_to == 0 && delta >= 1 && delta <= 8) {
-        WriteFieldOp(FieldOp::kPopAllButOnePlusNPack3Bits, w);
-        w->WriteBits(static_cast<uint32_t>(delta - 1), 3);
-      } else if (depth_to == 0 && delta >= 1 && delta <= 64) {
-        WriteFieldOp(FieldOp::kPopAllButOnePlusNPack6Bits, w);
-        w->WriteBits(static_cast<uint32_t>(delta - 1), 6);
-      } else if (depth_to == 0 && delta >= 1) {
-        WriteFieldOp(FieldOp::kPopAllButOnePlusN, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(delta - 1));
-      } else if (depth_at - depth_to == 1 && prefix_equal && delta == 1) {
-        WriteFieldOp(FieldOp::kPopOnePlusOne, w);
-      } else if (depth_at - depth_to == 1 && prefix_equal && delta >= 1) {
-        WriteFieldOp(FieldOp::kPopOnePlusN, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(delta - 1));
-      } else {
-        WriteFieldOp(FieldOp::kPopNAndNonTopographical, w);
-        w->WriteUBitVarFieldPath(static_cast<uint32_t>(depth_at - depth_to));
-        for (int i = 0; i <= depth_to; ++i) {
-          const int64_t d = static_cast<int64_t>(to.index[i]) - at.index[i];
-          w->WriteBool(d != 0);
-          if (d != 0) w->WriteVarInt32(static_cast<int32_t>(d));
-        }
+      const int32_t before = fp.last;
+      if (!Apply(op, r, &fp)) {
+        return Status::Corrupt(std::string("field path op ") + GetFieldOpInfo(op).name +
+                               " leaves a malformed path after " + fp.ToString());
       }
+      lowest = LowestChanged(op, before, fp.last);
     }
-    at = to;
   }
-  WriteFieldOp(FieldOp::kFieldPathEncodeFinish, w);
+}
+
+}  // namespace
+
+Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths) {
+  paths->clear();
+  return ForEachPath(r, [paths](const FieldPath& fp, int32_t) { paths->push_back(fp); });
+}
+
+Status ReadFieldSlots(BitReader* r, const FieldLayout& layout, std::vector<uint32_t>* slots,
+                      std::vector<FieldPath>* unknown) {
+  slots->clear();
+  unknown->clear();
+  // node[d]: the slot of the path's levels 0..d, for d < valid. Most ops
+  // move the last level only: one step down the trie from its parent,
+  // where a walk from the root took a load per level.
+  uint32_t node[FieldPath::kMaxDepth];
+  int32_t valid = 0;
+  return ForEachPath(r, [&](const FieldPath& fp, int32_t lowest) {
+    if (lowest < valid) valid = lowest;
+    uint32_t at = valid == 0 ? FieldLayout::kRoot : node[valid - 1];
+    for (int32_t d = valid; d <= fp.last; ++d) {
+      if (at != FieldLayout::kNone) at = layout.child(at, static_cast<uint32_t>(fp.index[d]));
+      node[d] = at;
+    }
+    valid = fp.last + 1;
+    slots->push_back(at);
+    if (at == FieldLayout::kNone) unknown->push_back(fp);
+  });
 }
 
 }  // namespace gem

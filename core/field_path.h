@@ -104,6 +104,13 @@ FieldOp ReadFieldOp(BitReader* r);
 // reused). Corrupt when the stream overflows or an op is malformed.
 Status ReadFieldPaths(BitReader* r, std::vector<FieldPath>* paths);
 
+// As ReadFieldPaths, each path given as its slot in `layout` (see
+// field_layout.h), found as the path is read: slots[i] for the i-th path
+// (cleared first), FieldLayout::kNone for a path the layout does not hold
+// yet, whose whole path is then the next entry of *unknown (cleared first).
+Status ReadFieldSlots(BitReader* r, const class FieldLayout& layout,
+                      std::vector<uint32_t>* slots, std::vector<FieldPath>* unknown);
+
 // The writing side, for tools that produce replays: writes the ops that
 // take the reader from path to path through `paths` (any order, each of
 // depth 1 to kMaxDepth with indexes >= 0), then FieldPathEncodeFinish.

@@ -141,16 +141,14 @@ uint32_t ClassFields::Register(const FieldPath& path, uint32_t slot, const Key& 
   const bool plain = !polymorphic_ && !scratch_.is_length && scratch_.decoder != nullptr &&
                      !scratch_.decoder->reads_strings();
   const uint32_t new_id = metas_.back().id;
-  hot_.push_back({scratch_.decoder, slot, new_id, scratch_.is_length, plain});
+  hot_.push_back({scratch_.decoder, slot, scratch_.is_length, plain});
   if (polymorphic_) {
     if (in_hash) Insert(key, hash, new_id);
   } else {
     if (slot >= by_slot_.size()) {
-      Decoding none{};
-      none.id = kInvalid;
-      by_slot_.resize(std::max<size_t>(layout_.size(), by_slot_.size() * 2), none);
+      by_slot_.resize(layout_.size(), SlotField{nullptr, kInvalid, false, false});
     }
-    by_slot_[slot] = hot_.back();
+    by_slot_[slot] = {scratch_.decoder, new_id, scratch_.is_length, plain};
   }
   return new_id;
 }

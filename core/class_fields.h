@@ -88,37 +88,26 @@ class ClassFields {
   struct Decoding {
     const FieldDecoder* decoder;
     uint32_t slot;
-    uint32_t id;  // the field's (kInvalid in LookupDecoding's table: none yet)
     bool is_length;
     bool plain;
   };
   const Decoding& decoding(uint32_t id) const { return hot_[id]; }
-  // Lookup and decoding() in one: the record of `path`'s field (registered
-  // on first sight, *is_new then true), or null when the path does not
-  // exist. Valid until the next call. A path seen before, in a class
-  // without polymorphic pointers, is a walk of the layout's trie and one
-  // load of a record kept by slot: the decoder reads it for every value,
-  // and two loads in a row (id by slot, then record by id) were a quarter
-  // of the decoder's stalls.
-  // The record of the field at layout slot `slot` (as LookupDecoding
-  // finds it), or null: kNone, a prefix, or not registered yet, so that
-  // the caller looks its path up. Classes without polymorphic pointers.
-  const Decoding* DecodingAt(uint32_t slot) const {
+  // What decoding reads for the field at a layout slot (its Decoding, the
+  // id for the slot), kept by slot in 16 bytes: the decoder reads it for every
+  // value, and two loads in a row (id by slot, then record by id) were a
+  // quarter of its stalls.
+  struct SlotField {
+    const FieldDecoder* decoder;
+    uint32_t id;  // kInvalid: none (a prefix, or not registered yet)
+    bool is_length;
+    bool plain;
+  };
+  // The field at layout slot `slot`, or null: kNone, a prefix, or not
+  // registered yet, so that the caller looks its path up. Classes without
+  // polymorphic pointers.
+  const SlotField* DecodingAt(uint32_t slot) const {
     if (slot >= by_slot_.size() || by_slot_[slot].id == kInvalid) return nullptr;
     return &by_slot_[slot];
-  }
-  const Decoding* LookupDecoding(const FieldPath& path, bool* is_new,
-                                 Schema::PolyChoice poly = nullptr,
-                                 const void* poly_ctx = nullptr) {
-    if (!polymorphic_) {
-      const uint32_t slot = layout_.Find(path);
-      if (slot < by_slot_.size() && by_slot_[slot].id != kInvalid) {
-        *is_new = false;
-        return &by_slot_[slot];
-      }
-    }
-    const uint32_t id = LookupSlow(path, is_new, poly, poly_ctx);
-    return id == kInvalid ? nullptr : &hot_[id];
   }
   // The field's slot in layout(): where entities' states keep its value.
   uint32_t slot(uint32_t id) const { return hot_[id].slot; }
@@ -160,10 +149,10 @@ class ClassFields {
   // What decoding reads per value, packed apart from the descriptions.
   std::vector<Decoding> hot_;
   FieldLayout layout_;
-  // The field's record by layout slot (id kInvalid: a prefix, or not
-  // resolved yet), a copy of hot_'s; for classes without polymorphic
-  // pointers, where a path is one field.
-  std::vector<Decoding> by_slot_;
+  // The field by layout slot (id kInvalid: a prefix, or not resolved
+  // yet), from hot_; for classes without polymorphic pointers, where a
+  // path is one field.
+  std::vector<SlotField> by_slot_;
   // Polymorphic classes: (path, chosen field) keys, open addressing in
   // parallel arrays, power-of-two size, id+1 (0 = empty).
   std::vector<Key> keys_;

@@ -146,25 +146,24 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
   size_t next_unknown = 0;  // in paths_, for slots_ of kNone
   for (size_t i = 0; i < count; ++i) {
     bool is_new = false;
-    const ClassFields::Decoding* found = nullptr;
-    if (polymorphic) {
-      found = fields->LookupDecoding(paths_[i], &is_new, PolymorphicChoice, &poly);
-      if (found == nullptr) return UnknownPath(paths_[i], *fields);
+    ClassFields::Decoding d;
+    uint32_t id;
+    const ClassFields::SlotField* at_slot =
+        polymorphic ? nullptr : fields->DecodingAt(slots_[i]);
+    if (at_slot != nullptr) {
+      d = {at_slot->decoder, slots_[i], at_slot->is_length, at_slot->plain};
+      id = at_slot->id;
     } else {
-      found = fields->DecodingAt(slots_[i]);
-      if (found == nullptr) {
-        // First sight of the field (or of its path: it may lie where a
-        // prefix of another was).
-        const FieldPath path = slots_[i] == FieldLayout::kNone ? paths_[next_unknown++]
+      // A polymorphic class's path, or the first sight of a field (or of
+      // its path: it may lie where a prefix of another was).
+      const FieldPath path = polymorphic                       ? paths_[i]
+                             : slots_[i] == FieldLayout::kNone ? paths_[next_unknown++]
                                                                : layout.path(slots_[i]);
-        found = fields->LookupDecoding(path, &is_new);
-        if (found == nullptr) return UnknownPath(path, *fields);
-      }
+      id = fields->Lookup(path, &is_new, polymorphic ? PolymorphicChoice : nullptr, &poly);
+      if (id == ClassFields::kInvalid) return UnknownPath(path, *fields);
+      // Copied: the record may move with the next lookup.
+      d = fields->decoding(id);
     }
-    // Copied before the sink hears of a new field: the record may move
-    // with the next lookup.
-    const ClassFields::Decoding d = *found;
-    const uint32_t id = d.id;
     if (is_new && sink_ != nullptr) sink_->OnFieldRegistered(*fields, id);
     const FieldDecoder* decoder = d.decoder;
     const uint32_t slot = d.slot;

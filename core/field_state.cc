@@ -1,5 +1,7 @@
 #include "core/field_state.h"
 
+#include <cstring>
+
 #include <algorithm>
 
 namespace gem {
@@ -12,22 +14,27 @@ void FieldState::Reset() {
 
 void FieldState::StoreString(Slot* slot, const Value& value) {
   if (value.kind == ValueKind::kString) {
-    if (slot->kind != ValueKind::kString) {
-      if (!free_strings_.empty()) {
-        slot->string = free_strings_.back();
-        free_strings_.pop_back();
-      } else {
-        slot->string = static_cast<uint32_t>(strings_.size());
-        strings_.emplace_back();
-      }
+    uint32_t index;
+    if (slot->kind == ValueKind::kString) {
+      index = slot->string;
+    } else if (!free_strings_.empty()) {
+      index = free_strings_.back();
+      free_strings_.pop_back();
+    } else {
+      index = static_cast<uint32_t>(strings_.size());
+      strings_.emplace_back();
     }
-    strings_[slot->string].assign(value.s);
+    strings_[index].assign(value.s);
+    std::memset(slot->v, 0, sizeof slot->v);
+    slot->string = index;
   } else {
+    // A string gives way to another kind: its index goes back first (it
+    // shares the value's room).
     free_strings_.push_back(slot->string);
+    std::memcpy(slot->v, value.v, sizeof slot->v);
   }
   slot->kind = value.kind;
   slot->count = value.count;
-  std::memcpy(slot->v, value.v, sizeof slot->v);
 }
 
 void FieldState::Resize(const FieldLayout& layout, uint32_t slot, const Value& length,

@@ -215,5 +215,36 @@ TEST(FieldState, StringsAreOwnedAndReused) {
   EXPECT_EQ(copy.Get(layout, Fp({0})).value.s, "entity");
 }
 
+// A string's index and a number share a slot's room: every change of kind
+// reads back as set, and a freed string is reused by the next one.
+TEST(FieldState, StringsAndNumbersShareASlotInTurn) {
+  PathState state;
+  state.Set(Fp({0}), Value::String("zero"), 1, false, nullptr);
+  state.Set(Fp({1}), Value::String("one"), 2, false, nullptr);
+  // The first slot's string gives way to a number that fills its room.
+  state.Set(Fp({0}), Value::Int(-1), 1, false, nullptr);
+  EXPECT_EQ(state.Get(Fp({0})).value.kind, ValueKind::kInt);
+  EXPECT_EQ(state.Get(Fp({0})).value.i, -1);
+  EXPECT_EQ(state.Get(Fp({1})).value.s, "one");
+  const float xyz[3] = {1.5f, -2.0f, 3.25f};
+  state.Set(Fp({2}), Value::Vector(xyz, 3), 3, false, nullptr);
+  // A third string takes the freed one; the others keep theirs.
+  state.Set(Fp({2}), Value::String("two"), 3, false, nullptr);
+  EXPECT_EQ(state.Get(Fp({2})).value.s, "two");
+  EXPECT_EQ(state.Get(Fp({1})).value.s, "one");
+  EXPECT_EQ(state.Get(Fp({0})).value.i, -1);
+  // And back: a string where a number was, then a number where it was.
+  state.Set(Fp({0}), Value::String("zero again"), 1, false, nullptr);
+  state.Set(Fp({1}), Value::Int(7), 2, false, nullptr);
+  EXPECT_EQ(state.Get(Fp({0})).value.s, "zero again");
+  EXPECT_EQ(state.Get(Fp({1})).value.i, 7);
+  EXPECT_EQ(state.Get(Fp({2})).value.s, "two");
+  // A string reads back with no number beside it (this one's index is 2,
+  // which its room holds).
+  const Value again = state.Get(Fp({0})).value;
+  EXPECT_EQ(again.u, 0u);
+  EXPECT_EQ(again.v[2], 0.0f);
+}
+
 }  // namespace
 }  // namespace gem

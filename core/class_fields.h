@@ -92,10 +92,10 @@ class ClassFields {
     bool plain;
   };
   const Decoding& decoding(uint32_t id) const { return hot_[id]; }
-  // What decoding reads for the field at a layout slot (its Decoding, the
-  // id for the slot), kept by slot in 16 bytes: the decoder reads it for every
-  // value, and two loads in a row (id by slot, then record by id) were a
-  // quarter of its stalls.
+  // What decoding reads for the field at a layout slot: its Decoding, with
+  // its id where the slot was, kept by slot in 16 bytes. The decoder reads
+  // it for every value; two loads in a row (id by slot, then record by id)
+  // were a quarter of its stalls.
   struct SlotField {
     const FieldDecoder* decoder;
     uint32_t id;  // kInvalid: none (a prefix, or not registered yet)

@@ -1,10 +1,13 @@
 // Field paths: the Huffman code of the 40 ops and what each op does.
+#include <array>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/bit_reader.h"
 #include "core/bit_writer.h"
+#include "core/field_layout.h"
 #include "core/field_path.h"
 #include "gtest/gtest.h"
 
@@ -204,6 +207,72 @@ TEST(FieldPath, TextRoundTrip) {
   EXPECT_FALSE(FieldPath::Parse("", &p));
   EXPECT_FALSE(FieldPath::Parse("1//2", &p));
   EXPECT_FALSE(FieldPath::Parse("1/x", &p));
+}
+
+// ReadFieldSlots gives each path the slot a walk from the root finds
+// (FieldLayout::Find), and the whole path where there is none, whatever
+// op made it: random sequences of every op, each with random operands
+// that keep the path well formed, read both ways over a layout holding
+// some of the paths. An op that moves a shallower level than the slots'
+// reader assumes would leave it a stale parent here.
+TEST(FieldPath, SlotsAreWhatWholePathsFind) {
+  std::mt19937 rng(11);
+  std::array<int, kFieldOpCount> seen{};
+  for (int trial = 0; trial < 4000; ++trial) {
+    BitWriter w;
+    FieldPath at;
+    at.index[0] = -1;
+    const int steps = 1 + static_cast<int>(rng() % 40);
+    int written = 0;
+    for (int step = 0; step < steps; ++step) {
+      for (int attempt = 0; attempt < 64; ++attempt) {
+        const auto op = static_cast<FieldOp>(rng() % (kFieldOpCount - 1));
+        // Operand bits, mostly zeros: small deltas and indexes, so that
+        // paths meet in the layout.
+        uint8_t operand[16];
+        for (uint8_t& b : operand) b = static_cast<uint8_t>(rng() & rng() & rng());
+        BitReader r(operand, sizeof operand);
+        FieldPath next = at;
+        if (!ApplyFieldOp(op, &r, &next) || r.overflowed()) continue;
+        WriteFieldOp(op, &w);
+        for (size_t bit = 0; bit < r.position_bits(); ++bit) {
+          w.WriteBits((operand[bit / 8] >> (bit % 8)) & 1, 1);
+        }
+        at = next;
+        ++seen[static_cast<int>(op)];
+        ++written;
+        break;
+      }
+    }
+    WriteFieldOp(FieldOp::kFieldPathEncodeFinish, &w);
+    const std::vector<uint8_t>& bytes = w.bytes();
+    BitReader whole(bytes.data(), bytes.size());
+    std::vector<FieldPath> paths;
+    ASSERT_TRUE(ReadFieldPaths(&whole, &paths).ok());
+    ASSERT_EQ(paths.size(), static_cast<size_t>(written));
+    FieldLayout layout;
+    for (const FieldPath& p : paths) {
+      if (rng() % 3 != 0) layout.Intern(p);
+    }
+    BitReader as_slots(bytes.data(), bytes.size());
+    std::vector<uint32_t> slots;
+    std::vector<FieldPath> unknown;
+    ASSERT_TRUE(ReadFieldSlots(&as_slots, layout, &slots, &unknown).ok());
+    ASSERT_EQ(slots.size(), paths.size());
+    size_t next_unknown = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      ASSERT_EQ(slots[i], layout.Find(paths[i])) << "trial " << trial << " path " << i << " "
+                                                 << paths[i].ToString();
+      if (slots[i] == FieldLayout::kNone) {
+        ASSERT_LT(next_unknown, unknown.size());
+        EXPECT_TRUE(unknown[next_unknown++] == paths[i]) << paths[i].ToString();
+      }
+    }
+    EXPECT_EQ(next_unknown, unknown.size());
+  }
+  for (int op = 0; op + 1 < kFieldOpCount; ++op) {
+    EXPECT_GT(seen[op], 20) << GetFieldOpInfo(static_cast<FieldOp>(op)).name;
+  }
 }
 
 }  // namespace

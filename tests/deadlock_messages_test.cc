@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/deadlock/messages.h"
+#include "core/deadlock/post_match.h"
 #include "gtest/gtest.h"
 #include "proto/citadel_match_record.pb.h"
 #include "proto/citadel_usermessages.pb.h"
@@ -126,6 +127,19 @@ TEST(DeadlockMessages, StringTokensAsTheGameComputesThem) {
   // The urn's (urn.h), as boon's name tables list them.
   EXPECT_EQ(StringToken("ability_golden_idol"), 2521299219u);
   EXPECT_EQ(StringToken("modifier_citadel_idol_return"), 3388847715u);
+}
+
+// The damage matrix names each hit's coarse category (boon, deadlock-api's
+// users: "Bullet", "Ability", "Melee", "Misc", "UnknownAbility") beside its
+// specific source (snake_case); only the categories are skipped in totals.
+TEST(DeadlockMessages, DamageCategoriesAreCapitalisedWordsWithoutUnderscores) {
+  for (const char* category : {"Bullet", "Ability", "Melee", "Misc", "UnknownAbility"}) {
+    EXPECT_TRUE(deadlock::IsDamageCategory(category)) << category;
+  }
+  for (const char* source : {"citadel_weapon_astro_set", "upgrade_magic_shock", "healing_rite",
+                             "Upgrade_Thing", "bullet", "", "_"}) {
+    EXPECT_FALSE(deadlock::IsDamageCategory(source)) << source;
+  }
 }
 
 TEST(DeadlockMessages, EveryDamagedDamageMessageIsSurvived) {

@@ -297,6 +297,45 @@ class PostMatchRecord(unittest.TestCase):
                     for key, value in w.items():
                         self.assertEqual(g[key], value, "%s row %d: %s" % (table, i, key))
 
+    def test_damage_matrix_cells_are_running_totals_counted_once(self):
+        con, truth = synthetic()
+        cells = truth["record_damage"]
+        # A cell shorter than the sample times covers the last of them.
+        samples = max(w["sample"] for w in cells) + 1
+        late = [w for w in cells if w["target_slot"] == w["dealer_slot"] + 2]
+        self.assertGreater(len(late), 0)
+        self.assertEqual({w["sample"] for w in late}, {samples - 2, samples - 1})
+        # Totals: each cell's last running total, over the specific
+        # sources only (the category repeats their hits).
+        last = {}
+        for w in cells:
+            key = (w["dealer_slot"], w["target_slot"], w["source_index"])
+            if key not in last or w["sample"] > last[key]["sample"]:
+                last[key] = w
+        want = collections.Counter()
+        for w in last.values():
+            if not w["category"]:
+                want[(w["dealer_slot"], w["target_slot"], w["stat_type"])] += w["value"]
+        self.assertTrue(any(w["category"] for w in cells))
+        got = {(d, t, s): v for d, t, s, v in con.execute(
+            "SELECT dealer_slot, target_slot, stat_type, value FROM record_damage_totals")}
+        self.assertEqual(got, dict(want))
+
+    def test_healing_per_player_and_target(self):
+        con, truth = synthetic()
+        want = collections.Counter()
+        for w in truth["record_damage"]:
+            if w["stat_type"] == 1 and not w["category"]:
+                want[(w["dealer_slot"], w["target_slot"], "record")] += w["gained"]
+        for t in truth["player_totals"]:
+            want[(t["slot"], None, "controller")] += t["hero_healing"]
+            want[(t["slot"], t["slot"], "controller")] += t["self_healing"]
+            self.assertGreater(t["self_healing"], 0)
+            self.assertGreaterEqual(t["hero_healing"], t["self_healing"])
+        got = {(s, t, src): h for s, t, h, src in con.execute(
+            "SELECT slot, target_slot, healing, source FROM healing")}
+        self.assertEqual(got, dict(want))
+
     def test_items_and_heroes_are_named(self):
         con, _ = synthetic()
         # The fixture's Shiv and the crowd's eleven (ids 1-13 by

@@ -264,6 +264,10 @@ void Module::RecordCounts(MatchContext& ctx) {
   if (post_match_.damaged() > 0) {
     record_counts_.emplace_back("damaged_post_match_records", post_match_.damaged());
   }
+  if (post_match_.misaligned_damage_cells() > 0) {
+    record_counts_.emplace_back("record_damage_cells_misaligned",
+                                post_match_.misaligned_damage_cells());
+  }
   if (!post_match_.present()) return;
   uint64_t kills = 0, souls = 0;
   for (const auto& [slot, totals] : post_match_.totals()) {

@@ -151,6 +151,11 @@ const uint8_t* Data(std::string_view s) { return reinterpret_cast<const uint8_t*
 
 }  // namespace
 
+bool IsDamageCategory(std::string_view source_name) {
+  return !source_name.empty() && source_name[0] >= 'A' && source_name[0] <= 'Z' &&
+         source_name.find('_') == std::string_view::npos;
+}
+
 void AddRecordTables(GameSchema* s) {
   const char* kInt = "INTEGER";
   s->tables[kRecordMatch] = Spec("record_match", "the post-match record: the match",
@@ -187,8 +192,8 @@ void AddRecordTables(GameSchema* s) {
       "the post-match record's damage matrix: a dealer's value from one source on one target "
       "at one sample",
       {{"dealer_slot", kInt}, {"target_slot", kInt}, {"source_index", kInt},
-       {"source_name", "TEXT"}, {"stat_type", kInt}, {"sample", kInt}, {"time_s", kInt},
-       {"value", kInt}});
+       {"source_name", "TEXT"}, {"stat_type", kInt}, {"category", kInt}, {"sample", kInt},
+       {"time_s", kInt}, {"value", kInt}, {"gained", kInt}});
   s->tables[kRecordPaths] = Spec(
       "record_paths", "the post-match record: a player's path, a row a sample",
       {{"slot", kInt}, {"sample", kInt}, {"time_s", "REAL"}, {"x", "REAL"}, {"y", "REAL"},
@@ -368,18 +373,29 @@ bool PostMatch::DamageMatrix(MatchContext& ctx, std::string_view matrix) {
             !RepeatedVarints(Data(target), target.size(), 2, false, &values)) {
           return false;
         }
-        row_.assign(8, MatchValue());
+        row_.assign(10, MatchValue());
         row_[0] = dealer_slot;
         row_[1] = Read(t, {"target_slot", 1, Kind::kUint});
         if (index) {
           row_[2] = MatchValue::Int(*index);
-          if (*index < source_names.size()) row_[3] = MatchValue::Text(source_names[*index]);
+          if (*index < source_names.size()) {
+            row_[3] = MatchValue::Text(source_names[*index]);
+            row_[5] = MatchValue::Int(IsDamageCategory(source_names[*index]) ? 1 : 0);
+          }
           if (*index < stat_types.size()) row_[4] = MatchValue::Int(stat_types[*index]);
         }
+        // A cell's values are running totals over the last values.size()
+        // sample times: a pair that first met late has a shorter array.
+        const size_t first = values.size() <= times.size() ? times.size() - values.size() : 0;
+        if (values.size() > times.size()) ++misaligned_damage_cells_;
+        int64_t before = 0;
         for (size_t k = 0; k < values.size(); ++k) {
-          row_[5] = MatchValue::Int(static_cast<int64_t>(k));
-          row_[6] = k < times.size() ? MatchValue::Int(times[k]) : MatchValue();
-          row_[7] = MatchValue::Int(values[k]);
+          const size_t sample = first + k;
+          row_[6] = MatchValue::Int(static_cast<int64_t>(sample));
+          row_[7] = sample < times.size() ? MatchValue::Int(times[sample]) : MatchValue();
+          row_[8] = MatchValue::Int(values[k]);
+          row_[9] = MatchValue::Int(values[k] - before);
+          before = values[k];
           ctx.Row(kRecordDamage, row_);
         }
         return true;

@@ -61,6 +61,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,13 @@ namespace gem::deadlock {
 
 // Declares the record tables in `s` (at their positions of tables.h).
 void AddRecordTables(GameSchema* s);
+
+// Whether a damage matrix source is one of Valve's coarse categories
+// (Bullet, Ability, Melee, Misc, UnknownAbility), under which the record
+// counts each hit a second time, beside its specific source
+// (`citadel_weapon_shiv_set`, `upgrade_...`). Categories are capitalised
+// words without an underscore; specific sources are snake_case.
+bool IsDamageCategory(std::string_view source_name);
 
 class PostMatch {
  public:
@@ -84,6 +92,10 @@ class PostMatch {
   // Objectives the record has destroyed.
   int64_t objectives_destroyed() const { return objectives_destroyed_; }
   uint64_t damaged() const { return damaged_; }
+  // Damage matrix cells with more values than the record has sample times
+  // (their values are kept from the first sample on; times past the last
+  // are NULL).
+  uint64_t misaligned_damage_cells() const { return misaligned_damage_cells_; }
 
  private:
   bool Write(match::MatchContext& ctx, std::string_view match_info);
@@ -97,6 +109,7 @@ class PostMatch {
   std::map<int64_t, std::pair<int64_t, int64_t>> totals_;
   int64_t objectives_destroyed_ = 0;
   uint64_t damaged_ = 0;
+  uint64_t misaligned_damage_cells_ = 0;
 };
 
 }  // namespace gem::deadlock

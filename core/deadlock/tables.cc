@@ -53,6 +53,22 @@ SELECT tick, game_time, slot, ability, level, level - before AS points, entity F
          lag(level) OVER (PARTITION BY slot, entity ORDER BY tick, id) AS before
   FROM abilities)
 WHERE level > before;
+CREATE VIEW record_damage_totals AS
+SELECT dealer_slot, target_slot, stat_type, sum(gained) AS value
+FROM record_damage WHERE category IS NOT 1
+GROUP BY dealer_slot, target_slot, stat_type;
+CREATE VIEW healing AS
+SELECT dealer_slot AS slot, target_slot, sum(gained) AS healing, 'record' AS source
+FROM record_damage WHERE stat_type = 1 AND category IS NOT 1
+GROUP BY dealer_slot, target_slot
+UNION ALL
+SELECT slot, target_slot, healing, 'controller' FROM (
+  SELECT slot, NULL AS target_slot, healing FROM timeline t
+  WHERE tick = (SELECT max(tick) FROM timeline u WHERE u.slot = t.slot AND u.healing IS NOT NULL)
+  UNION ALL
+  SELECT slot, slot, self_healing FROM timeline t
+  WHERE tick = (SELECT max(tick) FROM timeline u
+                WHERE u.slot = t.slot AND u.self_healing IS NOT NULL));
 CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
 CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
 )sql";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/world_coord.h"
 #include "proto/citadel_usermessages.pb.h"
@@ -274,11 +275,20 @@ void DeadlockCrowd::Economy() {
     if (h.respawn_tick != 0) continue;
     h.souls += 20 + static_cast<int64_t>(Below(180));
     SetStat(h.controller, "m_iGoldNetWorth", static_cast<double>(h.souls));
-    const char* grow[] = {"m_iLastHits", "m_iDenies", "m_iHeroDamage"};
-    for (const char* field : grow) {
-      SetStat(h.controller, field,
-              static_cast<double>(GetStat(*h.controller, field) +
-                                  static_cast<int64_t>(Below(field == grow[2] ? 400 : 3))));
+    // Counters: a few last hits and denies, hero damage, and healing, of
+    // which self healing is a part.
+    const std::pair<const char*, uint64_t> grow[] = {{"m_iLastHits", 3},
+                                                     {"m_iDenies", 3},
+                                                     {"m_iHeroDamage", 400},
+                                                     {"m_iSelfHealing", 60}};
+    for (const auto& [field, below] : grow) {
+      const int64_t more = static_cast<int64_t>(Below(below));
+      SetStat(h.controller, field, static_cast<double>(GetStat(*h.controller, field) + more));
+      if (field == grow[3].first) {
+        SetStat(h.controller, "m_iHeroHealing",
+                static_cast<double>(GetStat(*h.controller, "m_iHeroHealing") + more +
+                                    static_cast<int64_t>(Below(90))));
+      }
     }
   }
 }
@@ -452,7 +462,9 @@ void DeadlockCrowd::Finish() {
     std::fprintf(truth_, "%s\n",
                  Json{{"kind", "player_totals"}, {"slot", h.slot}, {"hero", h.name},
                       {"team", h.u.team}, {"kills", h.kills}, {"deaths", h.deaths},
-                      {"assists", h.assists}, {"souls", h.souls}}
+                      {"assists", h.assists}, {"souls", h.souls},
+                      {"hero_healing", GetStat(*h.controller, "m_iHeroHealing")},
+                      {"self_healing", GetStat(*h.controller, "m_iSelfHealing")}}
                      .dump()
                      .c_str());
   }

@@ -150,36 +150,54 @@ void DeadlockEvents::PostMatchRecord(uint32_t tick) {
   pause->set_player_slot(0);
   Truth(Json{{"kind", "record_pauses"}, {"time_s", 900}, {"duration_s", 30}, {"slot", 0}}
             .dump());
-  // The damage matrix: two sources (a weapon's damage, a heal), samples
-  // every 10 minutes, each player on the next.
+  // The damage matrix, as Valve writes it: each cell a running total over
+  // the sample times, a cell shorter than they are covering the last ones
+  // (a pair that first met late), and each hit counted twice: under its
+  // specific source and under its coarse category (Bullet).
   proto::RecordDamageMatrix* matrix = info->mutable_damage_matrix();
   std::vector<uint32_t> times;
   for (uint32_t at = 600; at <= duration; at += 600) {
     matrix->add_sample_time_s(at);
     times.push_back(at);
   }
-  matrix->mutable_source_details()->add_stat_type(0);
-  matrix->mutable_source_details()->add_source_name("citadel_weapon_shiv_set");
-  matrix->mutable_source_details()->add_stat_type(1);
-  matrix->mutable_source_details()->add_source_name("healing_rite");
-  const char* const source_names[] = {"citadel_weapon_shiv_set", "healing_rite"};
+  struct Source {
+    const char* name;
+    int stat_type;
+    int category;
+    uint32_t per_sample;  // the running total grows by this each sample
+  };
+  const Source source_list[] = {{"citadel_weapon_shiv_set", 0, 0, 900},
+                                {"healing_rite", 1, 0, 150},
+                                {"Bullet", 0, 1, 900}};
+  for (const Source& src : source_list) {
+    matrix->mutable_source_details()->add_stat_type(src.stat_type);
+    matrix->mutable_source_details()->add_source_name(src.name);
+  }
+  auto cell = [&](proto::RecordDamageSource* source, int dealer, int target, uint32_t index,
+                  size_t first) {
+    const Source& src = source_list[index];
+    proto::RecordDamageToPlayer* to = source->add_damage_to_players();
+    to->set_target_player_slot(static_cast<uint32_t>(target));
+    for (size_t k = first; k < times.size(); ++k) {
+      const uint32_t value = static_cast<uint32_t>(k - first + 1) * src.per_sample;
+      to->add_damage(value);
+      Truth(Json{{"kind", "record_damage"}, {"dealer_slot", dealer}, {"target_slot", target},
+                 {"source_index", index}, {"source_name", src.name},
+                 {"stat_type", src.stat_type}, {"category", src.category}, {"sample", k},
+                 {"time_s", times[k]}, {"value", value}, {"gained", src.per_sample}}
+                .dump());
+    }
+  };
   for (const Player& p : players_) {
     proto::RecordDamageDealer* dealer = matrix->add_damage_dealers();
     dealer->set_dealer_player_slot(static_cast<uint32_t>(p.slot));
-    for (uint32_t src = 0; src < 2; ++src) {
+    for (uint32_t index = 0; index < 3; ++index) {
       proto::RecordDamageSource* source = dealer->add_damage_sources();
-      source->set_source_details_index(src);
-      proto::RecordDamageToPlayer* target = source->add_damage_to_players();
-      target->set_target_player_slot(static_cast<uint32_t>(p.slot + 1));
-      for (size_t k = 0; k < times.size(); ++k) {
-        const uint32_t value = (static_cast<uint32_t>(k) + 1) * (src ? 150 : 900);
-        target->add_damage(value);
-        Truth(Json{{"kind", "record_damage"}, {"dealer_slot", p.slot},
-                   {"target_slot", p.slot + 1}, {"source_index", src},
-                   {"source_name", source_names[src]}, {"stat_type", src}, {"sample", k},
-                   {"time_s", times[k]}, {"value", value}}
-                  .dump());
-      }
+      source->set_source_details_index(index);
+      cell(source, p.slot, p.slot + 1, index, 0);
+      // The weapon (and its category) met a second target only in the
+      // last two samples.
+      if (index != 1 && times.size() > 2) cell(source, p.slot, p.slot + 2, index, times.size() - 2);
     }
   }
   // A path: ten samples 5 s apart on a 16384-step grid over the map.

@@ -113,6 +113,27 @@ class TablesTest(unittest.TestCase):
                 self.assertAlmostEqual(g["removed_time"], clock(con, truth, g["removed_tick"]),
                                        places=9)
 
+    def test_purchases_checked_against_the_inventory(self):
+        # Each item bought, and the tick its buyer first held it before
+        # buying it again (gem-synth gives the item in the purchase's
+        # packet; under --flaws every third never).
+        con, truth = synthetic()
+        want = [(w["tick"], w["slot"], w["item"], w["held_tick"])
+                for w in truth["purchase_checks"]]
+        self.assertTrue(any(w[3] is None for w in want))
+        self.assertTrue(any(w[3] is not None for w in want))
+        got = con.execute("SELECT tick, slot, item, held_tick FROM purchase_checks "
+                          "WHERE item IS NOT NULL ORDER BY id").fetchall()
+        self.assertEqual(got, want)
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["purchases_never_held"]),
+                         sum(1 for w in want if w[3] is None))
+        self.assertGreater(con.execute("SELECT count(*) FROM inventory").fetchone()[0], 0)
+        clean, truth = synthetic(flaws=False)
+        self.assertGreater(len(truth["purchase_checks"]), 0)
+        meta = dict(clean.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["purchases_never_held"]), 0)
+
     def test_ability_upgrades(self):
         con, truth = synthetic()
         want = [(w["tick"], w["slot"], w["ability"], w["level"]) for w in truth["ability_upgrades"]]

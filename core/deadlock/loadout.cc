@@ -71,6 +71,9 @@ void Loadout::OnFrameEnd(match::MatchContext& ctx, std::span<const Entity* const
   items_.Resolve(ctx, pawns, game_time);
   abilities_.Resolve(ctx, pawns, game_time);
   if (!cooling_.empty()) Cooldowns(ctx, pawns, game_time);
+  if (!expected_.empty()) {
+    std::erase_if(expected_, [this](const Bought& b) { return items_.Holds(b.slot, b.item); });
+  }
 }
 
 void Loadout::Cooldowns(match::MatchContext& ctx, std::span<const Entity* const> pawns,
@@ -106,9 +109,19 @@ void Loadout::Cooldowns(match::MatchContext& ctx, std::span<const Entity* const>
   cooling_.clear();
 }
 
+void Loadout::ExpectHeld(int slot, std::string item, int64_t tick) {
+  // The same item bought again at a later tick: the earlier purchase's
+  // chance is over (bought twice at one tick, both wait as one).
+  never_held_ += std::erase_if(expected_, [&](const Bought& b) {
+    return b.slot == slot && b.item == item && b.tick < tick;
+  });
+  expected_.push_back({slot, std::move(item), tick});
+}
+
 std::vector<std::pair<std::string, uint64_t>> Loadout::Counters() const {
   std::vector<std::pair<std::string, uint64_t>> c = items_.Counters();
   for (auto& x : abilities_.Counters()) c.push_back(x);
+  c.emplace_back("purchases_never_held", never_held_ + expected_.size());
   return c;
 }
 

@@ -45,6 +45,11 @@ class Loadout {
   // After every frame: `pawns[slot]` each player's pawn now.
   void OnFrameEnd(match::MatchContext& ctx, std::span<const Entity* const> pawns,
                   const MatchValue& game_time);
+  // An item `slot` bought (by name): it should be in the pawn's
+  // inventory at the end of this frame or a later one, before the slot
+  // buys the same item again. Those never held so count as
+  // `purchases_never_held` (a purchase the entities do not bear out).
+  void ExpectHeld(int slot, std::string item, int64_t tick);
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 
  private:
@@ -59,6 +64,13 @@ class Loadout {
   match::FieldReader owner_{"m_hOwnerEntity"};
   std::vector<MatchValue> row_;
   std::vector<uint64_t> followed_;  // each slot's pawn, as last looked at
+  struct Bought {
+    int slot;
+    std::string item;
+    int64_t tick;
+  };
+  std::vector<Bought> expected_;  // bought, not yet held
+  uint64_t never_held_ = 0;  // bought again before they were held
 };
 
 }  // namespace gem::deadlock

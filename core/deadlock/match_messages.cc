@@ -177,6 +177,10 @@ void MatchMessages::OnMessage(MatchContext& ctx, MessageHost& host, uint32_t typ
         number = std::to_string(*change);
         row_[kBuyChange] = MatchValue::Text(number);
       }
+      if (change == 0 && row_[kBuySlot].kind == MatchValue::Kind::kInt &&
+          row_[kBuyItem].kind == MatchValue::Kind::kText) {
+        bought_.emplace_back(static_cast<int>(row_[kBuySlot].i), std::string(row_[kBuyItem].s));
+      }
       Emit(ctx, kPurchases, kPurchaseColumns);
       break;
     }

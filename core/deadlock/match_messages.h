@@ -63,6 +63,9 @@ class MatchMessages {
   // The hero ids BannedHeroes gave, in order.
   const std::vector<int64_t>& banned() const { return banned_; }
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
+  // The items bought (AbilitiesChanged 'bought' naming a slot and a known
+  // item) since the last call: (slot, item name).
+  std::vector<std::pair<int, std::string>> TakeBought() { return std::exchange(bought_, {}); }
 
   // The name of an ability or item id (StringToken), among the EntityNames
   // entries; empty when unknown.
@@ -93,6 +96,7 @@ class MatchMessages {
   std::vector<int64_t> banned_;
   int64_t objectives_killed_ = 0;
   std::vector<std::pair<std::string, uint64_t>> counters_;
+  std::vector<std::pair<int, std::string>> bought_;
 };
 
 }  // namespace gem::deadlock

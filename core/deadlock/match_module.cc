@@ -335,6 +335,9 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
     post_match_.OnMessage(ctx, data, size);
   } else {
     messages_.OnMessage(ctx, *this, type, data, size);
+    for (auto& [slot, item] : messages_.TakeBought()) {
+      loadout_.ExpectHeld(slot, std::move(item), ctx.tick());
+    }
   }
   return Status::Ok();
 }

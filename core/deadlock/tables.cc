@@ -69,6 +69,24 @@ SELECT slot, target_slot, healing, 'controller' FROM (
   SELECT slot, slot, self_healing FROM timeline t
   WHERE tick = (SELECT max(tick) FROM timeline u
                 WHERE u.slot = t.slot AND u.self_healing IS NOT NULL));
+CREATE VIEW purchase_checks AS
+SELECT b.id, b.tick, b.game_time, b.slot, b.item, b.next_tick,
+       CASE WHEN EXISTS (
+              SELECT 1 FROM inventory i
+              WHERE i.slot = b.slot AND i.item = b.item AND i.tick <= b.tick
+                AND i.tick = (SELECT max(j.tick) FROM inventory j
+                              WHERE j.slot = i.slot AND j.position = i.position
+                                AND j.tick <= b.tick))
+            THEN b.tick
+            ELSE (SELECT min(i.tick) FROM inventory i
+                  WHERE i.slot = b.slot AND i.item = b.item AND i.tick > b.tick
+                    AND (b.next_tick IS NULL OR i.tick < b.next_tick))
+       END AS held_tick
+FROM (SELECT id, tick, game_time, slot, item,
+             (SELECT min(q.tick) FROM purchases q
+              WHERE q.slot = p.slot AND q.item = p.item AND q.change = 'bought'
+                AND q.tick > p.tick) AS next_tick
+      FROM purchases p WHERE change = 'bought') b;
 CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
 CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
 )sql";

@@ -155,6 +155,14 @@ void HeldEntities::Resolve(MatchContext& ctx, std::span<const Entity* const> her
   }
 }
 
+bool HeldEntities::Holds(int slot, std::string_view name) const {
+  if (slot < 0 || static_cast<size_t>(slot) >= players_.size() || name.empty()) return false;
+  for (const Content& c : players_[slot].held) {
+    if (c.entity != 0 && c.name == name) return true;
+  }
+  return false;
+}
+
 std::vector<std::pair<std::string, uint64_t>> HeldEntities::Counters() const {
   return {{what_ + "_missing_entities", missing_}, {what_ + "_unnamed_entities", unnamed_}};
 }

@@ -29,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,10 @@ class HeldEntities {
   // or pawn now (null: none); `game_time` the clock now.
   void Resolve(MatchContext& ctx, std::span<const Entity* const> heroes,
                const MatchValue& game_time);
+
+  // Whether a position of `slot`'s hero holds an entity named `name`, as
+  // the rows written so far say (the content after the last Resolve).
+  bool Holds(int slot, std::string_view name) const;
 
   // (name, count): handles to no entity, held entities without a name.
   std::vector<std::pair<std::string, uint64_t>> Counters() const;

@@ -95,6 +95,7 @@ void DeadlockEvents::Start(uint32_t end_tick, FILE* truth) {
       if (c == kObjectiveClasses[k]) objectives[k].push_back(index);
     }
   }
+  OpenShop();
   // One of each kind in turn (guardian, walker, base guardian, shrine,
   // patron), so that every kind falls within the match (one every two
   // minutes from minute 3: 16 in 36 minutes).
@@ -327,11 +328,14 @@ void DeadlockEvents::Periodic(uint32_t tick) {
          Json{{"kind", "respawns"}, {"tick", tick}, {"slot", p.slot}, {"yaw", F32(yaw)}}.dump());
   }
   if (!abilities_.empty()) {
-    const Ability& a = abilities_[Below(abilities_.size())];
     ++changes_;
     const bool unknown = flaws_ && changes_ % 4 == 0;
-    const uint32_t id = unknown ? 0x7EADBEEFu : a.id;
     const int32_t change = static_cast<int32_t>(round % 6);  // 5: a change not in the enum
+    // A purchase is of an item (the shop's); the other changes name one of
+    // the fixture's abilities.
+    std::optional<Ability> bought = change == 0 ? Buy(tick, p, !unknown) : std::nullopt;
+    const Ability& a = bought ? *bought : abilities_[Below(abilities_.size())];
+    const uint32_t id = unknown ? 0x7EADBEEFu : a.id;
     proto::CCitadelUserMsg_AbilitiesChanged m;
     m.set_purchaser_player_slot(p.slot);
     m.set_ability_id(id);

@@ -49,6 +49,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -99,6 +100,12 @@ class DeadlockEvents {
   int32_t SlotOf(const SimEntity* e) const;  // -1 unless a player's pawn
   void Damage(uint32_t tick);
   void Periodic(uint32_t tick);
+  // The shop (deadlock_shop.cc): item names in EntityNames and the class
+  // items are made of; then an item bought by `p`, given to its pawn (not
+  // under --flaws, every third), with the truth of gem's check when the
+  // purchase names it. None when the fixture has no item class.
+  void OpenShop();
+  std::optional<Ability> Buy(uint32_t tick, const Player& p, bool named);
   void Objective(uint32_t tick);
   // An objective's m_iLane as the index should hold it (null: no field).
   Json LaneOf(const SimEntity& e);
@@ -169,6 +176,10 @@ class DeadlockEvents {
   std::vector<Player> players_;
   std::vector<int32_t> troopers_;
   std::vector<Ability> abilities_;
+  std::vector<Ability> shop_;  // items: (EntityNames entry, name, token)
+  int32_t item_class_ = -1;
+  uint64_t bought_items_ = 0;
+  std::map<int32_t, size_t> withheld_;  // by slot: the shop item not given
   std::vector<int32_t> objectives_;  // in the order they fall
   size_t next_objective_ = 0;
   int32_t damaged_ = -1;  // the objective damaged and not yet killed

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/deadlock/known_names.h"
 #include "core/deadlock/messages.h"
 #include "core/deadlock/post_match.h"
 #include "gtest/gtest.h"
@@ -140,6 +141,26 @@ TEST(DeadlockMessages, DamageCategoriesAreCapitalisedWordsWithoutUnderscores) {
                              "Upgrade_Thing", "bullet", "", "_"}) {
     EXPECT_FALSE(deadlock::IsDamageCategory(source)) << source;
   }
+}
+
+// The names gem knows of ids a replay does not name (known_names.h), found
+// by the tokens boon's name tables publish for them, and only as their
+// own kind.
+TEST(DeadlockMessages, KnownNamesByTheirPublishedTokens) {
+  EXPECT_EQ(KnownModifierName(1398909042u), "modifier_citadel_stunned");
+  EXPECT_EQ(KnownModifierName(3388847715u), "modifier_citadel_idol_return");
+  EXPECT_EQ(KnownModifierName(1443635676u), "midboss_modifier_damage_resistance");
+  EXPECT_EQ(KnownItemName(3399065363u), "upgrade_sprint_booster");
+  EXPECT_EQ(KnownModifierName(3399065363u), "");
+  EXPECT_EQ(KnownItemName(1398909042u), "");
+  EXPECT_EQ(KnownItemName(0x7EADBEEFu), "");
+  uint32_t last = 0;
+  for (const KnownName& k : KnownNames()) {
+    EXPECT_EQ(k.token, StringToken(k.name)) << k.name;
+    EXPECT_GE(k.token, last) << k.name;
+    last = k.token;
+  }
+  EXPECT_GT(KnownNames().size(), 60u);
 }
 
 TEST(DeadlockMessages, EveryDamagedDamageMessageIsSurvived) {

@@ -112,6 +112,13 @@ class TablesTest(unittest.TestCase):
             if g["removed_tick"] is not None:
                 self.assertAlmostEqual(g["removed_time"], clock(con, truth, g["removed_tick"]),
                                        places=9)
+        # Modifier names: the table's where it has the id, else NULL and
+        # counted.
+        self.assertTrue(any(w["modifier"] for w in want))
+        self.assertTrue(any(w["modifier"] is None for w in want))
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        self.assertEqual(int(meta["unknown_modifier_ids"]),
+                         sum(1 for g in rows if g["modifier"] is None))
 
     def test_purchases_checked_against_the_inventory(self):
         # Each item bought, and the tick its buyer first held it before

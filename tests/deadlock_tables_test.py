@@ -284,6 +284,35 @@ class NamesTest(unittest.TestCase):
                     checked += 1
                 self.assertGreater(checked, 10)
 
+    def test_modifiers_named_by_the_known_names_table(self):
+        # known_names: each name's token as this file computes it; each
+        # modifier life named by it where its modifier_id is there, else
+        # NULL and counted.
+        need_some(DEADLOCK)
+        named = 0
+        for stem in DEADLOCK:
+            with self.subTest(stem=stem):
+                con = connect(need(stem))
+                known = {}
+                for token, name, kind, source in con.execute(
+                        "SELECT token, name, kind, source FROM known_names"):
+                    self.assertEqual(token, murmur2_token(name), name)
+                    self.assertIn(kind, ("item", "modifier"))
+                    self.assertIn("vdata", source)
+                    known[(token, kind)] = name
+                self.assertGreater(len(known), 60)
+                unknown = 0
+                for modifier_id, modifier in con.execute(
+                        "SELECT modifier_id, modifier FROM modifiers"):
+                    want = known.get((modifier_id, "modifier"))
+                    self.assertEqual(modifier, want, modifier_id)
+                    unknown += want is None
+                    named += want is not None
+                meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+                self.assertEqual(int(meta.get("unknown_modifier_ids", 0)), unknown)
+        # Real modifiers of the fixtures (the fountain's, combat status).
+        self.assertGreater(named, 3)
+
 
 if __name__ == "__main__":
     junit.main()

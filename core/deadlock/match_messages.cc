@@ -1,5 +1,7 @@
 #include "core/deadlock/match_messages.h"
 
+#include "core/deadlock/known_names.h"
+
 #include <algorithm>
 
 #include "core/match/field_reader.h"
@@ -67,7 +69,9 @@ std::string_view MatchMessages::AbilityName(const MatchContext& ctx, uint32_t id
     if (!name.empty()) names_.emplace(StringToken(name), name);
   }
   it = names_.find(id);
-  return it == names_.end() ? std::string_view() : std::string_view(it->second);
+  if (it != names_.end()) return it->second;
+  // No entity of the replay has had it yet: the table's (known_names.h).
+  return KnownItemName(id);
 }
 
 const Entity* MatchMessages::ByIndex(MatchContext& ctx, std::optional<int32_t> index) {

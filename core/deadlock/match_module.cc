@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/deadlock/hero_names.h"
+#include "core/deadlock/known_names.h"
 #include "core/deadlock/loadout.h"
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/modifiers.h"
@@ -383,6 +384,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     Pauses(ctx, true);
     for (int64_t id : messages_.banned()) heroes_.Saw(id, {});
     unknown_heroes_ = heroes_.Write(ctx);
+    WriteKnownNames(ctx, kKnownNames);
     RecordCounts(ctx);
   }
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {

@@ -1,5 +1,6 @@
 #include "core/deadlock/modifiers.h"
 
+#include "core/deadlock/known_names.h"
 #include "core/deadlock/messages.h"
 
 namespace gem::deadlock {
@@ -121,7 +122,14 @@ void Modifiers::End(MatchContext& ctx, MessageHost* host, Life* life) {
   }
   if (!life->ability.empty()) life->row[kModAbility] = MatchValue::Text(life->ability);
   if (!life->parent_class.empty()) life->row[kModParentClass] = MatchValue::Text(life->parent_class);
-  ++unknown_;  // no modifier names in the replay (modifiers.h)
+  // No modifier names in the replay (modifiers.h): the table's, if any.
+  const std::optional<uint32_t> modifier = Id(life->row[kModModifierId]);
+  const std::string_view name = modifier ? KnownModifierName(*modifier) : std::string_view();
+  if (name.empty()) {
+    ++unknown_;
+  } else {
+    life->row[kModModifier] = MatchValue::Text(name);
+  }
   ctx.Row(kModifiers, life->row);
   life->live = false;
 }

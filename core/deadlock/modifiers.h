@@ -23,8 +23,8 @@
 // entities of the first packet), `slot` and `caster_slot` their players; `ability` the ability entity's EntityNames
 // name, else the name of ability_subclass (StringToken); `modifier_id`
 // modifier_subclass, the token of the modifier's name: the replay holds no
-// modifier names, so `modifier` is NULL and counts as unknown_modifier_ids
-// (a name table would go here). Entries that do not parse count as
+// modifier names, so `modifier` is the name known_names.h gives that token,
+// else NULL, counted as unknown_modifier_ids. Entries that do not parse count as
 // damaged_modifier_entries and give no row.
 #ifndef GEM_CORE_DEADLOCK_MODIFIERS_H_
 #define GEM_CORE_DEADLOCK_MODIFIERS_H_

@@ -181,6 +181,12 @@ GameSchema Build() {
   heroes.columns = {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"},
                     {"internal_name", "TEXT"}, {"source", "TEXT"}};
   s.tables[kHeroes] = heroes;
+  TableSpec known;
+  known.name = "known_names";
+  known.comment = "the names gem knows of item and modifier ids a replay may not name";
+  known.columns = {{"token", "INTEGER NOT NULL"}, {"name", "TEXT NOT NULL"},
+                   {"kind", "TEXT NOT NULL"}, {"source", "TEXT NOT NULL"}};
+  s.tables[kKnownNames] = known;
   s.tables[kPauses] = Event("pauses", "the game paused (the game rules' m_bGamePaused)",
                             {{"end_tick", "INTEGER"}, {"duration_s", "REAL"},
                              {"team", "INTEGER"}});

@@ -8,8 +8,9 @@
 // `*_class` columns the entity's class then (NULL when none is live).
 // Ability and item names are the ability entity's EntityNames entry, else
 // the name whose CUtlStringToken (messages.h) is the message's id, among
-// the names the replay's EntityNames table has held; NULL when neither
-// tells (counted in meta as unknown_ability_ids).
+// the names the replay's EntityNames table has held, else in the table of
+// known names (known_names.h); NULL when none tells (counted in meta as
+// unknown_ability_ids).
 //
 //   damage(id, tick, game_time, attacker, victim, attacker_entity,
 //          victim_entity, inflictor_entity, attacker_class, victim_class,
@@ -52,6 +53,8 @@
 //   patron_phases(id, tick, game_time, entity, team, phase): the patron's
 //          (CNPC_Boss_Tier3) m_ePhase, when it is created and each time it
 //          changes
+//   known_names(token, name, kind, source): the names gem knows of ids a
+//          replay may not name, see known_names.h
 //   record_*: the post-match record, see post_match.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
@@ -84,6 +87,7 @@ enum Table : uint32_t {
   kUrn,
   kPatronPhases,
   kAbilityCooldowns,
+  kKnownNames,
   // The post-match record (post_match.h).
   kRecordMatch,
   kRecordPlayers,

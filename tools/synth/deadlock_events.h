@@ -128,7 +128,8 @@ class DeadlockEvents {
   // A new life at entry `life->index`: its entry written, its truth kept.
   void BeginModifier(ModifierLife* life, uint32_t tick, uint32_t end_tick,
                      const SimEntity* parent, const Player& caster, const Ability* ability,
-                     std::optional<uint32_t> ability_id, uint32_t modifier_id, float duration);
+                     std::optional<uint32_t> ability_id, uint32_t modifier_id,
+                     const char* modifier_name, float duration);
   // The lowest free ActiveModifiers entry.
   int32_t FreeEntry(SimTable* table);
   // The urn's carrier and deliveries, a delivery point, the patron's

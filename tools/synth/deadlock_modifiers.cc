@@ -1,10 +1,27 @@
 // gem-synth's Deadlock match, part two: the ActiveModifiers lives
 // (deadlock_events.h says when they come and go).
+#include <iterator>
+
 #include "proto/modifier_entry.pb.h"
 #include "tools/synth/deadlock_events.h"
 #include "tools/synth/json_truth.h"
 
 namespace gem::synth {
+namespace {
+
+// Modifiers of the game with the CUtlStringTokens of their names, as
+// boon's name tables (from modifiers.vdata) give them: numbers, so that
+// gem's StringToken and its table of names are what the test checks.
+struct KnownModifier {
+  uint32_t token;
+  const char* name;
+};
+constexpr KnownModifier kKnownModifiers[] = {{1398909042u, "modifier_citadel_stunned"},
+                                             {3475378696u, "modifier_combat_status"},
+                                             {1635198563u, "modifier_life_steal"},
+                                             {3201350425u, "modifier_speed_boost"}};
+
+}  // namespace
 
 void DeadlockEvents::WriteModifier(const ModifierLife& life, bool removed) {
   SimTable* table = world_->FindTable("ActiveModifiers");
@@ -70,18 +87,24 @@ void DeadlockEvents::Modifiers(uint32_t tick) {
   const uint32_t end_tick =
       tick + 2 * modifier_every_ + static_cast<uint32_t>(Below(4 * modifier_every_));
   const Ability* ability = abilities_.empty() ? nullptr : &abilities_[Below(abilities_.size())];
-  const uint32_t modifier_id = 0x40000000u + static_cast<uint32_t>(Below(1000));
+  // Half are modifiers the game has (gem names them from its table), half
+  // ids no table names.
+  const KnownModifier* known = Below(2) == 0 ? &kKnownModifiers[Below(std::size(kKnownModifiers))]
+                                             : nullptr;
+  const uint32_t modifier_id =
+      known ? known->token : 0x40000000u + static_cast<uint32_t>(Below(1000));
   const float duration = static_cast<float>(5 + Below(30));
   BeginModifier(&life, tick, end_tick, parent, caster, ability,
                 ability ? std::optional<uint32_t>(ability->id) : std::nullopt, modifier_id,
-                duration);
+                known ? known->name : nullptr, duration);
   modifiers_.push_back(std::move(life));
 }
 
 void DeadlockEvents::BeginModifier(ModifierLife* life, uint32_t tick, uint32_t end_tick,
                                    const SimEntity* parent, const Player& caster,
                                    const Ability* ability, std::optional<uint32_t> ability_id,
-                                   uint32_t modifier_id, float duration) {
+                                   uint32_t modifier_id, const char* modifier_name,
+                                   float duration) {
   life->serial = next_serial_++;
   life->end_tick = end_tick;
   life->stacks = 1;
@@ -106,7 +129,8 @@ void DeadlockEvents::BeginModifier(ModifierLife* life, uint32_t tick, uint32_t e
                      {"caster_slot", caster.slot},
                      {"ability", ability ? Json(ability->name) : Null()},
                      {"ability_id", ability_id ? Json(*ability_id) : Null()},
-                     {"modifier_id", modifier_id}, {"modifier", Null()},
+                     {"modifier_id", modifier_id},
+                     {"modifier", modifier_name ? Json(modifier_name) : Null()},
                      {"serial", life->serial}, {"stacks", 1}, {"max_stacks", 5},
                      {"duration", F32(duration)}, {"last_applied", F32(applied)}}
                     .dump();

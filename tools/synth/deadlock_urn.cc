@@ -85,6 +85,7 @@ void DeadlockEvents::UrnModifier(uint32_t tick, bool golden_idol) {
                 golden_idol ? std::optional<uint32_t>(kGoldenIdolAbility)
                             : std::nullopt,
                 golden_idol ? 0x40001000u : kIdolReturnModifier,
+                golden_idol ? nullptr : "modifier_citadel_idol_return",
                 golden_idol ? 0.0f : 5.0f);
   urn_lives_.push_back(std::move(life));
 }

@@ -207,10 +207,19 @@ class TablesTest(unittest.TestCase):
             self.assertEqual(view[w["entity"]],
                              (w["class"], damaged[0]["tick"], w["tick"], w["killer"], w["lane"]))
         self.assertEqual({w["lane"] for w in killed} - {None}, {0, 1, 4, 6})
-        # Every kind falls: guardian, walker, base guardian, shrine, patron.
+        # Every kind falls: guardian, walker, base guardian, shrine, patron,
+        # and the mid boss (an entity gem-synth makes from its class).
         self.assertEqual({w["class"] for w in killed},
                          {"CNPC_TrooperBoss", "CNPC_Boss_Tier2", "CNPC_TrooperBarrackBoss",
-                          "CCitadel_Destroyable_Building", "CNPC_Boss_Tier3"})
+                          "CCitadel_Destroyable_Building", "CNPC_Boss_Tier3", "CNPC_MidBoss"})
+        # Its kill is a mid_boss row: the killer's team and player.
+        boss = [w for w in killed if w["class"] == "CNPC_MidBoss"]
+        self.assertEqual(len(boss), 1)
+        want = [(w["tick"], w["team"], w["slot"]) for w in truth["mid_boss"]
+                if w["kind_"] == "killed"]
+        self.assertEqual(want, [(boss[0]["tick"], want[0][1], boss[0]["killer"])])
+        self.assertEqual(con.execute("SELECT tick, team, slot FROM mid_boss WHERE kind = 'killed'"
+                                     ).fetchall(), want)
 
     def test_kills_with_assists_and_the_players_totals(self):
         # gem-synth's crowd (tools/synth/deadlock_crowd.h): 12 players, kills

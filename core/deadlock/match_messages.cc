@@ -285,7 +285,10 @@ void MatchMessages::Damage(MatchContext& ctx, MessageHost& host) {
 void MatchMessages::Objective(MatchContext& ctx, MessageHost& host, bool killed) {
   const Entity* e = ByHandle(ctx, m_.Uint32(3));
   if (e == nullptr) Count(killed ? "boss_killed_without_entity" : "boss_damaged_without_entity");
-  if (killed) ++objectives_killed_;
+  // The mid boss is no team objective (the post-match record lists it
+  // apart): its kill is a mid_boss row too, below.
+  const bool mid_boss = e != nullptr && ctx.ClassName(e->class_id) == "CNPC_MidBoss";
+  if (killed && !mid_boss) ++objectives_killed_;
   row_[kObjKind] = MatchValue::Text(killed ? "killed" : "damaged");
   const std::optional<uint32_t> handle = m_.Uint32(3);
   if (e != nullptr) {
@@ -311,6 +314,18 @@ void MatchMessages::Objective(MatchContext& ctx, MessageHost& host, bool killed)
     row_[kObjId] = Int32(m_.Int32(2));
   }
   Emit(ctx, kObjectiveEvents, kObjectiveColumns);
+  if (killed && mid_boss) {
+    // Killed by a team: the killer's, and its player.
+    const Entity* killer = ByHandle(ctx, m_.Uint32(5));
+    const MatchValue slot = row_[kObjKiller];
+    row_.assign(kMidBossColumns, MatchValue());
+    row_[kTick] = MatchValue::Int(ctx.tick());
+    row_[kGameTime] = host.Clock(ctx);
+    row_[kMidKind] = MatchValue::Text("killed");
+    row_[kMidTeam] = killer ? match::IntCell(match::ReadInt(team_, killer)) : MatchValue();
+    row_[kMidSlot] = slot;
+    Emit(ctx, kMidBoss, kMidBossColumns);
+  }
 }
 
 void MatchMessages::Ping(MatchContext& ctx, MessageHost& host, bool wheel) {

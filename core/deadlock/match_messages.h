@@ -89,6 +89,7 @@ class MatchMessages {
 
   MessageFields m_;
   match::FieldReader lane_{"m_iLane"};  // an objective's lane
+  match::FieldReader team_{"m_iTeamNum"};  // the mid boss's killer's team
   std::vector<MatchValue> row_;
   std::unordered_map<uint32_t, std::string> names_;  // token -> EntityNames name
   size_t names_seen_ = 0;  // EntityNames entries hashed so far

@@ -158,6 +158,7 @@ void DeadlockEvents::Tick(uint32_t tick) {
          Json{{"kind", "mid_boss"}, {"tick", tick}, {"kind_", "spawned"}, {"team", Null()},
               {"slot", Null()}, {"user_team", Null()}, {"event_type", Null()}}.dump());
   }
+  MidBoss(tick, since);
   if (since == 12 * minute_ && !players_.empty()) {
     const Player& p = players_[Below(players_.size())];
     proto::CCitadelUserMsg_RejuvStatus m;
@@ -498,6 +499,62 @@ void DeadlockEvents::Objective(uint32_t tick) {
   // Gone in the same packet: the message must still name it.
   world_->Delete(e);
   ++next_objective_;
+}
+
+// The mid boss: an entity from its class's baseline when it spawns (the
+// fixture has none), damaged two thirds of a minute later and killed by a
+// player a minute after that, with BossDamaged and BossKilled naming it.
+void DeadlockEvents::MidBoss(uint32_t tick, uint32_t since) {
+  const uint32_t spawn = 10 * minute_, damage = spawn + 2 * (minute_ / 3),
+                 kill = damage + minute_;
+  if (since == spawn) {
+    const int32_t cls = world_->ClassId("CNPC_MidBoss");
+    if (cls >= 0 && world_->EnsureBaseline(cls)) mid_boss_ = world_->Create(cls);
+    return;
+  }
+  if (mid_boss_ == nullptr || players_.empty() || (since != damage && since != kill)) return;
+  SimEntity* e = mid_boss_;
+  const int32_t team = static_cast<int32_t>(world_->GetInt(*e, "m_iTeamNum", 0));
+  Json row{{"kind", "objective_events"}, {"tick", tick}, {"entity", e->index},
+           {"class", e->class_name()}, {"name", Null()}, {"team", team}, {"lane", LaneOf(*e)},
+           {"objective_id", Null()}, {"mask_change", Null()}, {"killer", Null()},
+           {"killer_entity", Null()}, {"killer_class", Null()}, {"bosses_remaining", Null()},
+           {"message_time", Null()}, {"x", Null()}, {"y", Null()}, {"z", Null()}};
+  if (since == damage) {
+    proto::CCitadelUserMsg_BossDamaged m;
+    m.set_objective_team(team);
+    m.set_objective_id(99);
+    m.set_entity_damaged(e->handle());
+    row["kind_"] = "damaged";
+    row["objective_id"] = 99;
+    Emit(proto::k_EUserMsg_BossDamaged, m.SerializeAsString(), row.dump());
+    return;
+  }
+  const Player& killer = players_[Below(players_.size())];
+  const float game_time = static_cast<float>((tick - start_) * world_->tick_interval());
+  proto::CCitadelUserMsg_BossKilled m;
+  m.set_objective_team(team);
+  m.set_entity_killed(e->handle());
+  m.set_entity_killer(killer.pawn->handle());
+  m.set_gametime(game_time);
+  SetVector(m.mutable_entity_position(), 0.0f, 0.0f, 0.0f);
+  row["kind_"] = "killed";
+  row["killer"] = killer.slot;
+  row["killer_entity"] = killer.pawn->index;
+  row["killer_class"] = killer.pawn->class_name();
+  row["message_time"] = F32(game_time);
+  row["x"] = 0.0;
+  row["y"] = 0.0;
+  row["z"] = 0.0;
+  const int64_t killer_team = world_->GetInt(*killer.pawn, "m_iTeamNum", 0);
+  Emit(proto::k_EUserMsg_BossKilled, m.SerializeAsString(),
+       row.dump() + "\n" +
+           Json{{"kind", "mid_boss"}, {"tick", tick}, {"kind_", "killed"}, {"team", killer_team},
+                {"slot", killer.slot}, {"user_team", Null()}, {"event_type", Null()}}
+               .dump());
+  mid_boss_killed_tick_ = tick;
+  world_->Delete(e);
+  mid_boss_ = nullptr;
 }
 
 }  // namespace gem::synth

@@ -107,6 +107,7 @@ class DeadlockEvents {
   void OpenShop();
   std::optional<Ability> Buy(uint32_t tick, const Player& p, bool named);
   void Objective(uint32_t tick);
+  void MidBoss(uint32_t tick, uint32_t since);
   // An objective's m_iLane as the index should hold it (null: no field).
   Json LaneOf(const SimEntity& e);
   void Modifiers(uint32_t tick);
@@ -184,6 +185,8 @@ class DeadlockEvents {
   std::vector<int32_t> objectives_;  // in the order they fall
   size_t next_objective_ = 0;
   int32_t damaged_ = -1;  // the objective damaged and not yet killed
+  SimEntity* mid_boss_ = nullptr;  // alive
+  uint32_t mid_boss_killed_tick_ = 0;
   uint64_t messages_ = 0;
   uint64_t damage_count_ = 0, changes_ = 0;
   std::vector<ModifierLife> modifiers_;  // live

@@ -140,9 +140,10 @@ void DeadlockEvents::PostMatchRecord(uint32_t tick) {
   proto::RecordMidBoss* boss = info->add_mid_boss();
   boss->set_team_killed(0);
   boss->set_team_claimed(0);
-  boss->set_destroyed_time_s(720);
+  const uint32_t boss_time = mid_boss_killed_tick_ ? seconds(mid_boss_killed_tick_) : 720;
+  boss->set_destroyed_time_s(boss_time);
   Truth(Json{{"kind", "record_mid_boss"}, {"team_killed", 0}, {"team_claimed", 0},
-             {"destroyed_time_s", 720}}
+             {"destroyed_time_s", boss_time}}
             .dump());
   proto::RecordPause* pause = info->add_match_pauses();
   pause->set_game_time_s(900);

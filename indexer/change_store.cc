@@ -1,6 +1,7 @@
 #include "indexer/change_store.h"
 
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -142,6 +143,18 @@ void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
 
 void ChangeStore::CloseEntity(uint64_t entity) {
   if (entity >= open_.size()) return;
+  CloseChunks(entity);
+  EntityChunks& chunks = open_[entity];
+  if (spill_.is_open() && !chunks.spilled.empty() &&
+      chunks.spilled.size() <= std::numeric_limits<uint32_t>::max()) {
+    chunks.words_at = spill_.Append(std::string_view(
+        reinterpret_cast<const char*>(chunks.spilled.data()), chunks.spilled.size() * 8));
+    chunks.words = static_cast<uint32_t>(chunks.spilled.size());
+    std::vector<uint64_t>().swap(chunks.spilled);
+  }
+}
+
+void ChangeStore::CloseChunks(uint64_t entity) {
   EntityChunks& chunks = open_[entity];
   Pack(entity, &chunks);
   for (size_t i = 0; i < chunks.open.size(); ++i) {
@@ -159,6 +172,13 @@ Status ChangeStore::ReadBack(EntityChunks* chunks) {
   // increasing): runs of them, touching or near, are read in one call.
   constexpr uint64_t kGap = 4096;
   const uint64_t mask = (uint64_t{1} << kSpillLengthBits) - 1;
+  if (chunks->words > 0) {
+    // Gone before the end: its words first (it closed no chunk since).
+    chunks->spilled.resize(chunks->words);
+    GEM_RETURN_IF_ERROR(spill_.Read(chunks->words_at, size_t{chunks->words} * 8,
+                                    reinterpret_cast<char*>(chunks->spilled.data())));
+    chunks->words = 0;
+  }
   const std::vector<uint64_t>& spilled = chunks->spilled;
   uint64_t total = 0;
   for (uint64_t r : spilled) total += (r & mask) - sizeof(SpillHeader);
@@ -196,9 +216,10 @@ Status ChangeStore::ReadBack(EntityChunks* chunks) {
 }
 
 Status ChangeStore::Seal(uint64_t entity) {
-  CloseEntity(entity);
+  // Its words stay in memory: they are read at once.
+  CloseChunks(entity);
   EntityChunks& chunks = open_[entity];
-  if (!chunks.spilled.empty()) {
+  if (!chunks.spilled.empty() || chunks.words > 0) {
     // Its last chunks were just appended: out to the file, then back.
     GEM_RETURN_IF_ERROR(spill_.Flush());
     GEM_RETURN_IF_ERROR(ReadBack(&chunks));

@@ -227,12 +227,19 @@ class ChangeStore {
     std::vector<uint32_t> field_of;  // writer index -> field id
     std::vector<Done> done;         // closed chunks in memory (all, after Seal)
     std::vector<uint64_t> spilled;  // closed chunks in the spill: at << 24 | length
+    // Once the entity is gone its `spilled` words wait in the spill too
+    // (`words` of them at `words_at`): a long match's dead entities would
+    // otherwise hold 8-16 bytes a chunk until the end.
+    uint64_t words_at = 0;
+    uint32_t words = 0;
     std::string bytes;              // Seal: the spilled chunks' bytes, read back
   };
 
   void AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
                std::string_view arena);
   void Pack(uint64_t entity, EntityChunks* chunks);
+  // Closes the entity's chunks and frees what it held to gather them.
+  void CloseChunks(uint64_t entity);
   // CloseEntity, then its chunks in key order, their bytes in memory.
   Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);

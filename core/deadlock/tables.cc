@@ -11,14 +11,20 @@ namespace {
 
 using Cols = std::initializer_list<std::pair<const char*, const char*>>;
 
-// An event table: `id` first, then tick and game_time, then `cols`.
-TableSpec Event(const char* name, const char* comment, Cols cols) {
+// A table of `cols` alone.
+TableSpec Plain(const char* name, const char* comment, Cols cols) {
   TableSpec t;
   t.name = name;
   t.comment = comment;
-  t.auto_id = true;
-  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}};
   for (const auto& [column, type] : cols) t.columns.push_back({column, type});
+  return t;
+}
+
+// An event table: `id` first, then tick and game_time, then `cols`.
+TableSpec Event(const char* name, const char* comment, Cols cols) {
+  TableSpec t = Plain(name, comment, cols);
+  t.auto_id = true;
+  t.columns.insert(t.columns.begin(), {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}});
   return t;
 }
 
@@ -175,18 +181,14 @@ GameSchema Build() {
        {"modifier_id", "INTEGER"}, {"modifier", "TEXT"}, {"serial", "INTEGER"},
        {"stacks", "INTEGER"}, {"max_stacks", "INTEGER"}, {"duration", "REAL"},
        {"last_applied", "REAL"}});
-  TableSpec heroes;
-  heroes.name = "heroes";
-  heroes.comment = "hero id the replay names (players' m_nHeroID, bans), with its names";
-  heroes.columns = {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"},
-                    {"internal_name", "TEXT"}, {"source", "TEXT"}};
-  s.tables[kHeroes] = heroes;
-  TableSpec known;
-  known.name = "known_names";
-  known.comment = "the names gem knows of item and modifier ids a replay may not name";
-  known.columns = {{"token", "INTEGER NOT NULL"}, {"name", "TEXT NOT NULL"},
-                   {"kind", "TEXT NOT NULL"}, {"source", "TEXT NOT NULL"}};
-  s.tables[kKnownNames] = known;
+  s.tables[kHeroes] = Plain(
+      "heroes", "hero id the replay names (players' m_nHeroID, bans), with its names",
+      {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"}, {"internal_name", "TEXT"},
+       {"source", "TEXT"}});
+  s.tables[kKnownNames] = Plain(
+      "known_names", "the names gem knows of item and modifier ids a replay may not name",
+      {{"token", "INTEGER NOT NULL"}, {"name", "TEXT NOT NULL"}, {"kind", "TEXT NOT NULL"},
+       {"source", "TEXT NOT NULL"}});
   s.tables[kPauses] = Event("pauses", "the game paused (the game rules' m_bGamePaused)",
                             {{"end_tick", "INTEGER"}, {"duration_s", "REAL"},
                              {"team", "INTEGER"}});

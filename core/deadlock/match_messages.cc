@@ -39,7 +39,10 @@ void PutVector(const MessageFields& m, uint32_t field, std::vector<MatchValue>& 
   for (size_t axis = 0; axis < 3; ++axis) row[first + axis] = MatchValue::Real(xyz[axis]);
 }
 
-const char* const kChanges[] = {"bought", "upgraded", "sold", "swapped", "failed"};
+// CCitadelUserMsg_AbilitiesChanged.Change as current builds number it
+// (EPurchased 0 ... ESwappedActivatedAbility 3, ELeveledUp 4, EFailure 5);
+// the first published proto stopped at 3.
+const char* const kChanges[] = {"bought", "upgraded", "sold", "swapped", "leveled_up", "failed"};
 
 }  // namespace
 
@@ -175,7 +178,7 @@ void MatchMessages::OnMessage(MatchContext& ctx, MessageHost& host, uint32_t typ
       row_[kBuySlot] = Int32(m_.Int32(1));
       row_[kBuyItem] = ItemName(ctx, m_.Uint32(2));
       row_[kBuyAbilityId] = Uint32(m_.Uint32(2));
-      if (change && *change >= 0 && *change < 5) {
+      if (change && *change >= 0 && *change < 6) {
         row_[kBuyChange] = MatchValue::Text(kChanges[*change]);
       } else if (change) {
         number = std::to_string(*change);

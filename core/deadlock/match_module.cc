@@ -53,6 +53,7 @@ struct HeroKilledMessage {
   int32_t victim = -1, inflictor = -1, attacker = -1, scorer = -1;
   std::vector<int32_t> assisters;
   std::optional<int32_t> respawn_reason, victim_team;
+  std::optional<uint32_t> killer_ability;  // later builds
 };
 
 bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilledMessage* out) {
@@ -67,6 +68,7 @@ bool ReadHeroKilled(const uint8_t* data, size_t size, HeroKilledMessage* out) {
         case 5: out->scorer = r.int32(); break;
         case 6: out->respawn_reason = r.int32(); break;
         case 7: out->victim_team = r.int32(); break;
+        case 9: out->killer_ability = static_cast<uint32_t>(r.varint()); break;
         default: break;
       }
     } else if (r.wire_type() == 2 && r.field() == 4) {
@@ -369,6 +371,11 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
   if (const Entity* inflictor = m.inflictor >= 0 ? ctx.Get(m.inflictor) : nullptr) {
     const std::string_view c = ctx.ClassName(inflictor->class_id);
     if (!c.empty()) k.extra[kKillInflictorClass] = MatchValue::Text(c);
+  }
+  if (m.killer_ability && *m.killer_ability != 0) {
+    k.extra[kKillAbilityId] = MatchValue::Int(*m.killer_ability);
+    const std::string_view name = messages_.AbilityName(ctx, *m.killer_ability);
+    if (!name.empty()) k.extra[kKillAbility] = MatchValue::Text(name);
   }
   const Entity* controller = ctx.Get(victim + 1);
   body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,

@@ -209,7 +209,9 @@ GameSchema Build() {
   AddRecordTables(&s);
   s.kill_columns = {{"victim_team", "INTEGER"},
                     {"respawn_reason", "INTEGER"},
-                    {"inflictor_class", "TEXT"}};
+                    {"inflictor_class", "TEXT"},
+                    {"killer_ability", "TEXT"},
+                    {"killer_ability_id", "INTEGER"}};
   s.after_sql = kViewsSql;
   return s;
 }

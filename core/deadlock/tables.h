@@ -171,7 +171,8 @@ enum PatronColumn : size_t {
 
 // The kills table's Deadlock columns, after the common ones (KillRow::extra).
 enum KillColumn : size_t {
-  kKillVictimTeam, kKillRespawnReason, kKillInflictorClass, kKillColumns
+  kKillVictimTeam, kKillRespawnReason, kKillInflictorClass, kKillAbility, kKillAbilityId,
+  kKillColumns
 };
 
 const GameSchema& DeadlockSchema();

@@ -12,6 +12,9 @@ namespace gem::synth {
 namespace {
 
 constexpr double kCell = 512.0;  // Deadlock's cell width
+// The CUtlStringToken of "upgrade_headshot_booster" (as the tests' own
+// MurmurHash2 computes it): a kill's killer_ability_id.
+constexpr uint32_t kKillerAbility = 2010028405u;
 constexpr int kPlayersPerTeam = 6;
 constexpr int kCamps = 20, kPerCamp = 3;
 constexpr int kNeutralTeam = 4;
@@ -313,7 +316,11 @@ void DeadlockCrowd::Kill(uint32_t tick) {
   m.set_entindex_attacker(killer->u.e->index);
   m.set_entindex_scorer(killer->u.e->index);
   m.set_victim_team_number(victim->u.team);
-  Json t{{"kind", "kills"}, {"tick", tick}, {"victim", victim->slot}, {"killer", killer->slot}};
+  // The killer's ability, as later builds send it: an item's token, which
+  // the shop's EntityNames entries name.
+  m.set_killer_ability_id(kKillerAbility);
+  Json t{{"kind", "kills"}, {"tick", tick}, {"victim", victim->slot}, {"killer", killer->slot},
+         {"killer_ability_id", kKillerAbility}, {"killer_ability", "upgrade_headshot_booster"}};
   Json slots = Json::array();
   for (Hero* a : assisters) {
     m.add_entindex_assisters(a->u.e->index);

@@ -12,7 +12,7 @@ namespace {
 const char* const kObjectiveClasses[] = {"CNPC_TrooperBoss", "CNPC_Boss_Tier2",
                                          "CNPC_TrooperBarrackBoss",
                                          "CCitadel_Destroyable_Building", "CNPC_Boss_Tier3"};
-const char* const kChanges[] = {"bought", "upgraded", "sold", "swapped", "failed"};
+const char* const kChanges[] = {"bought", "upgraded", "sold", "swapped", "leveled_up", "failed"};
 
 bool IsAbilityClass(const std::string& c) {
   return c.find("Ability") != std::string::npos || c.rfind("CCitadel_Item", 0) == 0 ||
@@ -331,7 +331,7 @@ void DeadlockEvents::Periodic(uint32_t tick) {
   if (!abilities_.empty()) {
     ++changes_;
     const bool unknown = flaws_ && changes_ % 4 == 0;
-    const int32_t change = static_cast<int32_t>(round % 6);  // 5: a change not in the enum
+    const int32_t change = static_cast<int32_t>(round % 7);  // 6: a change not in the enum
     // A purchase is of an item (the shop's); the other changes name one of
     // the fixture's abilities.
     std::optional<Ability> bought = change == 0 ? Buy(tick, p, !unknown) : std::nullopt;
@@ -345,7 +345,7 @@ void DeadlockEvents::Periodic(uint32_t tick) {
     Emit(proto::k_EUserMsg_AbilitiesChanged, m.SerializeAsString(),
          Json{{"kind", "purchases"}, {"tick", tick}, {"slot", p.slot},
               {"item", unknown ? Null() : Json(a.name)}, {"ability_id", id},
-              {"change", change < 5 ? std::string(kChanges[change]) : std::to_string(change)}}
+              {"change", change < 6 ? std::string(kChanges[change]) : std::to_string(change)}}
              .dump());
     proto::CCitadelUserMessage_ItemPurchaseNotification n;
     n.set_userid(p.slot);

@@ -1,9 +1,8 @@
 #include "core/deadlock/match_messages.h"
 
-#include "core/deadlock/known_names.h"
-
 #include <algorithm>
 
+#include "core/deadlock/known_names.h"
 #include "core/match/field_reader.h"
 
 namespace gem::deadlock {
@@ -185,7 +184,7 @@ void MatchMessages::OnMessage(MatchContext& ctx, MessageHost& host, uint32_t typ
         row_[kBuyChange] = MatchValue::Text(number);
       }
       if (change == 0 && row_[kBuySlot].kind == MatchValue::Kind::kInt &&
-          row_[kBuyItem].kind == MatchValue::Kind::kText) {
+          row_[kBuySlot].i >= 0 && row_[kBuyItem].kind == MatchValue::Kind::kText) {
         bought_.emplace_back(static_cast<int>(row_[kBuySlot].i), std::string(row_[kBuyItem].s));
       }
       Emit(ctx, kPurchases, kPurchaseColumns);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -58,11 +59,11 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
     const uint64_t at =
         spill_.Append(std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
     spill_.Append(scratch_);
-    open_[entity].spilled.push_back(at << kSpillLengthBits | record);
+    open_[entity]->spilled.push_back(at << kSpillLengthBits | record);
     return;
   }
   d.data = Store(scratch_);  // no spill, or a chunk too long for one word
-  open_[entity].done.push_back(d);
+  open_[entity]->done.push_back(d);
 }
 
 Value HeldChange::Get(std::string_view arena) const {
@@ -79,8 +80,7 @@ Value HeldChange::Get(std::string_view arena) const {
 
 void ChangeStore::AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
                           std::string_view arena) {
-  if (entity >= open_.size()) open_.resize(entity + 1);
-  EntityChunks& chunks = open_[entity];
+  EntityChunks& chunks = ChunksOf(entity);
   if (chunks.buffer.capacity() == 0) chunks.buffer.reserve(kBufferedPerEntity);
   while (!changes.empty()) {
     const size_t at = chunks.buffer.size();
@@ -141,21 +141,31 @@ void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
   chunks->strings.clear();
 }
 
+ChangeStore::EntityChunks& ChangeStore::ChunksOf(uint64_t entity) {
+  if (entity >= open_.size()) {
+    open_.resize(entity + 1);
+    gone_.resize(entity + 1);
+  }
+  if (open_[entity] == nullptr) open_[entity] = std::make_unique<EntityChunks>();
+  return *open_[entity];
+}
+
 void ChangeStore::CloseEntity(uint64_t entity) {
-  if (entity >= open_.size()) return;
-  CloseChunks(entity);
-  EntityChunks& chunks = open_[entity];
-  if (spill_.is_open() && !chunks.spilled.empty() &&
+  if (entity >= open_.size() || open_[entity] == nullptr) return;
+  EntityChunks& chunks = *open_[entity];
+  CloseChunks(&chunks, entity);
+  // All its chunks in the spill: their words go there too, and the rest.
+  if (spill_.is_open() && chunks.done.empty() &&
       chunks.spilled.size() <= std::numeric_limits<uint32_t>::max()) {
-    chunks.words_at = spill_.Append(std::string_view(
+    gone_[entity].at = spill_.Append(std::string_view(
         reinterpret_cast<const char*>(chunks.spilled.data()), chunks.spilled.size() * 8));
-    chunks.words = static_cast<uint32_t>(chunks.spilled.size());
-    std::vector<uint64_t>().swap(chunks.spilled);
+    gone_[entity].count = static_cast<uint32_t>(chunks.spilled.size());
+    open_[entity].reset();
   }
 }
 
-void ChangeStore::CloseChunks(uint64_t entity) {
-  EntityChunks& chunks = open_[entity];
+void ChangeStore::CloseChunks(EntityChunks* chunks_in, uint64_t entity) {
+  EntityChunks& chunks = *chunks_in;
   Pack(entity, &chunks);
   for (size_t i = 0; i < chunks.open.size(); ++i) {
     if (!chunks.open[i].writer.empty()) Close(entity, chunks.field_of[i], &chunks.open[i]);
@@ -167,17 +177,17 @@ void ChangeStore::CloseChunks(uint64_t entity) {
   std::vector<uint32_t>().swap(chunks.field_of);
 }
 
-Status ChangeStore::ReadBack(EntityChunks* chunks) {
+Status ChangeStore::ReadBack(EntityChunks* chunks, GoneWords* gone) {
   // The entity's chunks lie in the file in the order they closed (offsets
   // increasing): runs of them, touching or near, are read in one call.
   constexpr uint64_t kGap = 4096;
   const uint64_t mask = (uint64_t{1} << kSpillLengthBits) - 1;
-  if (chunks->words > 0) {
+  if (gone->count > 0) {
     // Gone before the end: its words first (it closed no chunk since).
-    chunks->spilled.resize(chunks->words);
-    GEM_RETURN_IF_ERROR(spill_.Read(chunks->words_at, size_t{chunks->words} * 8,
+    chunks->spilled.resize(gone->count);
+    GEM_RETURN_IF_ERROR(spill_.Read(gone->at, size_t{gone->count} * 8,
                                     reinterpret_cast<char*>(chunks->spilled.data())));
-    chunks->words = 0;
+    *gone = GoneWords();
   }
   const std::vector<uint64_t>& spilled = chunks->spilled;
   uint64_t total = 0;
@@ -217,12 +227,12 @@ Status ChangeStore::ReadBack(EntityChunks* chunks) {
 
 Status ChangeStore::Seal(uint64_t entity) {
   // Its words stay in memory: they are read at once.
-  CloseChunks(entity);
-  EntityChunks& chunks = open_[entity];
-  if (!chunks.spilled.empty() || chunks.words > 0) {
+  EntityChunks& chunks = ChunksOf(entity);
+  CloseChunks(&chunks, entity);
+  if (!chunks.spilled.empty() || gone_[entity].count > 0) {
     // Its last chunks were just appended: out to the file, then back.
     GEM_RETURN_IF_ERROR(spill_.Flush());
-    GEM_RETURN_IF_ERROR(ReadBack(&chunks));
+    GEM_RETURN_IF_ERROR(ReadBack(&chunks, &gone_[entity]));
   }
   // Key order: by field, a field's chunks by seq (the order they closed).
   std::sort(chunks.done.begin(), chunks.done.end(), [](const Done& a, const Done& b) {
@@ -252,10 +262,10 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
         writer_at.wait(w, std::memory_order_acquire);
       }
       Status s = Seal(e);
-      held.fetch_add(open_[e].bytes.size(), std::memory_order_release);
+      held.fetch_add(open_[e]->bytes.size(), std::memory_order_release);
       if (s.ok() && hooks.sealed) {
         views.clear();
-        for (const Done& d : open_[e].done) {
+        for (const Done& d : open_[e]->done) {
           views.push_back(
               {d.field, d.start_tick, d.end_tick, d.count, std::string_view(d.data, d.size)});
         }
@@ -313,11 +323,10 @@ Status ChangeStore::WriteAll(Insert* insert, const WriteHooks& hooks) {
     if (sealed.load(std::memory_order_acquire) > entities) break;  // the sealer failed
     // Entities whose rows SQLite has taken give their bytes back.
     for (; pending.empty() && freed < e; ++freed) {
-      held.fetch_sub(open_[freed].bytes.size(), std::memory_order_release);
-      std::string().swap(open_[freed].bytes);
-      std::vector<Done>().swap(open_[freed].done);
+      held.fetch_sub(open_[freed]->bytes.size(), std::memory_order_release);
+      open_[freed].reset();
     }
-    const std::vector<Done>& done = open_[e].done;
+    const std::vector<Done>& done = open_[e]->done;
     for (size_t i = 0; i < done.size() && status.ok(); ++i) {
       const Done& d = done[i];
       const Done* p = i > 0 ? &done[i - 1] : nullptr;

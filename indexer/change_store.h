@@ -146,8 +146,8 @@ class ChangeStore {
   // each); a string, a first change or a full buffer takes AddSlow.
   void Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
            std::string_view arena) {
-    if (!has_strings && entity < open_.size()) {
-      std::vector<HeldChange>& buffer = open_[entity].buffer;
+    if (!has_strings && entity < open_.size() && open_[entity] != nullptr) {
+      std::vector<HeldChange>& buffer = open_[entity]->buffer;
       if (buffer.size() + changes.size() < kBufferedPerEntity && buffer.capacity() != 0) {
         for (const HeldChange& c : changes) buffer.push_back(c);
         changes_ += changes.size();
@@ -227,29 +227,37 @@ class ChangeStore {
     std::vector<uint32_t> field_of;  // writer index -> field id
     std::vector<Done> done;         // closed chunks in memory (all, after Seal)
     std::vector<uint64_t> spilled;  // closed chunks in the spill: at << 24 | length
-    // Once the entity is gone its `spilled` words wait in the spill too
-    // (`words` of them at `words_at`): a long match's dead entities would
-    // otherwise hold 8-16 bytes a chunk until the end.
-    uint64_t words_at = 0;
-    uint32_t words = 0;
     std::string bytes;              // Seal: the spilled chunks' bytes, read back
+  };
+  // Where a gone entity's spill words are (see open_).
+  struct GoneWords {
+    uint64_t at = 0;
+    uint32_t count = 0;
   };
 
   void AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
                std::string_view arena);
   void Pack(uint64_t entity, EntityChunks* chunks);
   // Closes the entity's chunks and frees what it held to gather them.
-  void CloseChunks(uint64_t entity);
+  void CloseChunks(EntityChunks* chunks, uint64_t entity);
   // CloseEntity, then its chunks in key order, their bytes in memory.
   Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);
   // Reads an entity's closed chunks back from the spill.
-  Status ReadBack(EntityChunks* chunks);
+  Status ReadBack(EntityChunks* chunks, GoneWords* gone);
 
   uint32_t max_per_chunk_;
   const QuantizerRegistry* quantizers_;
-  std::vector<EntityChunks> open_;  // by entity
+  // By entity: its chunks while it lives (null before its first change,
+  // and once it is gone with its chunks all in the spill), then `gone_`
+  // says where its spill words are. A long match makes tens of thousands
+  // of entities; each gone one costs 24 bytes here, not a whole
+  // EntityChunks and 8-16 bytes a chunk.
+  std::vector<std::unique_ptr<EntityChunks>> open_;
+  std::vector<GoneWords> gone_;
+  // The entity's chunks (made when it has none).
+  EntityChunks& ChunksOf(uint64_t entity);
   // Pack's scratch: each buffered change's writer, where each writer's
   // changes start in `order_`, and the buffer's indices grouped by writer.
   std::vector<uint32_t> writer_of_, starts_, order_;

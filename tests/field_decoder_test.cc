@@ -204,6 +204,23 @@ TEST(FieldDecoder, QuantizedEncodeIntegersWidensTheBitCount) {
   EXPECT_FLOAT_EQ(Decode(d, w).f, 1.0f);
 }
 
+TEST(FieldDecoder, QuantizedRangesNoFloatCanUseAreUnusable) {
+  // Send tables are untrusted: an end that is NaN or infinite, a span that
+  // overflows, or an integer range past 2^30 must come back unusable (the
+  // schema then rejects the field) instead of casting NaN to an integer.
+  const float inf = INFINITY;
+  EXPECT_FALSE(For("float32", "", 8, NAN, 1.f, 1).quantized.Usable());
+  EXPECT_FALSE(For("float32", "", 8, 0.f, NAN, 2).quantized.Usable());
+  EXPECT_FALSE(For("float32", "", 8, -inf, 1.f).quantized.Usable());
+  EXPECT_FALSE(For("float32", "", 8, 0.f, inf, 4).quantized.Usable());
+  EXPECT_FALSE(For("float32", "", 8, -3e38f, 3e38f).quantized.Usable());
+  EXPECT_FALSE(For("float32", "", 8, 0.f, 3e9f, 8).quantized.Usable());
+  // Wide but finite ranges stay usable, as every real replay's do.
+  EXPECT_TRUE(For("float32", "", 8, -1e30f, 1e30f).quantized.Usable());
+  EXPECT_TRUE(For("float32", "", 8, 0.f, 1e9f, 8).quantized.Usable());
+  EXPECT_TRUE(For("float32", "", 4, 0.f, 10.f, 1).quantized.Usable());
+}
+
 TEST(FieldDecoder, VectorsAndNormals) {
   FieldDecoder v3 = For("Vector");
   EXPECT_EQ(v3.op, DecodeOp::kVector);

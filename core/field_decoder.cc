@@ -22,12 +22,6 @@ QuantizedFloat QuantizedFloat::Make(uint32_t bit_count,
   q.low = low_in.value_or(0.0f);
   q.high = high_in.value_or(1.0f);
   q.flags = static_cast<uint32_t>(flags_in.value_or(0)) & 0xF;
-  // Untrusted send tables may carry NaN or infinite ends, or a span that
-  // overflows: leave such a range unusable rather than compute with it.
-  if (!std::isfinite(q.low) || !std::isfinite(q.high) || !std::isfinite(q.high - q.low)) {
-    q.high_low_mul = NAN;
-    return q;
-  }
 
   // Validate the flags the way the encoder does.
   if (q.flags != 0) {
@@ -68,13 +62,15 @@ QuantizedFloat QuantizedFloat::Make(uint32_t bit_count,
     q.low += q.offset;
   }
 
+  // Untrusted send tables: an integer range past 2^30 (or NaN, or
+  // infinite) cannot widen the bit count (a shift past 63, a cast of NaN);
+  // such a field keeps its bits and decodes as a plain range.
+  if ((q.flags & kEncodeIntegers) && !(q.high - q.low <= static_cast<float>(1u << 30))) {
+    q.flags &= ~kEncodeIntegers;
+  }
   if (q.flags & kEncodeIntegers) {
     float delta = q.high - q.low;
     if (delta < 1.0f) delta = 1.0f;
-    if (delta > static_cast<float>(1u << 30)) {  // 1 << log2(delta) would overflow
-      q.high_low_mul = NAN;
-      return q;
-    }
     double delta_log2 = std::ceil(std::log2(static_cast<double>(delta)));
     uint64_t range2 = uint64_t{1} << static_cast<unsigned>(delta_log2);
     uint32_t bc = q.bit_count;
@@ -107,7 +103,6 @@ QuantizedFloat QuantizedFloat::Make(uint32_t bit_count,
   }
   q.high_low_mul = high_mul;
   q.dec_mul = 1.0f / static_cast<float>(steps - 1);
-  if (!q.Usable()) return q;
 
   // Drop marker flags whose value the plain encoding reproduces anyway.
   if ((q.flags & kRoundDown) && q.Quantize(q.low) == q.low) q.flags &= ~kRoundDown;
@@ -116,15 +111,13 @@ QuantizedFloat QuantizedFloat::Make(uint32_t bit_count,
   return q;
 }
 
-bool QuantizedFloat::Usable() const {
-  return std::isfinite(low) && std::isfinite(high) && std::isfinite(high - low) &&
-         std::isfinite(high_low_mul) && std::isfinite(dec_mul) && std::isfinite(offset);
-}
-
 float QuantizedFloat::Quantize(float value) const {
   if (value < low) return low;
   if (value > high) return high;
-  uint32_t i = static_cast<uint32_t>((value - low) * high_low_mul);
+  // NaN, or a product past the units (an infinite span), has no units:
+  // casting it would be undefined.
+  const float units = (value - low) * high_low_mul;
+  const uint32_t i = units >= 0.0f && units < 4294967040.0f ? static_cast<uint32_t>(units) : 0;
   return low + (high - low) * (static_cast<float>(i) * dec_mul);
 }
 

@@ -43,8 +43,6 @@ struct QuantizedFloat {
   uint32_t flags = 0;  // after validation: which marker bits are read
 
   // bit_count must be in 1..31 (0 and >= 32 mean "no scale": plain float).
-  // A range no float arithmetic can use (an end that is not finite, or an
-  // integer range beyond 2^30) comes back !Usable(): the caller rejects it.
   static QuantizedFloat Make(uint32_t bit_count, std::optional<int32_t> flags,
                              std::optional<float> low,
                              std::optional<float> high);
@@ -84,10 +82,6 @@ struct QuantizedFloat {
 
   // The value a float quantizes to (used to drop unneeded marker flags).
   float Quantize(float value) const;
-
-  // Whether every parameter Make computed is a finite number, so decoding
-  // and Quantize stay defined.
-  bool Usable() const;
 };
 
 enum class FloatEncoding : uint8_t {

@@ -267,15 +267,6 @@ Status Schema::MakeField(BuildState* b, int32_t fi, Field** out) {
     f.model = FieldModel::kSimple;
     f.decoder = SelectDecoder(spec);
   }
-  for (const FieldDecoder* d : {&f.decoder, &f.child_decoder}) {
-    if (d->float_encoding == FloatEncoding::kQuantized && !d->quantized.Usable()) {
-      return Status::Corrupt("field " + f.name + " has a quantized range (" +
-                             std::to_string(f.low_value.value_or(0.0f)) + " to " +
-                             std::to_string(f.high_value.value_or(1.0f)) + ", " +
-                             std::to_string(f.bit_count.value_or(0)) +
-                             " bits) no float can be decoded over");
-    }
-  }
   if (f.decoder.default_rule || f.child_decoder.default_rule) {
     const std::string& t = f.model == FieldModel::kVariableArray && f.type->generic
                                ? f.type->generic->base

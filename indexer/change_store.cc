@@ -48,6 +48,7 @@ void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   d.start_tick = open->writer.first_tick();
   d.end_tick = open->writer.last_tick();
   d.count = open->writer.count();
+  held_ -= d.count;
   scratch_.clear();
   open->writer.Finish(&scratch_);
   d.size = static_cast<uint32_t>(scratch_.size());
@@ -97,8 +98,40 @@ void ChangeStore::AddSlow(uint64_t entity, std::span<const HeldChange> changes, 
     }
     changes_ += n;
     changes = changes.subspan(n);
-    if (chunks.buffer.size() >= kBufferedPerEntity) Pack(entity, &chunks);
+    if (chunks.buffer.size() >= kBufferedPerEntity) {
+      Pack(entity, &chunks);
+      if (held_ > held_budget_) Trim();
+    }
   }
+}
+
+void ChangeStore::Trim() {
+  // Held changes by the fullness of their chunk, then the fullness from
+  // which on closing frees half of them: the fullest chunks would close
+  // soonest anyway, so the fewest rows are added.
+  held_by_fullness_.assign(max_per_chunk_ + 1, 0);
+  for (const std::unique_ptr<EntityChunks>& chunks : open_) {
+    if (chunks == nullptr) continue;
+    for (const Open& open : chunks->open) {
+      const uint32_t n = std::min(open.writer.count(), max_per_chunk_);
+      held_by_fullness_[n] += open.writer.count();
+    }
+  }
+  uint32_t from = max_per_chunk_;
+  for (uint64_t freed = 0; from > 1; --from) {
+    freed += held_by_fullness_[from];
+    if (freed >= held_ / 2) break;
+  }
+  for (uint64_t entity = 0; entity < open_.size(); ++entity) {
+    if (open_[entity] == nullptr) continue;
+    EntityChunks& chunks = *open_[entity];
+    for (size_t i = 0; i < chunks.open.size(); ++i) {
+      if (chunks.open[i].writer.empty() || chunks.open[i].writer.count() < from) continue;
+      Close(entity, chunks.field_of[i], &chunks.open[i]);
+      chunks.open[i].writer = ChunkWriter();  // its buffers' capacity too
+    }
+  }
+  ++trims_;
 }
 
 void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
@@ -117,6 +150,8 @@ void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
     }
     writer_of_[i] = chunks->slot[field] - 1;
   }
+  held_ += buffer.size();
+  peak_held_ = std::max(peak_held_, held_);
   starts_.assign(chunks->open.size() + 1, 0);
   for (uint32_t w : writer_of_) ++starts_[w + 1];
   for (size_t w = 1; w < starts_.size(); ++w) starts_[w] += starts_[w - 1];

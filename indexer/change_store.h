@@ -12,6 +12,11 @@
 //
 // Memory: per entity a buffer of at most kBufferedPerEntity changes and
 // one open chunk per field that changed since its last chunk was closed.
+// Open chunks hold at most about `held_budget` changes in all: a field
+// that changes a few times a minute would otherwise keep its chunk open,
+// and growing, for most of a long match (peak memory grew with the
+// match's length). Past the budget the fullest open chunks are closed
+// early (Trim), which costs a few more rows, not more bytes a change.
 // Closed chunks go to a ChunkSpill file, their rows' columns with them,
 // leaving one word each in memory (memory follows the live entities, not
 // the length of the match); they come back an entity at a time in
@@ -128,10 +133,15 @@ class ChangeStore {
   // WriteAll: spilled chunk bytes read back ahead of the rows written.
   static constexpr uint64_t kSealAhead = 16u << 20;
 
+  // Changes open chunks may hold before Trim closes the fullest (about
+  // 10 MB on a Deadlock match; a 12-minute one stays under it).
+  static constexpr uint64_t kHeldBudget = uint64_t{1} << 20;
+
   // `quantizers` (may be null: none) names the quantizers of held changes;
   // it must outlive the store.
-  explicit ChangeStore(uint32_t max_per_chunk, const QuantizerRegistry* quantizers = nullptr)
-      : max_per_chunk_(max_per_chunk), quantizers_(quantizers) {}
+  explicit ChangeStore(uint32_t max_per_chunk, const QuantizerRegistry* quantizers = nullptr,
+                       uint64_t held_budget = kHeldBudget)
+      : max_per_chunk_(max_per_chunk), quantizers_(quantizers), held_budget_(held_budget) {}
 
   // Closed chunks go to a temporary file in `directory`.
   Status OpenSpill(const std::string& directory) { return spill_.Open(directory); }
@@ -179,6 +189,11 @@ class ChangeStore {
   double seal_cpu_seconds() const { return seal_cpu_seconds_; }
 
   uint64_t changes() const { return changes_; }
+  // Changes in open chunks now (buffered ones not counted), the most
+  // there ever were, and how many times Trim closed chunks early.
+  uint64_t held() const { return held_; }
+  uint64_t peak_held() const { return peak_held_; }
+  uint64_t trims() const { return trims_; }
   uint64_t chunks() const { return chunks_; }
   uint64_t blob_bytes() const { return blob_bytes_; }
   // After WriteAll(): the changes table's primary-key statistics as
@@ -238,6 +253,9 @@ class ChangeStore {
   void AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
                std::string_view arena);
   void Pack(uint64_t entity, EntityChunks* chunks);
+  // Closes the fullest open chunks of live entities until about half the
+  // held changes are gone, and frees those writers' memory.
+  void Trim();
   // Closes the entity's chunks and frees what it held to gather them.
   void CloseChunks(EntityChunks* chunks, uint64_t entity);
   // CloseEntity, then its chunks in key order, their bytes in memory.
@@ -268,6 +286,11 @@ class ChangeStore {
   size_t block_size_ = 0;
   std::string scratch_;
   uint64_t changes_ = 0;
+  uint64_t held_budget_;
+  uint64_t held_ = 0;
+  uint64_t peak_held_ = 0;
+  uint64_t trims_ = 0;
+  std::vector<uint64_t> held_by_fullness_;  // Trim's scratch
   uint64_t chunks_ = 0;
   uint64_t blob_bytes_ = 0;
   std::string key_stat_;

@@ -458,6 +458,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   stats_.seal_cpu_seconds = changes_.seal_cpu_seconds();
   stats_.field_changes = changes_.changes();
   stats_.chunks = changes_.chunks();
+  stats_.peak_held_changes = changes_.peak_held();
+  stats_.chunk_trims = changes_.trims();
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));

@@ -180,6 +180,8 @@ int main(int argc, char** argv) {
     fmt::print("field_changes\t{}\n", w.field_changes);
     fmt::print("created_values\t{}\n", w.created_values);
     fmt::print("chunks\t{}\n", w.chunks);
+    fmt::print("peak_held_changes\t{}\n", w.peak_held_changes);
+    fmt::print("chunk_trims\t{}\n", w.chunk_trims);
     fmt::print("entities\t{}\n", w.entities);
     fmt::print("string_table_rows\t{}\n", w.string_table_rows);
     fmt::print("game_table_rows\t{}\n", w.game_table_rows);

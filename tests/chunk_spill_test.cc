@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -171,6 +172,103 @@ TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
   EXPECT_EQ(spilled_chunks, in_memory_chunks);
   ASSERT_EQ(spilled.size(), in_memory.size());
   for (size_t i = 0; i < spilled.size(); ++i) ASSERT_EQ(spilled[i], in_memory[i]) << "row " << i;
+}
+
+// Every change the rows hold, decoded: "entity field tick value", in key
+// order and each (entity, field)'s changes in tick order.
+std::vector<std::string> DecodedChanges(Db* db) {
+  std::vector<std::string> out;
+  sqlite3_stmt* s = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db->handle(),
+                               "SELECT entity, field_id, start_tick, data FROM changes "
+                               "ORDER BY 1, 2, 3, seq",
+                               -1, &s, nullptr),
+            SQLITE_OK);
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    ChunkReader r;
+    const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(s, 3)),
+                                static_cast<size_t>(sqlite3_column_bytes(s, 3)));
+    EXPECT_TRUE(r.Open(blob, sqlite3_column_int64(s, 2)));
+    int64_t tick;
+    Value value;
+    while (r.Next(&tick, &value)) {
+      out.push_back(std::to_string(sqlite3_column_int64(s, 0)) + " " +
+                    std::to_string(sqlite3_column_int64(s, 1)) + " " + std::to_string(tick) +
+                    " " + std::to_string(value.i));
+    }
+    EXPECT_TRUE(r.ok());
+  }
+  sqlite3_finalize(s);
+  return out;
+}
+
+// A long match's slow fields would keep their chunks open, and growing,
+// for most of the match: past the held budget the fullest open chunks
+// close early. The rows still hold every change once, in order, and the
+// open chunks never hold much more than the budget.
+TEST(ChangeStoreBudgetTest, TrimmedChunksHoldEveryChangeOnce) {
+  struct Result {
+    std::vector<std::string> changes;
+    uint64_t chunks, trims, peak_held;
+  };
+  auto run = [](uint64_t budget) {
+    Db db;
+    EXPECT_TRUE(db.Open(":memory:").ok());
+    EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
+                        "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
+                    .ok());
+    ChangeStore store(256, nullptr, budget);
+    EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
+    // Field f of every entity changes every 2^f ticks: fast fields fill
+    // their chunks, slow ones would hold theirs open to the end.
+    for (int64_t tick = 1; tick <= 20000; ++tick) {
+      for (uint64_t e = 0; e < 24; ++e) {
+        if (e == 5 && tick > 15000) continue;  // gone
+        std::vector<HeldChange> held;
+        std::string arena;
+        for (uint32_t f = 0; f < 10; ++f) {
+          if (tick % (int64_t{1} << f) != 0) continue;
+          HeldChange h;
+          h.Set(f, tick, Value::Int(tick * 31 + static_cast<int64_t>(e * 7 + f)),
+                QuantizerRegistry::kNone, &arena);
+          held.push_back(h);
+        }
+        if (!held.empty()) store.Add(e, held, false, arena);
+      }
+      if (tick == 15000) store.CloseEntity(5);
+    }
+    Insert insert;
+    EXPECT_TRUE(
+        insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
+            .ok());
+    EXPECT_TRUE(store.WriteAll(&insert).ok());
+    insert.Finalize();
+    return Result{DecodedChanges(&db), store.chunks(), store.trims(), store.peak_held()};
+  };
+  const Result whole = run(ChangeStore::kHeldBudget);
+  const Result trimmed = run(12000);
+  std::printf("chunks %llu whole, %llu trimmed (%llu trims); held at most %llu whole, %llu trimmed\n",
+              (unsigned long long)whole.chunks, (unsigned long long)trimmed.chunks,
+              (unsigned long long)trimmed.trims, (unsigned long long)whole.peak_held,
+              (unsigned long long)trimmed.peak_held);
+  EXPECT_EQ(whole.trims, 0u);
+  EXPECT_GT(whole.peak_held, 20000u);  // the unbudgeted store held far more
+  EXPECT_GT(trimmed.trims, 3u);
+  // Held changes are counted after each entity's buffer is packed (at
+  // most kBufferedPerEntity at once), then trimmed.
+  EXPECT_LE(trimmed.peak_held, 12000u + ChangeStore::kBufferedPerEntity);
+  EXPECT_GT(trimmed.chunks, whole.chunks);
+  // A third of what it would hold: the fullest chunks close first, so
+  // rows grow far less than the budget shrinks (1.41x when written).
+  EXPECT_LT(trimmed.chunks, whole.chunks * 8 / 5);
+  // Every change, once, the same values at the same ticks.
+  ASSERT_EQ(trimmed.changes.size(), whole.changes.size());
+  size_t expected = 0;
+  for (uint32_t f = 0; f < 10; ++f) expected += 23 * (20000 >> f) + (15000 >> f);
+  EXPECT_EQ(whole.changes.size(), expected);
+  for (size_t i = 0; i < whole.changes.size(); ++i) {
+    ASSERT_EQ(trimmed.changes[i], whole.changes[i]) << "change " << i;
+  }
 }
 
 // The pipeline's streamed copy of a change holds what Set makes of it.

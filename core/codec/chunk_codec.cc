@@ -256,7 +256,9 @@ void ChunkWriter::Finish(std::string* out) {
     size_t cost[kFloatModes];
     if (use_units_) {
       // Units once per float (a vector's count slots get -1, unused).
-      units_.resize(floats_.size());
+      static thread_local std::vector<int64_t> scratch;
+      if (scratch.size() < floats_.size()) scratch.resize(floats_.size());
+      units_ = scratch.data();
       const UnitMapper mapper(quantizer_);
       if (kind_ == ValueKind::kFloat) {
         // Most chunks: one stream of floats, costed as their units are
@@ -321,7 +323,7 @@ void ChunkWriter::Finish(std::string* out) {
   ticks_.clear();
   values_.clear();
   floats_.clear();
-  units_.clear();
+  units_ = nullptr;
   count_ = 0;
 }
 

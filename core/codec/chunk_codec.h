@@ -168,7 +168,10 @@ class ChunkWriter {
   // Floats and vectors, as bit patterns (a vector: its count, then its
   // components), encoded by Finish.
   std::vector<uint32_t> floats_;
-  std::vector<int64_t> units_;  // Finish: floats_ as units (-1: none)
+  // Finish: floats_ as units (-1: none), in a scratch of the thread's
+  // (tens of thousands of writers stay open at once; each keeping its own
+  // grew with the match's length).
+  int64_t* units_ = nullptr;
   size_t float_estimate_ = 0;     // their size in mode 0
   uint32_t estimate_prev_[4] = {0, 0, 0, 0};
 };

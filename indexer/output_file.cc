@@ -97,6 +97,7 @@ int RemoveStaleTemps(const std::string& dir, const std::string& base) {
 }  // namespace
 
 OutputFile::~OutputFile() {
+  if (writeback_.joinable()) writeback_.join();
   if (!committed_) Abandon();
 }
 
@@ -149,14 +150,18 @@ Status OutputFile::Prepare(const std::string& path, bool force) {
 
 void OutputFile::StartWriteback() {
 #if defined(__linux__)
-  const int fd = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);  // failure: Commit flushes all
-  close(fd);
+  if (writeback_.joinable()) return;
+  writeback_ = std::thread([path = temp_] {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);  // failure: Commit flushes all
+    close(fd);
+  });
 #endif
 }
 
 Status OutputFile::Commit() {
+  if (writeback_.joinable()) writeback_.join();
   int fd = open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
     if (fsync(fd) != 0) {

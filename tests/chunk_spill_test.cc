@@ -95,21 +95,18 @@ TEST(ChunkSpillTest, AFailedWriteSticks) {
 // Rows of the changes table, every column, in key order.
 std::vector<std::string> ChangeRows(Db* db) {
   std::vector<std::string> out;
-  sqlite3_stmt* s = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db->handle(),
-                               "SELECT entity, field_id, start_tick, seq, end_tick, count, "
-                               "hex(data) FROM changes ORDER BY 1, 2, 3, 4",
-                               -1, &s, nullptr),
-            SQLITE_OK);
-  while (sqlite3_step(s) == SQLITE_ROW) {
-    std::string row;
-    for (int i = 0; i < 7; ++i) {
-      row += reinterpret_cast<const char*>(sqlite3_column_text(s, i));
-      row += '|';
-    }
-    out.push_back(row);
-  }
-  sqlite3_finalize(s);
+  Stmt s;
+  EXPECT_TRUE(s.Prepare(db, "SELECT entity, field_id, start_tick, seq, end_tick, count, "
+                            "hex(data) FROM changes ORDER BY 1, 2, 3, 4")
+                  .ok());
+  EXPECT_TRUE(s.ForEachRow([&](sqlite3_stmt* row_stmt) {
+                 std::string row;
+                 for (int i = 0; i < 7; ++i) {
+                   row += reinterpret_cast<const char*>(sqlite3_column_text(row_stmt, i));
+                   row += '|';
+                 }
+                 out.push_back(row);
+               }).ok());
   return out;
 }
 
@@ -178,27 +175,24 @@ TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
 // order and each (entity, field)'s changes in tick order.
 std::vector<std::string> DecodedChanges(Db* db) {
   std::vector<std::string> out;
-  sqlite3_stmt* s = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db->handle(),
-                               "SELECT entity, field_id, start_tick, data FROM changes "
-                               "ORDER BY 1, 2, 3, seq",
-                               -1, &s, nullptr),
-            SQLITE_OK);
-  while (sqlite3_step(s) == SQLITE_ROW) {
-    ChunkReader r;
-    const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(s, 3)),
-                                static_cast<size_t>(sqlite3_column_bytes(s, 3)));
-    EXPECT_TRUE(r.Open(blob, sqlite3_column_int64(s, 2)));
-    int64_t tick;
-    Value value;
-    while (r.Next(&tick, &value)) {
-      out.push_back(std::to_string(sqlite3_column_int64(s, 0)) + " " +
-                    std::to_string(sqlite3_column_int64(s, 1)) + " " + std::to_string(tick) +
-                    " " + std::to_string(value.i));
-    }
-    EXPECT_TRUE(r.ok());
-  }
-  sqlite3_finalize(s);
+  Stmt s;
+  EXPECT_TRUE(
+      s.Prepare(db, "SELECT entity, field_id, start_tick, data FROM changes ORDER BY 1, 2, 3, seq")
+          .ok());
+  EXPECT_TRUE(s.ForEachRow([&](sqlite3_stmt* row) {
+                 ChunkReader r;
+                 const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(row, 3)),
+                                             static_cast<size_t>(sqlite3_column_bytes(row, 3)));
+                 EXPECT_TRUE(r.Open(blob, sqlite3_column_int64(row, 2)));
+                 int64_t tick;
+                 Value value;
+                 while (r.Next(&tick, &value)) {
+                   out.push_back(std::to_string(sqlite3_column_int64(row, 0)) + " " +
+                                 std::to_string(sqlite3_column_int64(row, 1)) + " " +
+                                 std::to_string(tick) + " " + std::to_string(value.i));
+                 }
+                 EXPECT_TRUE(r.ok());
+               }).ok());
   return out;
 }
 

@@ -242,7 +242,7 @@ class ChangeStore {
     std::vector<uint32_t> field_of;  // writer index -> field id
     std::vector<Done> done;         // closed chunks in memory (all, after Seal)
     std::vector<uint64_t> spilled;  // closed chunks in the spill: at << 24 | length
-    std::string bytes;              // Seal: the spilled chunks' bytes, read back
+    std::string bytes;              // Seal: its chunks' bytes, closed or read back
   };
   // Where a gone entity's spill words are (see open_).
   struct GoneWords {
@@ -258,6 +258,11 @@ class ChangeStore {
   void Trim();
   // Closes the entity's chunks and frees what it held to gather them.
   void CloseChunks(EntityChunks* chunks, uint64_t entity);
+  // Frees the writers and buffer that gather an entity's changes.
+  static void FreeGathering(EntityChunks* chunks);
+  // Ends `open`'s chunk: its bytes appended to *out, its row returned
+  // (data null: the caller places it).
+  Done FinishChunk(uint32_t field, Open* open, std::string* out);
   // CloseEntity, then its chunks in key order, their bytes in memory.
   Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
@@ -285,6 +290,7 @@ class ChangeStore {
   size_t block_used_ = 0;
   size_t block_size_ = 0;
   std::string scratch_;
+  std::vector<size_t> tail_offsets_;  // Seal's: where each chunk it closed lies in `bytes`
   uint64_t changes_ = 0;
   uint64_t held_budget_;
   uint64_t held_ = 0;

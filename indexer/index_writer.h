@@ -211,6 +211,10 @@ class IndexWriter : public Sink {
   // Distinct field descriptions (see RecordField) and their def_id.
   std::unordered_map<std::string, int64_t> field_defs_;
   std::string field_key_scratch_;
+  // RecordField's shortcut: a field by what makes its description (see
+  // there) -> its def_id.
+  std::unordered_map<std::string, int64_t> field_seen_;
+  std::string field_seen_scratch_;
 
 };
 

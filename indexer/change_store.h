@@ -139,9 +139,13 @@ class ChangeStore {
 
   // `quantizers` (may be null: none) names the quantizers of held changes;
   // it must outlive the store.
+  // `seal_ahead`: WriteAll's read-ahead (kSealAhead; tests set less).
   explicit ChangeStore(uint32_t max_per_chunk, const QuantizerRegistry* quantizers = nullptr,
-                       uint64_t held_budget = kHeldBudget)
-      : max_per_chunk_(max_per_chunk), quantizers_(quantizers), held_budget_(held_budget) {}
+                       uint64_t held_budget = kHeldBudget, uint64_t seal_ahead = kSealAhead)
+      : max_per_chunk_(max_per_chunk),
+        quantizers_(quantizers),
+        held_budget_(held_budget),
+        seal_ahead_(seal_ahead) {}
 
   // Closed chunks go to a temporary file in `directory`.
   Status OpenSpill(const std::string& directory) { return spill_.Open(directory); }
@@ -193,6 +197,9 @@ class ChangeStore {
   // there ever were, and how many times Trim closed chunks early.
   uint64_t held() const { return held_; }
   uint64_t peak_held() const { return peak_held_; }
+  // After WriteAll(): the most chunk bytes sealed and not yet given back
+  // at once (read-ahead, and entities whose rows SQLite has not taken).
+  uint64_t peak_sealed_bytes() const { return peak_sealed_bytes_; }
   uint64_t trims() const { return trims_; }
   uint64_t chunks() const { return chunks_; }
   uint64_t blob_bytes() const { return blob_bytes_; }
@@ -295,6 +302,8 @@ class ChangeStore {
   uint64_t held_budget_;
   uint64_t held_ = 0;
   uint64_t peak_held_ = 0;
+  uint64_t seal_ahead_;
+  uint64_t peak_sealed_bytes_ = 0;  // the sealing thread's, read after it ends
   uint64_t trims_ = 0;
   std::vector<uint64_t> held_by_fullness_;  // Trim's scratch
   uint64_t chunks_ = 0;

@@ -482,6 +482,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   stats_.chunks = changes_.chunks();
   stats_.peak_held_changes = changes_.peak_held();
   stats_.chunk_trims = changes_.trims();
+  stats_.peak_sealed_bytes = changes_.peak_sealed_bytes();
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));

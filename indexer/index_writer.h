@@ -41,6 +41,7 @@ struct WriterStats {
   uint64_t chunks = 0;
   uint64_t peak_held_changes = 0;  // in open chunks at once (ChangeStore::held)
   uint64_t chunk_trims = 0;        // times the open chunks' budget closed some early
+  uint64_t peak_sealed_bytes = 0;  // the finish's chunk bytes held at once (ChangeStore)
   uint64_t entities = 0;
   uint64_t string_table_rows = 0;
   uint64_t game_table_rows = 0;  // rows of the game's own tables

@@ -182,6 +182,7 @@ int main(int argc, char** argv) {
     fmt::print("chunks\t{}\n", w.chunks);
     fmt::print("peak_held_changes\t{}\n", w.peak_held_changes);
     fmt::print("chunk_trims\t{}\n", w.chunk_trims);
+    fmt::print("peak_sealed_bytes\t{}\n", w.peak_sealed_bytes);
     fmt::print("entities\t{}\n", w.entities);
     fmt::print("string_table_rows\t{}\n", w.string_table_rows);
     fmt::print("game_table_rows\t{}\n", w.game_table_rows);

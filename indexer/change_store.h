@@ -270,7 +270,8 @@ class ChangeStore {
   // Ends `open`'s chunk: its bytes appended to *out, its row returned
   // (data null: the caller places it).
   Done FinishChunk(uint32_t field, Open* open, std::string* out);
-  // CloseEntity, then its chunks in key order, their bytes in memory.
+  // Closes the entity's open chunks into its `bytes`, reads back those
+  // it spilled, and puts them all in key order, their bytes in memory.
   Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -171,6 +172,21 @@ TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
   for (size_t i = 0; i < spilled.size(); ++i) ASSERT_EQ(spilled[i], in_memory[i]) << "row " << i;
 }
 
+// Calls `each` with every change of the chunk in `row` (its start tick in
+// column `start_col`, its bytes in `data_col`); false when it does not
+// decode whole.
+bool ForEachChunkChange(sqlite3_stmt* row, int start_col, int data_col,
+                        const std::function<void(int64_t tick, const Value& value)>& each) {
+  ChunkReader r;
+  const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(row, data_col)),
+                              static_cast<size_t>(sqlite3_column_bytes(row, data_col)));
+  if (!r.Open(blob, sqlite3_column_int64(row, start_col))) return false;
+  int64_t tick;
+  Value value;
+  while (r.Next(&tick, &value)) each(tick, value);
+  return r.ok();
+}
+
 // Every change the rows hold, decoded: "entity field tick value", in key
 // order and each (entity, field)'s changes in tick order.
 std::vector<std::string> DecodedChanges(Db* db) {
@@ -180,18 +196,11 @@ std::vector<std::string> DecodedChanges(Db* db) {
       s.Prepare(db, "SELECT entity, field_id, start_tick, data FROM changes ORDER BY 1, 2, 3, seq")
           .ok());
   EXPECT_TRUE(s.ForEachRow([&](sqlite3_stmt* row) {
-                 ChunkReader r;
-                 const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(row, 3)),
-                                             static_cast<size_t>(sqlite3_column_bytes(row, 3)));
-                 EXPECT_TRUE(r.Open(blob, sqlite3_column_int64(row, 2)));
-                 int64_t tick;
-                 Value value;
-                 while (r.Next(&tick, &value)) {
+                 EXPECT_TRUE(ForEachChunkChange(row, 2, 3, [&](int64_t tick, const Value& value) {
                    out.push_back(std::to_string(sqlite3_column_int64(row, 0)) + " " +
                                  std::to_string(sqlite3_column_int64(row, 1)) + " " +
                                  std::to_string(tick) + " " + std::to_string(value.i));
-                 }
-                 EXPECT_TRUE(r.ok());
+                 }));
                }).ok());
   return out;
 }
@@ -361,33 +370,24 @@ TEST(ChangePipelineTest, LongStringsCrossBatches) {
           .ok());
   ASSERT_TRUE(store.WriteAll(&insert).ok());
   insert.Finalize();
-  sqlite3_stmt* s = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db.handle(),
-                               "SELECT start_tick, data FROM changes WHERE entity = 7 AND "
-                               "field_id = 2 ORDER BY start_tick, seq",
-                               -1, &s, nullptr),
-            SQLITE_OK);
+  Stmt s;
+  ASSERT_TRUE(s.Prepare(&db,
+                        "SELECT start_tick, data FROM changes WHERE entity = 7 AND "
+                        "field_id = 2 ORDER BY start_tick, seq")
+                  .ok());
   int seen = 0;
-  while (sqlite3_step(s) == SQLITE_ROW) {
-    ChunkReader r;
-    const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(s, 1)),
-                                static_cast<size_t>(sqlite3_column_bytes(s, 1)));
-    ASSERT_TRUE(r.Open(blob, sqlite3_column_int64(s, 0)));
-    int64_t tick;
-    Value v;
-    while (r.Next(&tick, &v)) {
-      ++seen;
-      ASSERT_EQ(tick, seen);
-      ASSERT_EQ(v.kind, ValueKind::kString);
-      ASSERT_EQ(v.s.size(), size_t{1} << 20);
-      const char mark = static_cast<char>('a' + seen % 26);
-      EXPECT_EQ(v.s.front(), mark);
-      EXPECT_EQ(v.s.back(), mark);
-      EXPECT_EQ(v.s[v.s.size() / 2], 'x');
-    }
-    ASSERT_TRUE(r.ok());
-  }
-  sqlite3_finalize(s);
+  ASSERT_TRUE(s.ForEachRow([&](sqlite3_stmt* row) {
+                 EXPECT_TRUE(ForEachChunkChange(row, 0, 1, [&](int64_t tick, const Value& v) {
+                   ++seen;
+                   EXPECT_EQ(tick, seen);
+                   ASSERT_EQ(v.kind, ValueKind::kString);
+                   ASSERT_EQ(v.s.size(), size_t{1} << 20);
+                   const char mark = static_cast<char>('a' + seen % 26);
+                   EXPECT_EQ(v.s.front(), mark);
+                   EXPECT_EQ(v.s.back(), mark);
+                   EXPECT_EQ(v.s[v.s.size() / 2], 'x');
+                 }));
+               }).ok());
   EXPECT_EQ(seen, kValues);
 }
 

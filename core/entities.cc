@@ -1,5 +1,6 @@
 #include "core/entities.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -223,6 +224,16 @@ Entity* EntityManager::NewEntity() {
 }
 
 void EntityManager::Release(Entity* e) { free_.push_back(e); }
+
+void EntityManager::ReleaseStates() {
+  std::fill(entities_.begin(), entities_.end(), nullptr);
+  std::vector<Entity*>().swap(free_);
+  std::vector<std::unique_ptr<Entity>>().swap(pool_);
+  for (ClassState& cs : classes_) {
+    cs.template_ready = false;
+    cs.base_state = FieldState();
+  }
+}
 
 void EntityManager::Delete(Entity* e, const TickInfo& tick) {
   ++counters_.deleted;

@@ -137,6 +137,11 @@ class EntityManager {
   const FieldState* Baseline(int32_t class_id, Status* status);
   size_t live_count() const { return live_; }
   const EntityCounters& counters() const { return counters_; }
+  // After the parse, for a caller with more to allocate: frees every
+  // entity's state and each class's decoded baseline, most of a parse's
+  // memory. Get() then finds no entity; counters, live_count() and the
+  // class field registries stay. Nothing may be applied after it.
+  void ReleaseStates();
   // The server tick the state was last brought to (the server_tick of the
   // last update applied; -1 when the messages do not say).
   int64_t state_server_tick() const { return state_server_tick_; }

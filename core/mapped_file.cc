@@ -16,7 +16,7 @@ MappedFile::~MappedFile() {
 }
 
 void MappedFile::DropBefore(uint64_t offset) {
-  constexpr uint64_t kBatch = 4u << 20;
+  constexpr uint64_t kBatch = 1u << 20;
   if (mapping_ == nullptr || offset < dropped_ + kBatch) return;
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const uint64_t end = std::min<uint64_t>(offset, size_) / page * page;

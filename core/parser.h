@@ -123,6 +123,9 @@ class Parser {
   // What the game's module counted (core/match/game_module.h), by name.
   std::vector<std::pair<std::string, uint64_t>> game_counters() const;
   const TickInfo& current() const { return tick_; }
+  // Once Parse() has returned and nothing will read the entities again:
+  // frees their states (EntityManager::ReleaseStates).
+  void ReleaseEntityStates() { entities_->ReleaseStates(); }
 
  private:
   class Forwarder;

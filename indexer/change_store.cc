@@ -1,7 +1,6 @@
 #include "indexer/change_store.h"
 
 #include <algorithm>
-#include <limits>
 #include <memory>
 #include <atomic>
 #include <cstring>
@@ -20,6 +19,17 @@ constexpr size_t kBlockSize = 4u << 20;
 // is added, so the cap leaves room for one more value (a vector: 21
 // bytes); only a long string can still spill.
 constexpr size_t kMaxChunkBytes = 940;
+
+// A writer keeps its buffers' capacity from chunk to chunk, which saves a
+// field that changes every tick or so a dozen reallocations a chunk. A
+// chunk that took longer than this to fill gives its buffers back when it
+// closes: otherwise every field of a long-lived entity ends up holding
+// its fullest chunk's capacity, mostly empty, and memory grows with the
+// match's length (a 72-minute Deadlock match: 10.5 MB of writers'
+// capacity for 4.7 MB of changes at the end of the parse; 7.7 MB with
+// this rule, 6.3 MB at 256 ticks, which cost the 10-minute Dota index
+// 0.38% more instructions where this costs 0.15%).
+constexpr int64_t kSlowChunkTicks = 1024;
 
 }  // namespace
 
@@ -61,13 +71,16 @@ ChangeStore::Done ChangeStore::FinishChunk(uint32_t field, Open* open, std::stri
 void ChangeStore::Close(uint64_t entity, uint32_t field, Open* open) {
   scratch_.clear();
   Done d = FinishChunk(field, open, &scratch_);
+  if (d.end_tick - d.start_tick > kSlowChunkTicks) open->writer.ReleaseMemory();
   const uint64_t record = sizeof(SpillHeader) + scratch_.size();
   if (spill_.is_open() && record < (uint64_t{1} << kSpillLengthBits)) {
     const SpillHeader h{d.field, d.seq, d.count, d.size, d.start_tick, d.end_tick};
     const uint64_t at =
         spill_.Append(std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
     spill_.Append(scratch_);
-    open_[entity]->spilled.push_back(at << kSpillLengthBits | record);
+    std::vector<uint64_t>& spilled = open_[entity]->spilled;
+    spilled.push_back(at << kSpillLengthBits | record);
+    if (spilled.size() >= kWordsPerRun) SpillWords(entity, open_[entity].get());
     return;
   }
   d.data = Store(scratch_);  // no spill, or a chunk too long for one word
@@ -135,7 +148,8 @@ void ChangeStore::Trim() {
     for (size_t i = 0; i < chunks.open.size(); ++i) {
       if (chunks.open[i].writer.empty() || chunks.open[i].writer.count() < from) continue;
       Close(entity, chunks.field_of[i], &chunks.open[i]);
-      chunks.open[i].writer = ChunkWriter();  // its buffers' capacity too
+      chunks.open[i].writer = ChunkWriter();
+      chunks.open[i].writer.ReleaseMemory();  // its buffers' capacity too
     }
   }
   ++trims_;
@@ -183,10 +197,19 @@ void ChangeStore::Pack(uint64_t entity, EntityChunks* chunks) {
   chunks->strings.clear();
 }
 
+uint64_t ChangeStore::writer_heap_bytes() const {
+  uint64_t bytes = 0;
+  for (const std::unique_ptr<EntityChunks>& chunks : open_) {
+    if (chunks == nullptr) continue;
+    for (const Open& open : chunks->open) bytes += open.writer.heap_bytes();
+  }
+  return bytes;
+}
+
 ChangeStore::EntityChunks& ChangeStore::ChunksOf(uint64_t entity) {
   if (entity >= open_.size()) {
     open_.resize(entity + 1);
-    gone_.resize(entity + 1);
+    runs_.resize(entity + 1);
   }
   if (open_[entity] == nullptr) open_[entity] = std::make_unique<EntityChunks>();
   return *open_[entity];
@@ -197,13 +220,21 @@ void ChangeStore::CloseEntity(uint64_t entity) {
   EntityChunks& chunks = *open_[entity];
   CloseChunks(&chunks, entity);
   // All its chunks in the spill: their words go there too, and the rest.
-  if (spill_.is_open() && chunks.done.empty() &&
-      chunks.spilled.size() <= std::numeric_limits<uint32_t>::max()) {
-    gone_[entity].at = spill_.Append(std::string_view(
-        reinterpret_cast<const char*>(chunks.spilled.data()), chunks.spilled.size() * 8));
-    gone_[entity].count = static_cast<uint32_t>(chunks.spilled.size());
+  if (spill_.is_open() && chunks.done.empty()) {
+    SpillWords(entity, &chunks);
     open_[entity].reset();
   }
+}
+
+void ChangeStore::SpillWords(uint64_t entity, EntityChunks* chunks) {
+  if (chunks->spilled.empty()) return;
+  WordsRun& newest = runs_[entity];
+  const RunHeader header{newest.at, newest.count, 0};
+  newest.at = spill_.Append(std::string_view(reinterpret_cast<const char*>(&header), sizeof header));
+  spill_.Append(std::string_view(reinterpret_cast<const char*>(chunks->spilled.data()),
+                                 chunks->spilled.size() * 8));
+  newest.count = static_cast<uint32_t>(chunks->spilled.size());  // at most kWordsPerRun
+  chunks->spilled.clear();
 }
 
 void ChangeStore::CloseChunks(EntityChunks* chunks_in, uint64_t entity) {
@@ -224,17 +255,48 @@ void ChangeStore::FreeGathering(EntityChunks* chunks_in) {
   std::vector<uint32_t>().swap(chunks.field_of);
 }
 
-Status ChangeStore::ReadBack(EntityChunks* chunks, GoneWords* gone) {
+Status ChangeStore::ReadBack(EntityChunks* chunks, WordsRun* newest) {
   // The entity's chunks lie in the file in the order they closed (offsets
-  // increasing): runs of them, touching or near, are read in one call.
+  // increasing): runs of them, touching or near, are read in one call, up
+  // to kMaxRun bytes (a run as long as the entity grew with the match: a
+  // hero's 1.6 MB at 72 minutes, read through a buffer of its own).
   constexpr uint64_t kGap = 4096;
+  constexpr uint64_t kMaxRun = 64u << 10;
   const uint64_t mask = (uint64_t{1} << kSpillLengthBits) - 1;
-  if (gone->count > 0) {
-    // Gone before the end: its words first (it closed no chunk since).
-    chunks->spilled.resize(gone->count);
-    GEM_RETURN_IF_ERROR(spill_.Read(gone->at, size_t{gone->count} * 8,
-                                    reinterpret_cast<char*>(chunks->spilled.data())));
-    *gone = GoneWords();
+  if (newest->count > 0) {
+    // Its words in the spill come first, oldest run first; those still in
+    // memory closed after them. The runs are read newest first, each in
+    // one call (its header names the run before it, and its length).
+    std::vector<uint64_t> later = std::move(chunks->spilled);
+    std::vector<uint64_t> runs;  // newest first: its header, then its words
+    size_t words = 0;
+    for (WordsRun run = *newest; run.count > 0;) {
+      if (run.count > kWordsPerRun || words + run.count > chunks_) {
+        return Status::IoError("a run of chunk words in the temporary file does not read back");
+      }
+      const size_t at = runs.size();
+      runs.resize(at + 2 + run.count);  // a RunHeader is two words
+      GEM_RETURN_IF_ERROR(spill_.Read(run.at, (2 + size_t{run.count}) * 8,
+                                      reinterpret_cast<char*>(runs.data() + at)));
+      RunHeader header;
+      std::memcpy(&header, runs.data() + at, sizeof header);
+      words += run.count;
+      run = WordsRun{header.prev_at, header.prev_count};
+    }
+    chunks->spilled.resize(words + later.size());
+    // Each run's words end where the newer run's begin.
+    size_t end = words;
+    uint32_t count = newest->count;
+    for (size_t at = 0; at < runs.size();) {
+      RunHeader header;
+      std::memcpy(&header, runs.data() + at, sizeof header);
+      std::copy_n(runs.data() + at + 2, count, chunks->spilled.data() + end - count);
+      end -= count;
+      at += 2 + count;
+      count = header.prev_count;
+    }
+    std::copy(later.begin(), later.end(), chunks->spilled.begin() + static_cast<ptrdiff_t>(words));
+    *newest = WordsRun();
   }
   const std::vector<uint64_t>& spilled = chunks->spilled;
   uint64_t total = 0;
@@ -250,8 +312,9 @@ Status ChangeStore::ReadBack(EntityChunks* chunks, GoneWords* gone) {
     size_t j = i + 1;
     for (; j < spilled.size(); ++j) {
       const uint64_t next = spilled[j] >> kSpillLengthBits;
-      if (next < end || next - end > kGap) break;
-      end = next + (spilled[j] & mask);
+      const uint64_t next_end = next + (spilled[j] & mask);
+      if (next < end || next - end > kGap || next_end - first > kMaxRun) break;
+      end = next_end;
     }
     run.resize(end - first);
     GEM_RETURN_IF_ERROR(spill_.Read(first, run.size(), run.data()));
@@ -288,10 +351,10 @@ Status ChangeStore::Seal(uint64_t entity) {
     chunks.done.push_back(FinishChunk(chunks.field_of[i], &chunks.open[i], &chunks.bytes));
   }
   FreeGathering(&chunks);
-  if (!chunks.spilled.empty() || gone_[entity].count > 0) {
+  if (!chunks.spilled.empty() || runs_[entity].count > 0) {
     // Its earlier chunks: out of the spill's buffer to the file, then back.
     GEM_RETURN_IF_ERROR(spill_.Flush());
-    GEM_RETURN_IF_ERROR(ReadBack(&chunks, &gone_[entity]));
+    GEM_RETURN_IF_ERROR(ReadBack(&chunks, &runs_[entity]));
   }
   // `bytes` moves no more: the open chunks' rows point into it.
   for (size_t k = 0; k < tail_offsets_.size(); ++k) {

@@ -130,6 +130,8 @@ static_assert(offsetof(HeldChange, field) == 8 && offsetof(HeldChange, kind) == 
 class ChangeStore {
  public:
   static constexpr size_t kBufferedPerEntity = 512;
+  // A live entity's spill words leave memory this many at a time.
+  static constexpr size_t kWordsPerRun = 64;
   // WriteAll: spilled chunk bytes read back ahead of the rows written.
   static constexpr uint64_t kSealAhead = 16u << 20;
 
@@ -201,6 +203,8 @@ class ChangeStore {
   // at once (read-ahead, and entities whose rows SQLite has not taken).
   uint64_t peak_sealed_bytes() const { return peak_sealed_bytes_; }
   uint64_t trims() const { return trims_; }
+  // Heap bytes the open chunks' writers hold now (walks every entity).
+  uint64_t writer_heap_bytes() const;
   uint64_t chunks() const { return chunks_; }
   uint64_t blob_bytes() const { return blob_bytes_; }
   // After WriteAll(): the changes table's primary-key statistics as
@@ -251,11 +255,21 @@ class ChangeStore {
     std::vector<uint64_t> spilled;  // closed chunks in the spill: at << 24 | length
     std::string bytes;              // Seal: its chunks' bytes, closed or read back
   };
-  // Where a gone entity's spill words are (see open_).
-  struct GoneWords {
+  // The entity's newest run of spill words in the spill (count 0: none).
+  // A run is a RunHeader, naming the run before it, then `count` words:
+  // an entity's words leave memory a run at a time as it closes chunks,
+  // so that a hero that lives the whole match holds no more of them than
+  // a trooper (a 72-minute Deadlock match kept 1.4 MB of them).
+  struct WordsRun {
     uint64_t at = 0;
     uint32_t count = 0;
   };
+  struct RunHeader {
+    uint64_t prev_at;
+    uint32_t prev_count;
+    uint32_t unused;
+  };
+  static_assert(sizeof(RunHeader) == 16, "ReadBack reads a run as words");
 
   void AddSlow(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
                std::string_view arena);
@@ -276,17 +290,19 @@ class ChangeStore {
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);
   // Reads an entity's closed chunks back from the spill.
-  Status ReadBack(EntityChunks* chunks, GoneWords* gone);
+  Status ReadBack(EntityChunks* chunks, WordsRun* runs);
+  // Moves the entity's spill words in memory to a run in the spill.
+  void SpillWords(uint64_t entity, EntityChunks* chunks);
 
   uint32_t max_per_chunk_;
   const QuantizerRegistry* quantizers_;
   // By entity: its chunks while it lives (null before its first change,
-  // and once it is gone with its chunks all in the spill), then `gone_`
-  // says where its spill words are. A long match makes tens of thousands
-  // of entities; each gone one costs 24 bytes here, not a whole
-  // EntityChunks and 8-16 bytes a chunk.
+  // and once it is gone with its chunks all in the spill), and where its
+  // newest run of spill words is. A long match makes tens of thousands of
+  // entities; each gone one costs 24 bytes here, not a whole EntityChunks
+  // and 8-16 bytes a chunk.
   std::vector<std::unique_ptr<EntityChunks>> open_;
-  std::vector<GoneWords> gone_;
+  std::vector<WordsRun> runs_;
   // The entity's chunks (made when it has none).
   EntityChunks& ChunksOf(uint64_t entity);
   // Pack's scratch: each buffered change's writer, where each writer's

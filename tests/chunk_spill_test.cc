@@ -166,6 +166,9 @@ TEST(ChangeStoreSpillTest, SpilledChunksWriteTheSameRows) {
   std::vector<std::string> in_memory = StoreAndWrite(false, &in_memory_chunks);
   std::vector<std::string> spilled = StoreAndWrite(true, &spilled_chunks);
   ASSERT_GT(in_memory_chunks, 1000u);  // many chunks, so the spill holds many runs
+  // Each entity closes enough chunks for its words to leave memory in
+  // runs (ChangeStore::kWordsPerRun at a time), several of them.
+  ASSERT_GT(in_memory_chunks / 40, 2 * ChangeStore::kWordsPerRun);
   EXPECT_EQ(in_memory.size(), in_memory_chunks);
   EXPECT_EQ(spilled_chunks, in_memory_chunks);
   ASSERT_EQ(spilled.size(), in_memory.size());
@@ -271,6 +274,70 @@ TEST(ChangeStoreBudgetTest, TrimmedChunksHoldEveryChangeOnce) {
   EXPECT_EQ(whole.changes.size(), expected);
   for (size_t i = 0; i < whole.changes.size(); ++i) {
     ASSERT_EQ(trimmed.changes[i], whole.changes[i]) << "change " << i;
+  }
+}
+
+// A chunk writer keeps its buffers for the next chunk, but one whose chunk
+// took long to fill gives them back as the chunk closes: a long-lived
+// entity's slow fields would otherwise each hold their fullest chunk's
+// buffers, mostly empty, and memory grew with the match's length. The
+// rows are the same either way.
+TEST(ChangeStoreMemoryTest, SlowChunksGiveTheirBuffersBackAsTheyClose) {
+  // 32 fields of one entity change together, `every` ticks apart; one
+  // buffer's worth of updates is packed at once, 5 changes to a chunk:
+  // each field then has closed 3 chunks and holds 1 change of a 4th.
+  constexpr uint32_t kFields = 32;
+  constexpr int64_t kUpdates = ChangeStore::kBufferedPerEntity / kFields;
+  static_assert(kUpdates == 16, "3 chunks of 5 and one change");
+  struct Result {
+    uint64_t writer_bytes;
+    std::vector<std::string> changes;
+  };
+  auto run = [](int64_t every) {
+    Db db;
+    EXPECT_TRUE(db.Open(":memory:").ok());
+    EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
+                        "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
+                    .ok());
+    ChangeStore store(5);
+    EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
+    Result r;
+    for (int64_t n = 0; n < kUpdates; ++n) {
+      EXPECT_EQ(store.writer_heap_bytes(), 0u);  // not packed yet
+      std::vector<HeldChange> held;
+      std::string arena;
+      for (uint32_t f = 0; f < kFields; ++f) {
+        HeldChange h;
+        h.Set(f, 1 + n * every, Value::Int(int64_t{1} << 50 | (n * 64 + f)),
+              QuantizerRegistry::kNone, &arena);
+        held.push_back(h);
+      }
+      store.Add(1, held, false, arena);
+    }
+    r.writer_bytes = store.writer_heap_bytes();
+    Insert insert;
+    EXPECT_TRUE(
+        insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
+            .ok());
+    EXPECT_TRUE(store.WriteAll(&insert).ok());
+    insert.Finalize();
+    EXPECT_EQ(store.chunks(), 4u * kFields);
+    r.changes = DecodedChanges(&db);
+    return r;
+  };
+  const Result fast = run(1);     // a chunk fills in 5 ticks
+  const Result slow = run(1000);  // in 5,000
+  std::printf("writers' heap bytes: %llu fast, %llu slow\n",
+              (unsigned long long)fast.writer_bytes, (unsigned long long)slow.writer_bytes);
+  EXPECT_GT(fast.writer_bytes, 16u * kFields);  // each kept its last chunk's buffers
+  EXPECT_EQ(slow.writer_bytes, 0u);             // one value each: no buffer at all
+  ASSERT_EQ(slow.changes.size(), static_cast<size_t>(kFields * kUpdates));
+  ASSERT_EQ(fast.changes.size(), slow.changes.size());
+  for (size_t i = 0; i < slow.changes.size(); ++i) {
+    // "entity field tick value": the same but for the ticks.
+    const std::string& a = fast.changes[i];
+    const std::string& b = slow.changes[i];
+    EXPECT_EQ(a.substr(a.rfind(' ')), b.substr(b.rfind(' '))) << "change " << i;
   }
 }
 

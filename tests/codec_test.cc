@@ -110,6 +110,36 @@ TEST(Codec, ChunksRoundTripEveryKind) {
   }
 }
 
+// A writer keeps its buffers from chunk to chunk; ReleaseMemory gives
+// them back (assigning a new writer left a string's buffer in place), and
+// the writer still writes what a new one would.
+TEST(Codec, AReleasedWriterHoldsNoBuffersAndWritesAsANewOne) {
+  auto fill = [](ChunkWriter* w, int64_t first, int kind) {
+    for (int i = 0; i < 100; ++i) {
+      const int64_t tick = first + i * 7 + i % 3;
+      if (kind == 0) w->Add(tick, Value::Int(int64_t{1} << 40 | i));
+      if (kind == 1) w->Add(tick, Value::Float(0.25f * static_cast<float>(i * i)));
+    }
+  };
+  for (int kind = 0; kind < 2; ++kind) {
+    ChunkWriter used;
+    std::string first;
+    fill(&used, 10, kind);
+    used.Finish(&first);
+    ASSERT_GT(used.heap_bytes(), 200u);  // kept for the next chunk
+    used = ChunkWriter();
+    used.ReleaseMemory();
+    EXPECT_EQ(used.heap_bytes(), 0u);
+    ChunkWriter fresh;
+    std::string again, expected;
+    fill(&used, 5000, kind);
+    fill(&fresh, 5000, kind);
+    used.Finish(&again);
+    fresh.Finish(&expected);
+    EXPECT_EQ(again, expected) << "kind " << kind;
+  }
+}
+
 TEST(Codec, AChunkHoldsOneKind) {
   ChunkWriter w;
   w.Add(5, Value::Int(3));

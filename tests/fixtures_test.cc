@@ -57,6 +57,26 @@ TEST(Fixtures, EveryReplayIsReadToItsEnd) {
     EXPECT_EQ(m.last_tick, m.playback_ticks) << "reaches the file info's playback ticks";
     EXPECT_GT(parsed->parser->entities().live_count(), 0u);
     EXPECT_EQ(m.game, manifest[name].game);
+    // What the indexer does before its finish on a long replay: the
+    // entities' states go, their class registries stay.
+    const EntityManager& em = parsed->parser->entities();
+    int found = 0, registries = 0;
+    for (int i = 0; i < EntityManager::kMaxEntities; ++i) {
+      const Entity* e = em.Get(i);
+      if (e == nullptr) continue;
+      ++found;
+      registries += em.class_fields(e->class_id) != nullptr;
+    }
+    EXPECT_EQ(found, static_cast<int>(em.live_count()));
+    const uint64_t live = em.live_count();
+    parsed->parser->ReleaseEntityStates();
+    int left = 0, kept = 0;
+    for (int i = 0; i < EntityManager::kMaxEntities; ++i) left += em.Get(i) != nullptr;
+    for (int c = 0; c < 1 << 14; ++c) kept += em.class_fields(c) != nullptr;
+    EXPECT_EQ(left, 0);
+    EXPECT_EQ(em.live_count(), live);
+    EXPECT_GT(kept, 0);
+    EXPECT_EQ(registries, found);
     if (m.game == "cs2") ++cs2;
   }
   EXPECT_EQ(modern + legacy, static_cast<int>(names.size()));

@@ -113,6 +113,21 @@ class ChunkWriter {
 
   // Appends the blob to `out` and empties the writer (keeping capacity).
   void Finish(std::string* out);
+  // An empty writer gives its buffers back (assigning a new writer would
+  // not: a moved-from short string leaves the target's buffer in place).
+  void ReleaseMemory() {
+    std::string().swap(ticks_);
+    std::string().swap(values_);
+    std::vector<uint32_t>().swap(floats_);
+  }
+  // Heap bytes its buffers hold (a string short enough to live inside
+  // its object holds none).
+  size_t heap_bytes() const {
+    auto string_bytes = [](const std::string& b) {
+      return b.capacity() > std::string().capacity() ? b.capacity() + 1 : 0;
+    };
+    return string_bytes(ticks_) + string_bytes(values_) + floats_.capacity() * sizeof(uint32_t);
+  }
 
  private:
   // Ticks mostly advance by the same delta: a repeat only counts.

@@ -93,6 +93,26 @@ TEST(ChunkSpillTest, AFailedWriteSticks) {
   EXPECT_FALSE(spill.Read(0, 1, &c).ok());
 }
 
+// An in-memory database with gem's changes table; false if it fails.
+bool OpenChangesDb(Db* db) {
+  return db->Open(":memory:").ok() &&
+         db->Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, count, data, "
+                  "PRIMARY KEY(entity, field_id, start_tick, seq));")
+             .ok();
+}
+
+// The store's rows, through WriteAll, into `db`'s changes table.
+bool WriteRows(ChangeStore* store, Db* db) {
+  Insert insert;
+  if (!insert.Prepare(db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
+           .ok()) {
+    return false;
+  }
+  const bool ok = store->WriteAll(&insert).ok();
+  insert.Finalize();
+  return ok;
+}
+
 // Rows of the changes table, every column, in key order.
 std::vector<std::string> ChangeRows(Db* db) {
   std::vector<std::string> out;
@@ -115,10 +135,7 @@ std::vector<std::string> ChangeRows(Db* db) {
 // field among them, some entities gone before the end.
 std::vector<std::string> StoreAndWrite(bool spill, uint64_t* chunks) {
   Db db;
-  EXPECT_TRUE(db.Open(":memory:").ok());
-  EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
-                      "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
-                  .ok());
+  EXPECT_TRUE(OpenChangesDb(&db));
   ChangeStore store(4);
   if (spill) {
     EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
@@ -219,10 +236,7 @@ TEST(ChangeStoreBudgetTest, TrimmedChunksHoldEveryChangeOnce) {
   };
   auto run = [](uint64_t budget) {
     Db db;
-    EXPECT_TRUE(db.Open(":memory:").ok());
-    EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
-                        "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
-                    .ok());
+    EXPECT_TRUE(OpenChangesDb(&db));
     ChangeStore store(256, nullptr, budget);
     EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
     // Field f of every entity changes every 2^f ticks: fast fields fill
@@ -243,12 +257,7 @@ TEST(ChangeStoreBudgetTest, TrimmedChunksHoldEveryChangeOnce) {
       }
       if (tick == 15000) store.CloseEntity(5);
     }
-    Insert insert;
-    EXPECT_TRUE(
-        insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
-            .ok());
-    EXPECT_TRUE(store.WriteAll(&insert).ok());
-    insert.Finalize();
+    EXPECT_TRUE(WriteRows(&store, &db));
     return Result{DecodedChanges(&db), store.chunks(), store.trims(), store.peak_held()};
   };
   const Result whole = run(ChangeStore::kHeldBudget);
@@ -295,10 +304,7 @@ TEST(ChangeStoreMemoryTest, SlowChunksGiveTheirBuffersBackAsTheyClose) {
   };
   auto run = [](int64_t every) {
     Db db;
-    EXPECT_TRUE(db.Open(":memory:").ok());
-    EXPECT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
-                        "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
-                    .ok());
+    EXPECT_TRUE(OpenChangesDb(&db));
     ChangeStore store(5);
     EXPECT_TRUE(store.OpenSpill(TempDir()).ok());
     Result r;
@@ -315,12 +321,7 @@ TEST(ChangeStoreMemoryTest, SlowChunksGiveTheirBuffersBackAsTheyClose) {
       store.Add(1, held, false, arena);
     }
     r.writer_bytes = store.writer_heap_bytes();
-    Insert insert;
-    EXPECT_TRUE(
-        insert.Prepare(&db, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7)
-            .ok());
-    EXPECT_TRUE(store.WriteAll(&insert).ok());
-    insert.Finalize();
+    EXPECT_TRUE(WriteRows(&store, &db));
     EXPECT_EQ(store.chunks(), 4u * kFields);
     r.changes = DecodedChanges(&db);
     return r;
@@ -348,10 +349,7 @@ TEST(ChangeStoreMemoryTest, SlowChunksGiveTheirBuffersBackAsTheyClose) {
 // 16 MB of its heroes' chunks at the start of the finish.)
 TEST(ChangeStoreSealTest, EntitiesGiveTheirBytesBackAsTheirRowsAreTaken) {
   Db db;
-  ASSERT_TRUE(db.Open(":memory:").ok());
-  ASSERT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
-                      "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
-                  .ok());
+  ASSERT_TRUE(OpenChangesDb(&db));
   ChangeStore store(4, nullptr, ChangeStore::kHeldBudget, /*seal_ahead=*/1);
   ASSERT_TRUE(store.OpenSpill(TempDir()).ok());
   // 60 entities of about 40 chunks each; no entity's rows fill whole
@@ -410,10 +408,7 @@ TEST(HeldChangeTest, StreamedEqualsSet) {
 // every value still arrives, in order.
 TEST(ChangePipelineTest, LongStringsCrossBatches) {
   Db db;
-  ASSERT_TRUE(db.Open(":memory:").ok());
-  ASSERT_TRUE(db.Exec("CREATE TABLE changes(entity, field_id, start_tick, seq, end_tick, "
-                      "count, data, PRIMARY KEY(entity, field_id, start_tick, seq));")
-                  .ok());
+  ASSERT_TRUE(OpenChangesDb(&db));
   ChangeStore store(4);
   constexpr int kValues = 40;  // 40 MiB: more than two batches' string budget
   {

@@ -35,11 +35,6 @@ double Since(std::chrono::steady_clock::time_point start) {
 // points to stays reachable (no leak for LeakSanitizer).
 KeptUntilExit g_kept_until_exit;
 
-// Replays from this size on free the parse's entity states before the
-// finish (see IndexReplay). At 441 MB (36 minutes of Deadlock) the finish
-// stays under the parse's peak; at 888 MB (72) it passed it by 3.4 MB.
-constexpr uint64_t kReleaseStatesFrom = uint64_t{256} << 20;
-
 Status IndexReplay(const std::string& replay, const std::string& out,
                    const IndexOptions& options, IndexReport* report) {
   const auto start = std::chrono::steady_clock::now();
@@ -158,7 +153,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   // allocates from an arena of its own, which this thread's freed memory
   // would not serve). It costs 4-6 ms, so only replays long enough for the
   // finish to pass the parse's peak pay it.
-  if (source.replay_bytes >= kReleaseStatesFrom) {
+  if (source.replay_bytes >= options.release_states_from) {
     parser.ReleaseEntityStates();
 #if defined(__GLIBC__)
     malloc_trim(0);

@@ -259,7 +259,7 @@ class ChangeStore {
   // A run is a RunHeader, naming the run before it, then `count` words:
   // an entity's words leave memory a run at a time as it closes chunks,
   // so that a hero that lives the whole match holds no more of them than
-  // a trooper (a 72-minute Deadlock match kept 1.4 MB of them).
+  // a trooper (a 72-minute Deadlock match kept 1.6 MB of them).
   struct WordsRun {
     uint64_t at = 0;
     uint32_t count = 0;
@@ -289,8 +289,9 @@ class ChangeStore {
   Status Seal(uint64_t entity);
   void Close(uint64_t entity, uint32_t field, Open* open);
   const char* Store(const std::string& blob);
-  // Reads an entity's closed chunks back from the spill.
-  Status ReadBack(EntityChunks* chunks, WordsRun* runs);
+  // Reads an entity's closed chunks back from the spill: the words of
+  // the runs from `newest` back, then those still in memory.
+  Status ReadBack(EntityChunks* chunks, WordsRun* newest);
   // Moves the entity's spill words in memory to a run in the spill.
   void SpillWords(uint64_t entity, EntityChunks* chunks);
 

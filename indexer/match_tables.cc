@@ -200,7 +200,8 @@ Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) 
       Stmt clock;
       GEM_RETURN_IF_ERROR(clock.Prepare(
           db, "UPDATE \"" + table +
-                  "\" SET game_time = (tick - ?1) / ?2 WHERE game_time IS NULL AND tick IS NOT NULL"));
+                  "\" SET game_time = round((tick - ?1) / ?2, 3) "
+                  "WHERE game_time IS NULL AND tick IS NOT NULL"));
       GEM_RETURN_IF_ERROR(clock.Int(1, *m.start_tick).Real(2, m.tick_rate).Run());
     }
   }

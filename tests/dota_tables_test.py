@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 import match_expect  # noqa: E402
 from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, MODERN, NEKIT, RUNFILES, TMP,  # noqa: E402
-                     connect, f32, need, replay_path)
+                     check_game_time, connect, f32, need, replay_path)
 
 MINUTES = 12
 SEED = 11
@@ -81,11 +81,14 @@ def clock(con, tick):
 
 def expected_fights(con, truth, combat):
     """OpenDota's teamfights over the kills and combat log gem-synth wrote:
-    [((start_tick, end_tick, deaths, x, y), {slot: [deaths, damage, healing,
-    gold, xp]})]."""
+    [((start_tick, end_tick, deaths, x, y, start_clamped, start_time),
+    {slot: [deaths, damage, healing, gold, xp]})]. A fight whose 15 s
+    before its first death begin before the replay starts at its first
+    tick, flagged, and its start_time is the clock there; another's is its
+    first death's clock less 15 s."""
     names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
     slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players")}
-    last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
+    first, last = con.execute("SELECT first_tick, last_tick FROM match_info").fetchone()
     deaths = [(k["tick"], k["victim"], position(k)) for k in truth["kill"]]
     cooldown = 15 * 30
     want, i = [], 0
@@ -94,7 +97,8 @@ def expected_fights(con, truth, combat):
         while j < len(deaths) and deaths[j][0] - deaths[j - 1][0] <= cooldown:
             j += 1
         if j - i >= 3:
-            start = deaths[i][0] - cooldown
+            start = max(deaths[i][0] - cooldown, first)
+            clamped = int(deaths[i][0] - cooldown < first)
             end = min(deaths[j - 1][0] + cooldown, max(deaths[j - 1][0], last))
             players = {s: [0, 0, 0, 0, 0] for s in range(10)}
             for d in deaths[i:j]:
@@ -116,7 +120,9 @@ def expected_fights(con, truth, combat):
                     players[slot][column] += value
             xs = [d[2][0] for d in deaths[i:j]]
             ys = [d[2][1] for d in deaths[i:j]]
-            want.append(((start, end, j - i, sum(xs) / len(xs), sum(ys) / len(ys)), players))
+            start_time = clock(con, start) if clamped else clock(con, deaths[i][0]) - 15
+            want.append(((start, end, j - i, sum(xs) / len(xs), sum(ys) / len(ys), clamped,
+                          start_time), players))
         i = j
     return want
 
@@ -129,7 +135,7 @@ class SyntheticTables(unittest.TestCase):
         self.assertEqual([(r[0], r[2], r[3]) for r in rows], want)
         self.assertEqual(len(rows), counts["purchases"])
         for tick, game_time, _, _ in rows:
-            self.assertAlmostEqual(game_time, clock(con, tick), delta=1e-6)
+            check_game_time(self, game_time, clock(con, tick))
         self.assertTrue(any(r[1] < 0 for r in rows), "starting items, bought before the horn")
         self.assertTrue(any(r[3] == "item_recipe_magic_wand" for r in rows))
 
@@ -145,7 +151,7 @@ class SyntheticTables(unittest.TestCase):
         first = con.execute("SELECT first_tick FROM match_info").fetchone()[0]
         for r in rows:
             if r[0] > first:
-                self.assertAlmostEqual(r[7], clock(con, r[0]), delta=1e-6)
+                check_game_time(self, r[7], clock(con, r[0]))
         # Each item bought lands in a slot at its tick, or goes into a wand.
         bought = [(t["tick"], t["slot"], t["item"]) for t in truth["purchase"]]
         held = {(r[0], r[1], r[3]) for r in rows}
@@ -226,14 +232,16 @@ class SyntheticTables(unittest.TestCase):
     def test_teamfights_follow_opendotas_rule_over_what_was_written(self):
         con, truth, combat, _ = synthetic()
         want = expected_fights(con, truth, combat)
-        fights = con.execute("SELECT id, start_tick, end_tick, deaths, x, y FROM teamfights "
-                             "ORDER BY id").fetchall()
+        fights = con.execute("SELECT id, start_tick, end_tick, deaths, x, y, start_clamped, "
+                             "start_time FROM teamfights ORDER BY id").fetchall()
         self.assertGreater(len(fights), 1)
         self.assertEqual(len(fights), len(want))
         for (fight, players), row in zip(want, fights):
             self.assertEqual(row[1:4], fight[:3])
             self.assertAlmostEqual(row[4], fight[3], delta=1e-6)
             self.assertAlmostEqual(row[5], fight[4], delta=1e-6)
+            self.assertEqual(row[6], fight[5])
+            check_game_time(self, row[7], fight[6])
             got = {s: list(r) for s, *r in con.execute(
                 "SELECT slot, deaths, damage, healing, gold_delta, xp_delta FROM "
                 "teamfight_players WHERE id = ?", (row[0],))}
@@ -330,7 +338,7 @@ class ReadmeQueries(unittest.TestCase):
         got = {(h, item): (when, n) for h, item, when, n in timings}
         self.assertEqual(set(got), set(want))
         for key, (when, n) in want.items():
-            self.assertAlmostEqual(got[key][0], when, delta=1e-6)
+            check_game_time(self, got[key][0], when)
             self.assertEqual(got[key][1], n)
         # The skill build: every level gained.
         level = {}
@@ -380,7 +388,7 @@ class ReadmeQueries(unittest.TestCase):
         teams = dict(con.execute("SELECT slot, team FROM players"))
         want = expected_fights(con, truth, combat)
         self.assertEqual(len(fights), len(want))
-        for row, ((start, end, deaths, x, y), ps) in zip(fights, want):
+        for row, ((start, end, deaths, x, y, _, _), ps) in zip(fights, want):
             self.assertEqual(row[3], deaths)
             self.assertAlmostEqual(row[4], x, delta=1e-6)
             self.assertEqual(row[6], sum(p[3] for s, p in ps.items() if teams[s] == 2))

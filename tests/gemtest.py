@@ -110,3 +110,12 @@ def connect(path=":memory:"):
 def f32(x):
     """x rounded to float32, as a Python float."""
     return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def check_game_time(test, got, clock, msg=None):
+    """`got`, a table's game_time, is the clock `clock` (seconds, as the
+    test computes it) rounded to the millisecond: a whole number of
+    milliseconds, within half of one of the clock."""
+    test.assertIsNotNone(got, msg)
+    test.assertAlmostEqual(got * 1000, round(got * 1000), delta=1e-6, msg=msg)
+    test.assertLessEqual(abs(got - clock), 0.0005 + 1e-7, msg)

@@ -168,7 +168,11 @@ class Clock(unittest.TestCase):
                     self.assertTrue(all(g is None for _, g in rows))
                     continue
                 for (t0, g0), (t1, g1) in zip(rows, rows[1:]):
-                    self.assertAlmostEqual(g1 - g0, (t1 - t0) / rate, delta=1e-6)
+                    # Each clock rounded to the millisecond: a difference
+                    # within one of the ticks'.
+                    self.assertAlmostEqual(g1 - g0, (t1 - t0) / rate, delta=1e-3 + 1e-9)
+                for _, g in rows:
+                    self.assertAlmostEqual(g * 1000, round(g * 1000), delta=1e-6)
                 if start is not None:
                     for t, g in rows:
                         self.assertAlmostEqual(g, (t - start) / rate, delta=0.5 / rate)

@@ -71,7 +71,7 @@ class Module : public match::GameModule, public MatchState {
   }
   void OnGameEvent(MatchContext& ctx, const GameEvent& e) override;
   void OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) override;
-  std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
+  std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
   std::vector<std::pair<std::string, uint64_t>> Counters() const override;
@@ -185,7 +185,7 @@ void Module::TeamScores(MatchContext& ctx, MatchValue* ct, MatchValue* t) {
   }
 }
 
-std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
+std::optional<double> Module::ClockAt(MatchContext& ctx, int64_t tick) {
   const Entity* r = rules_.Get(ctx);
   if (r == nullptr || match::ReadInt(warmup_, r).value_or(0) != 0) return std::nullopt;
   // Before the match goes live (warm-up, a restart's countdown) the start

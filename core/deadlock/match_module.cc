@@ -128,7 +128,7 @@ class Module : public match::GameModule, public MessageHost {
   std::span<const TypeRule> type_rules() const override { return kTypeRules; }
   Status OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
                        size_t size) override;
-  std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
+  std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
@@ -210,7 +210,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
   loadout_.OnFrameEnd(ctx, pawns_, match::RealCell(GameTime(ctx, ctx.tick())));
 }
 
-std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
+std::optional<double> Module::ClockAt(MatchContext& ctx, int64_t tick) {
   const Entity* r = rules_.Get(ctx);
   const std::optional<double> start = match::ReadReal(game_start_, r);
   if (!start || *start < 0.001) return std::nullopt;  // not started

@@ -126,7 +126,7 @@ class Module : public GameModule {
   void OnEntityUpdated(MatchContext& ctx, const Entity& e,
                        std::span<const FieldChange> changes) override;
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override;
-  std::optional<double> GameTime(MatchContext& ctx, int64_t tick) override;
+  std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
@@ -419,7 +419,7 @@ std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
   return c;
 }
 
-std::optional<double> Module::GameTime(MatchContext& ctx, int64_t tick) {
+std::optional<double> Module::ClockAt(MatchContext& ctx, int64_t tick) {
   const Entity* rules = rules_.Get(ctx);
   if (rules == nullptr) return std::nullopt;
   double origin;
@@ -529,7 +529,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   }
   wards_.Finish(ctx);
   draft_.Finish(ctx);
-  teamfights_.Finish(ctx, meta.last_tick, last_game_time_);
+  teamfights_.Finish(ctx, meta.first_tick, meta.last_tick, last_game_time_, out->start_tick);
   out->match_id = meta.match_id;
   if (meta.game_mode != 0) out->game_mode = MatchValue::Int(meta.game_mode);
   if (meta.game_winner == kTeamRadiant || meta.game_winner == kTeamDire) {

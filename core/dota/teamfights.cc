@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/dota/tables.h"
+#include "core/match/game_module.h"
 
 namespace gem::dota {
 namespace {
@@ -20,7 +21,9 @@ TableSpec TeamfightsTable() {
   t.columns = {{"id", "INTEGER PRIMARY KEY"}, {"start_tick", "INTEGER NOT NULL"},
                {"end_tick", "INTEGER NOT NULL"}, {"start_time", "REAL"},
                {"end_time", "REAL"},             {"deaths", "INTEGER NOT NULL"},
-               {"x", "REAL"},                    {"y", "REAL"}};
+               {"x", "REAL"},                    {"y", "REAL"},
+               // 1: its 15 s before the first death begin before the replay.
+               {"start_clamped", "INTEGER NOT NULL"}};
   return t;
 }
 
@@ -91,9 +94,19 @@ void Teamfights::OnDeath(const KillRow& k) {
   deaths_.push_back({k.tick, k.victim, k.game_time, k.x, k.y});
 }
 
-void Teamfights::Finish(match::MatchContext& ctx, int64_t last_tick,
-                        std::optional<double> last_game_time) {
+void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
+                        std::optional<double> last_game_time,
+                        std::optional<int64_t> start_tick) {
   const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
+  // A death's clock: its own, else counted from the start tick.
+  auto clock_of = [&](const Death& d) -> std::optional<double> {
+    if (d.game_time.kind == MatchValue::Kind::kReal) return d.game_time.r;
+    if (start_tick) return static_cast<double>(d.tick - *start_tick) / rate;
+    return std::nullopt;
+  };
+  auto cell = [](std::optional<double> t) {
+    return t ? MatchValue::Real(match::GameModule::RoundToMillisecond(*t)) : MatchValue();
+  };
   const int64_t cooldown = std::llround(kCooldownSeconds * rate);
   std::span<Roster::Slot> slots = roster_->heroes(ctx);
   size_t i = 0;
@@ -106,7 +119,8 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t last_tick,
     while (j < deaths_.size() && deaths_[j].tick - deaths_[j - 1].tick <= cooldown) ++j;
     const Death& first = deaths_[i];
     const Death& last = deaths_[j - 1];
-    const int64_t start = first.tick - cooldown;
+    const bool clamped = first.tick - cooldown < first_tick;
+    const int64_t start = clamped ? std::min(first_tick, first.tick) : first.tick - cooldown;
     const int64_t end = std::min(last.tick + cooldown, std::max(last.tick, last_tick));
     if (static_cast<int>(j - i) >= kMinDeaths) {
       ++id;
@@ -126,19 +140,20 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t last_tick,
       for (size_t k = scan; k < entries_.size() && entries_[k].tick <= end; ++k) {
         sums[entries_[k].slot][entries_[k].kind] += entries_[k].value;
       }
-      auto time = [](const MatchValue& t, double delta) {
-        return t.kind == MatchValue::Kind::kReal ? MatchValue::Real(t.r + delta) : MatchValue();
-      };
-      MatchValue end_time = time(last.game_time, kCooldownSeconds);
-      if (end_time.kind == MatchValue::Kind::kReal && last_game_time &&
-          *last_game_time < end_time.r) {
-        end_time = MatchValue::Real(std::max(*last_game_time, last.game_time.r));
+      std::optional<double> start_time = clock_of(first), end_time = clock_of(last);
+      if (start_time) *start_time -= static_cast<double>(first.tick - start) / rate;
+      if (end_time) {
+        const double last_death = *end_time;
+        *end_time += kCooldownSeconds;
+        if (last_game_time && *last_game_time < *end_time) {
+          *end_time = std::max(*last_game_time, last_death);
+        }
       }
       row.assign({MatchValue::Int(id), MatchValue::Int(start), MatchValue::Int(end),
-                  time(first.game_time, -kCooldownSeconds), end_time,
-                  MatchValue::Int(static_cast<int64_t>(j - i)),
+                  cell(start_time), cell(end_time), MatchValue::Int(static_cast<int64_t>(j - i)),
                   placed ? MatchValue::Real(sx / placed) : MatchValue(),
-                  placed ? MatchValue::Real(sy / placed) : MatchValue()});
+                  placed ? MatchValue::Real(sy / placed) : MatchValue(),
+                  MatchValue::Int(clamped ? 1 : 0)});
       ctx.Row(kTeamfights, row);
       for (int s = 0; s < kMaxPlayers; ++s) {
         if (slots[s].team == 0 && deaths[s] == 0) continue;

@@ -11,7 +11,12 @@
 // XP (DOTA_COMBATLOG_GOLD, _XP; gold signed, losses negative) credited to
 // the target's player. A fight's x, y is the centroid of its deaths; its
 // start_time and end_time are its first and last death's game clock less
-// and plus 15 s (the last capped at the clock at the replay's end).
+// and plus 15 s (the last capped at the clock at the replay's end). A
+// fight whose first 15 s begin before the replay does starts at the
+// replay's first tick, start_clamped 1, its start_time the clock there.
+// A death before the clock is known is timed from the start tick (as the
+// tables' game_time is counted back), and every time is rounded to the
+// millisecond.
 #ifndef GEM_CORE_DOTA_TEAMFIGHTS_H_
 #define GEM_CORE_DOTA_TEAMFIGHTS_H_
 
@@ -38,8 +43,11 @@ class Teamfights {
   void OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c);
   // Every row of the kills table.
   void OnDeath(const KillRow& k);
-  // Writes the fights. `last_tick`, `last_game_time`: where the replay ends.
-  void Finish(match::MatchContext& ctx, int64_t last_tick, std::optional<double> last_game_time);
+  // Writes the fights. `first_tick`, `last_tick`, `last_game_time`: where
+  // the replay begins and ends; `start_tick`: where the clock reads 0
+  // (none when the replay does not say).
+  void Finish(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
+              std::optional<double> last_game_time, std::optional<int64_t> start_tick);
 
  private:
   enum Kind : int8_t { kDamage, kHealing, kGold, kXp };

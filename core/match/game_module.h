@@ -109,8 +109,16 @@ class GameModule {
 
   // The game clock at index tick `tick` (no later than the state), in
   // seconds, negative before the game starts; nullopt when the replay does
-  // not tell yet (hero selection, warm-up).
-  virtual std::optional<double> GameTime(MatchContext&, int64_t tick) = 0;
+  // not tell yet (hero selection, warm-up). Rounded to the millisecond:
+  // the clocks are float32 fields and tick counts (a 30 or 64 Hz tick
+  // tells no finer), and unrounded they print as -17.7333359867334 for
+  // -17.733. Every table's game_time comes from here.
+  std::optional<double> GameTime(MatchContext& ctx, int64_t tick) {
+    const std::optional<double> t = ClockAt(ctx, tick);
+    if (!t) return std::nullopt;
+    return RoundToMillisecond(*t);
+  }
+  static double RoundToMillisecond(double seconds);
 
   // One timeline row per player in the game now. `row` has the common
   // columns then the extra ones; tick and game_time are set by the
@@ -126,6 +134,9 @@ class GameModule {
   // winner), or a note saying why there are none; the last rows of its
   // tables.
   virtual void Finish(MatchContext&, const ReplayMetadata& meta, MatchSummary* out) = 0;
+ protected:
+  // The game's own clock at `tick`, unrounded (see GameTime).
+  virtual std::optional<double> ClockAt(MatchContext&, int64_t tick) = 0;
 };
 
 }  // namespace gem::match

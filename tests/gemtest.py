@@ -99,6 +99,14 @@ def peak_kib(argv):
     return proc.returncode, usage.ru_maxrss, err
 
 
+def readme_sql(section, next_section):
+    """The ```sql blocks of the README between two of its headings (each
+    given by the start of its text, "## ...")."""
+    readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
+    readme = readme[readme.index(section):readme.index(next_section)]
+    return [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+
+
 def connect(path=":memory:"):
     con = sqlite3.connect(path)
     con.enable_load_extension(True)

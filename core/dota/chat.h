@@ -31,6 +31,7 @@ enum ChatEventType : int32_t {
   kChatCourierLost = 10,
   kChatRunePickup = 22,
   kChatRuneBottle = 23,
+  kChatPaused = 34,  // playerid_1: the player who paused
   kChatDeniedAegis = 51,
   kChatAegisStolen = 53,
   kChatHeroBanned = 97,

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/dota/combat_log_columns.h"
+#include "core/dota/tables.h"
 
 namespace gem::dota {
 namespace {
@@ -28,15 +29,6 @@ void AppendJsonNumber(double v, std::string* out) {
   out->append(buf, r.ptr);
 }
 void AppendJsonNumber(int64_t v, std::string* out) { out->append(std::to_string(v)); }
-
-// A table of names by number.
-TableSpec NamesTable(const char* name, const char* key, const char* comment) {
-  TableSpec t;
-  t.name = name;
-  t.comment = comment;
-  t.columns = {{key, "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}};
-  return t;
-}
 
 }  // namespace
 

@@ -30,17 +30,6 @@ MatchValue PlayerCell(int32_t id) {
   return id >= 0 && id < kMaxPlayers ? MatchValue::Int(id) : MatchValue();
 }
 
-TableSpec EventTable(const char* name, const char* comment,
-                     std::vector<TableColumn> columns) {
-  TableSpec t;
-  t.name = name;
-  t.comment = comment;
-  t.auto_id = true;
-  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}};
-  for (TableColumn& c : columns) t.columns.push_back(std::move(c));
-  return t;
-}
-
 }  // namespace
 
 TableSpec PurchasesTable() {

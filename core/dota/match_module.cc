@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "core/dota/activity.h"
 #include "core/dota/chat.h"
 #include "core/dota/combat_log.h"
 #include "core/dota/combat_log_table.h"
 #include "core/dota/draft.h"
+#include "core/dota/enum_names.h"
 #include "core/dota/file_info.h"
 #include "core/dota/game_rules.h"
 #include "core/dota/match_events.h"
@@ -51,13 +53,17 @@ constexpr match::UserMessageSpec kUserMessages[] = {
     {kDotaUmCombatLogBulkData, 0},
     {kDotaUmChatEvent, 0},
     {kDotaUmChatMessage, 0},
+    // Orders, like the combat log, are filed with the packet's state.
+    {kDotaUmSpectatorPlayerUnitOrders, 10},
 };
 
 // Valve's schema: HeroID_t is a boxed int32 (-1 for none).
 constexpr TypeRule kTypeRules[] = {{"HeroID_t", DecodeOp::kSVar32}};
 
 // The fields whose changes move an inventory or an ability list.
-enum FieldKind : uint16_t { kItemPosition = 1, kAbilityPosition, kHeldName, kCharges, kLevelField };
+enum FieldKind : uint16_t {
+  kItemPosition = 1, kAbilityPosition, kHeldName, kCharges, kLevelField, kLifeState
+};
 
 // A team data entity's fields of one team slot.
 struct TeamDataFields {
@@ -172,6 +178,7 @@ class Module : public GameModule {
   MatchEvents events_{&roster_, &body_.position()};
   Teamfights teamfights_{&roster_};
   Draft draft_{&roster_};
+  Activity activity_{&roster_};
   match::FieldCodes held_codes_{{{"m_hItems.#", kItemPosition},
                                  {"m_Inventory.m_hItems.#", kItemPosition},
                                  {"m_hAbilities.#", kAbilityPosition},
@@ -179,7 +186,8 @@ class Module : public GameModule {
                                  {"m_pEntity.m_nameStringableIndex", kHeldName},
                                  {"m_pEntity.m_nameStringTableIndex", kHeldName},
                                  {"m_iCurrentCharges", kCharges},
-                                 {"m_iLevel", kLevelField}}};
+                                 {"m_iLevel", kLevelField},
+                                 {"m_lifeState", kLifeState}}};
   match::HeldEntities items_{&held_codes_, kItemPosition, {"m_iCurrentCharges"}, kInventory,
                              "inventory"};
   match::HeldEntities abilities_{&held_codes_, kAbilityPosition, {"m_iLevel"}, kAbilities,
@@ -201,6 +209,7 @@ void Module::Start(MatchContext& ctx) {
     const MatchValue row[] = {MatchValue::Int(i), MatchValue::Text(name)};
     ctx.Row(kCombatLogTypes, row);
   }
+  WriteEnumNames(ctx);
 }
 
 Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
@@ -221,7 +230,10 @@ Status Module::OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* da
       ++chat_events_;
       if (ctx.has_sink()) ctx.Row(kChatEvents, chat_.EventRow(ctx.tick(), chat_event_));
       if (ctx.match_layer()) events_.OnChatEvent(chat_event_);
+      activity_.OnChatEvent(ctx, chat_event_);
       return Status::Ok();
+    case kDotaUmSpectatorPlayerUnitOrders:
+      return activity_.OnUnitOrders(ctx, data, size, [&] { return Clock(ctx); });
     default:
       return Status::Ok();
   }
@@ -243,6 +255,7 @@ void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
   }
   if (ctx.has_sink()) ctx.Row(kCombatLogEntries, combat_row_.Build(ctx.tick(), c));
   if (!ctx.match_layer()) return;
+  activity_.OnCombatLog(ctx, c, [&] { return Clock(ctx); });
   switch (e.type()) {
     case kCombatLogPurchase:
     case kCombatLogBuyback:
@@ -278,6 +291,7 @@ void Module::Kill(MatchContext& ctx, const CombatLogEntry& c) {
   body_.position().Read(roster_.heroes(ctx)[victim].hero, &k.x, &k.y, &k.z);
   ctx.Kill(k);
   teamfights_.OnDeath(k);
+  activity_.OnKill(ctx, k);
 }
 
 void Module::OnEntityCreated(MatchContext& ctx, const Entity& e) {
@@ -344,6 +358,13 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
       case kLevelField:
         abilities_.MarkHeld(e.index);
         break;
+      case kLifeState:
+        if (slot == -2) slot = roster_.SlotOfHero(ctx, &e);
+        if (slot >= 0) {
+          activity_.OnLifeState(ctx, slot, match::AsInt(c.value).value_or(0),
+                                [&] { return Clock(ctx); });
+        }
+        break;
       default:
         break;
     }
@@ -387,6 +408,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
   if (!ctx.match_layer()) return;
   FollowHeroes(ctx);
   const Entity* rules = rules_.Get(ctx);
+  activity_.OnFrameEnd(ctx, rules, [&] { return Clock(ctx); });
   const bool draft = draft_.Polls(rules);
   if (draft || items_.pending() || abilities_.pending() || events_.pending()) {
     const MatchValue clock = Clock(ctx);
@@ -413,7 +435,7 @@ std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
       {"chat_events", chat_events_},
   };
   for (const auto& part : {events_.Counters(), items_.Counters(), abilities_.Counters(),
-                           draft_.Counters()}) {
+                           draft_.Counters(), activity_.Counters()}) {
     c.insert(c.end(), part.begin(), part.end());
   }
   return c;
@@ -505,6 +527,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     row[kAssists] = IntCell(match::ReadInt(f.assists, res));
     row[kParticipation] = RealCell(match::ReadReal(f.teamfight_participation, res));
     emit.Emit(row);
+    activity_.OnSample(ctx, i, row);
   }
 }
 
@@ -530,6 +553,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   wards_.Finish(ctx);
   draft_.Finish(ctx);
   teamfights_.Finish(ctx, meta.first_tick, meta.last_tick, last_game_time_, out->start_tick);
+  activity_.Finish(ctx, out->start_tick);
   out->match_id = meta.match_id;
   if (meta.game_mode != 0) out->game_mode = MatchValue::Int(meta.game_mode);
   if (meta.game_winner == kTeamRadiant || meta.game_winner == kTeamDire) {

@@ -166,11 +166,29 @@ int Roster::SlotOfHero(match::MatchContext& ctx, const Entity* hero) {
   return -1;
 }
 
+// These two run for every order and every combat-log entry: they compare
+// the slots' keys first and check only the entity that matches is still
+// the one the slot names, not all of them as heroes() does.
+int Roster::SlotOfController(match::MatchContext& ctx, int32_t index) {
+  if (index < 0) return -1;
+  if (stale_) Rebuild(ctx);
+  for (int i = 0; i < kMaxPlayers; ++i) {
+    Slot& s = slots_[i];
+    if (s.controller_index != index) continue;
+    s.controller = Checked(ctx, s.controller_index, s.controller_lifetime);
+    if (s.controller != nullptr) return i;
+  }
+  return -1;
+}
+
 int Roster::SlotOfHeroName(match::MatchContext& ctx, std::string_view name) {
   if (name.empty()) return -1;
-  std::span<Slot> slots = heroes(ctx);
+  if (stale_) Rebuild(ctx);
   for (int i = 0; i < kMaxPlayers; ++i) {
-    if (slots[i].hero != nullptr && slots[i].hero_name == name) return i;
+    Slot& s = slots_[i];
+    if (s.hero_index < 0 || s.hero_name != name) continue;
+    s.hero = Checked(ctx, s.hero_index, s.hero_lifetime);
+    if (s.hero != nullptr) return i;
   }
   return -1;
 }

@@ -96,6 +96,8 @@ class Roster {
   // an entity whose m_hOwnerEntity is `owner` (a hero or a controller);
   // -1 when none.
   int SlotOfHero(match::MatchContext& ctx, const Entity* hero);
+  // The slot whose player controller is the entity at `index`; -1 when none.
+  int SlotOfController(match::MatchContext& ctx, int32_t index);
   int SlotOfHeroName(match::MatchContext& ctx, std::string_view name);
   int SlotOfOwner(match::MatchContext& ctx, std::optional<int64_t> owner_handle);
 

@@ -1,6 +1,13 @@
 #include "core/dota/tables.h"
 
 #include "core/dota/chat.h"
+#include "core/dota/enum_names.h"
+#include "core/dota/hero_deaths.h"
+#include "core/dota/lanes.h"
+#include "core/dota/pauses.h"
+#include "core/dota/player_events.h"
+#include "core/dota/player_views.h"
+#include "core/dota/unit_orders.h"
 #include "core/dota/combat_log_table.h"
 #include "core/dota/draft.h"
 #include "core/dota/file_info.h"
@@ -50,6 +57,17 @@ GameSchema Build() {
   s.tables[kDraft] = DraftTable();
   s.tables[kTeamfights] = TeamfightsTable();
   s.tables[kTeamfightPlayers] = TeamfightPlayersTable();
+  s.tables[kGoldReasonNames] = GoldReasonNamesTable();
+  s.tables[kXpReasonNames] = XpReasonNamesTable();
+  s.tables[kUnitOrderNames] = UnitOrderNamesTable();
+  s.tables[kActions] = ActionsTable();
+  s.tables[kLanes] = LanesTable();
+  s.tables[kAbilityUses] = AbilityUsesTable();
+  s.tables[kItemUses] = ItemUsesTable();
+  s.tables[kMultiKills] = MultiKillsTable();
+  s.tables[kKillStreaks] = KillStreaksTable();
+  s.tables[kPauses] = PausesTable();
+  s.tables[kHeroDeaths] = HeroDeathsTable();
   s.after_sql = CombatLogViewSql();
   s.after_sql += CreditViewSql("damage", kCombatLogDamage);
   s.after_sql += CreditViewSql("healing", kCombatLogHeal);
@@ -69,10 +87,29 @@ GameSchema Build() {
       "CREATE INDEX purchases_by_slot ON purchases(slot, tick);\n"
       "CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);\n"
       "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
+  s.after_sql += PlayerViewsSql();
   return s;
 }
 
 }  // namespace
+
+TableSpec EventTable(const char* name, const char* comment, std::vector<TableColumn> columns) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.auto_id = true;
+  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}};
+  for (TableColumn& c : columns) t.columns.push_back(std::move(c));
+  return t;
+}
+
+TableSpec NamesTable(const char* name, const char* key, const char* comment) {
+  TableSpec t;
+  t.name = name;
+  t.comment = comment;
+  t.columns = {{key, "INTEGER PRIMARY KEY"}, {"name", "TEXT NOT NULL"}};
+  return t;
+}
 
 const GameSchema& DotaSchema() {
   static const GameSchema* const kSchema = new GameSchema(Build());

@@ -12,6 +12,7 @@
 #define GEM_CORE_DOTA_TABLES_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "core/table_spec.h"
 
@@ -32,11 +33,28 @@ enum Table : uint32_t {
   kDraft,
   kTeamfights,
   kTeamfightPlayers,
+  kGoldReasonNames,
+  kXpReasonNames,
+  kUnitOrderNames,
+  kActions,
+  kLanes,
+  kAbilityUses,
+  kItemUses,
+  kMultiKills,
+  kKillStreaks,
+  kPauses,
+  kHeroDeaths,
   kTableCount
 };
 
 // Every table, in Table order, and the indexes and views over them.
 const GameSchema& DotaSchema();
+
+// A table of things that happened: `id` in arrival order, then tick and
+// game_time, then `columns`.
+TableSpec EventTable(const char* name, const char* comment, std::vector<TableColumn> columns);
+// A table of names by number: `key` (the primary key), then `name`.
+TableSpec NamesTable(const char* name, const char* key, const char* comment);
 
 }  // namespace gem::dota
 

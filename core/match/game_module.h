@@ -119,6 +119,12 @@ class GameModule {
     return RoundToMillisecond(*t);
   }
   static double RoundToMillisecond(double seconds);
+  // `clock` (a game_time cell) when it holds a time, else the clock
+  // counted back from `start_tick` (where it read 0) at `tick` as the
+  // indexer counts it for rows before the clock is known; NULL without a
+  // start tick.
+  static MatchValue ClockOrCountedBack(const MatchValue& clock, int64_t tick,
+                                       std::optional<int64_t> start_tick, double tick_interval);
 
   // One timeline row per player in the game now. `row` has the common
   // columns then the extra ones; tick and game_time are set by the

@@ -176,8 +176,12 @@ void Match::Step(Unit* u, uint32_t tick) {
   const double dist = std::hypot(dx, dy);
   const double step = u->speed * kPacketSeconds;
   if (u->kind == Kind::kHero && dist < step) {
-    u->tx = (Uniform() * 2 - 1) * kMapHalf;
-    u->ty = (Uniform() * 2 - 1) * kMapHalf;
+    // Two draws either way, so that the rest of the match draws the same.
+    const double a = Uniform(), b = Uniform();
+    if (!activity_.LaneTarget(e, tick, a, b, &u->tx, &u->ty)) {
+      u->tx = (a * 2 - 1) * kMapHalf;
+      u->ty = (b * 2 - 1) * kMapHalf;
+    }
     const double yaw = std::atan2(u->ty - u->y, u->tx - u->x) * 180 / M_PI;
     const float angle[3] = {0, static_cast<float>(yaw < 0 ? yaw + 360 : yaw), 0};
     world_->Set(e, "CBodyComponent.m_angRotation", Value::Vector(angle, 3));
@@ -202,9 +206,10 @@ void Match::Step(Unit* u, uint32_t tick) {
     u->health = std::min(u->max_health, u->health + 2);
   }
   if (u->health <= 0) {
-    // Heroes respawn at their base; units die at their die tick.
+    // Heroes respawn at their base (but stay in their lane while laning:
+    // dota_activity.h); units die at their die tick.
     u->health = u->max_health;
-    if (u->kind == Kind::kHero) {
+    if (u->kind == Kind::kHero && !activity_.Laning(tick)) {
       const int side = u->team == kDire ? 1 : 0;
       u->x = u->tx = kBase[side][0];
       u->y = u->ty = kBase[side][1];
@@ -267,6 +272,8 @@ void Match::NudgeOthers() {
     SimEntity* e = it->second.get();
     auto field = e->state.begin();
     std::advance(field, static_cast<long>(Below(e->state.size())));
+    // A player's controller keeps who it is: its orders name it.
+    if (activity_.IsController(it->first)) continue;
     bool is_new = false;
     const uint32_t id = e->fields->Lookup(field->first, &is_new);
     if (id == ClassFields::kInvalid) continue;
@@ -436,6 +443,7 @@ void Match::Tick(uint32_t tick) {
   released_modifiers_.clear();
   for (Unit& u : units_) {
     if (u.kind != Kind::kHero && u.die_tick <= tick) {
+      activity_.OnUnitDied(tick, u.kind == Kind::kLaneCreep, u.team);
       world_->Delete(u.e);
       u.e = nullptr;
       continue;
@@ -449,6 +457,7 @@ void Match::Tick(uint32_t tick) {
   Modifiers(tick);
   CombatLog(tick);
   stats_.Tick(tick);
+  activity_.Tick(tick);
   draft_.Tick(tick);
   items_.Tick(tick);
   objectives_.Tick(tick);
@@ -482,11 +491,15 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   stats_.Start(start, pregame, options_.horn_after);
   stats_.set_kill_truth(match_truth);
   stats_.set_kill_listener(
-      [this](uint32_t tick, int killer, int victim) { objectives_.OnKill(tick, killer, victim); });
+      [this](uint32_t tick, int killer, int victim) {
+        objectives_.OnKill(tick, killer, victim);
+        activity_.OnKill(tick, killer, victim);
+      });
   items_.set_flaws(options_.flaws);
   items_.Start(start, pregame, horn, match_truth);
   draft_.Start(start, pregame, stats_, match_truth);
   objectives_.Start(pregame, horn, match_truth);
+  activity_.Start(match_truth);
   Start();
   // The world's own tick rate: 30 in Dota, 64 in Deadlock.
   const uint32_t ticks =

@@ -10,7 +10,8 @@
 // fields of every type (strings too) change each packet; the players'
 // economy, kills and the game clock change as player_stats.h says, the
 // draft as draft.h says, their items and abilities as hero_items.h, the
-// objectives, runes and buybacks as objectives.h. Packets every 2 ticks
+// objectives, runes and buybacks as objectives.h, the lanes, orders,
+// casts, deaths and the pause as dota_activity.h. Packets every 2 ticks
 // (30 ticks/s), a full packet every `full_packet_interval` ticks.
 //
 // Every random choice comes from one 64-bit Mersenne Twister seeded with
@@ -28,6 +29,7 @@
 #include "tools/synth/combat_writer.h"
 #include "tools/synth/deadlock_crowd.h"
 #include "tools/synth/deadlock_events.h"
+#include "tools/synth/dota_activity.h"
 #include "tools/synth/draft.h"
 #include "tools/synth/hero_items.h"
 #include "tools/synth/objectives.h"
@@ -132,6 +134,8 @@ class Match {
   MatchCounters counters_;
   CombatWriter combat_{world_};
   PlayerStats stats_{world_, &rng_, &combat_};
+  // Lanes, orders, casts, deaths and the pause (dota_activity.h).
+  DotaActivity activity_{world_, options_.seed, &combat_, &stats_, options_.flaws};
   Draft draft_{world_, &rng_};
   HeroItems items_{world_, &rng_, &combat_, &stats_};
   Objectives objectives_{world_, &rng_, &combat_, &stats_};

@@ -15,7 +15,6 @@ constexpr int kMaxPlayers = 24;
 constexpr int kRadiant = 2, kDire = 3;
 constexpr int kStatePreGame = 4, kStateGame = 5;
 constexpr int32_t kCombatLogDeath = 4, kCombatLogGold = 8, kCombatLogXp = 10;
-constexpr uint32_t kPauseTicks = 300;
 
 }  // namespace
 

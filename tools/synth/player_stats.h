@@ -95,6 +95,9 @@ class PlayerStats {
   // hero selection, counted back from the horn at 30 ticks a second).
   std::optional<double> GameTime(uint32_t tick) const;
   uint32_t horn_tick() const { return horn_tick_; }
+  // The game's one pause: its first tick and its length.
+  uint32_t pause_tick() const { return pause_tick_; }
+  static constexpr uint32_t kPauseTicks = 300;
   // The hero's name as the combat log writes it ("" without one).
   std::string HeroName(const SimEntity* hero) const;
 

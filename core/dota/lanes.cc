@@ -1,0 +1,123 @@
+#include "core/dota/lanes.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "core/dota/roster.h"
+#include "core/dota/tables.h"
+#include "core/match/game_module.h"
+
+namespace gem::dota {
+namespace {
+
+constexpr double kLaningSeconds = 600;
+constexpr double kRoamingShare = 0.45;
+
+constexpr const char* kLaneNames[] = {nullptr, "bot", "mid", "top", "radiant_jungle",
+                                      "dire_jungle"};
+constexpr const char* kRoleNames[] = {nullptr, "safe", "mid", "off", "jungle"};
+
+// OpenDota's lane_role: the lane as the team sees it.
+int RoleOf(int lane, bool radiant) {
+  switch (lane) {
+    case 1: return radiant ? 1 : 3;
+    case 2: return 2;
+    case 3: return radiant ? 3 : 1;
+    case 4:
+    case 5: return 4;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+TableSpec LanesTable() {
+  TableSpec t;
+  t.name = "lanes";
+  t.comment = "a player's lane and role in the first 10 minutes (OpenDota's rule)";
+  t.columns = {{"slot", "INTEGER PRIMARY KEY"},
+               {"team", "INTEGER"},
+               {"lane", "INTEGER"},  // 1 bot, 2 mid, 3 top, 4 Radiant jungle, 5 Dire jungle
+               {"lane_name", "TEXT"},
+               {"lane_role", "INTEGER"},  // 1 safe, 2 mid, 3 off, 4 jungle
+               {"role_name", "TEXT"},
+               {"is_roaming", "INTEGER"},
+               {"samples", "INTEGER NOT NULL"},  // positions on the grid
+               {"lane_samples", "INTEGER"}};     // of them in `lane`
+  return t;
+}
+
+int64_t CellOf(double world) {
+  // Math.round: halves up.
+  return static_cast<int64_t>(std::floor(world / 128 + 128 + 0.5));
+}
+
+int LaneOfCell(int64_t cx, int64_t cy) {
+  const int64_t i = 192 - cy, j = cx - 64;
+  if (i < 0 || i >= 128 || j < 0 || j >= 128) return 0;
+  if (std::llabs(i - (127 - j)) < 8) return 2;
+  if (j < 27 || i < 27) return 3;
+  if (j >= 100 || i >= 100) return 1;
+  if (i < 50) return 5;
+  if (i >= 77) return 4;
+  return 2;
+}
+
+void Lanes::OnSample(int slot, int64_t tick, const MatchValue& team,
+                     const MatchValue& game_time, const MatchValue& x, const MatchValue& y) {
+  if (x.kind != MatchValue::Kind::kReal || y.kind != MatchValue::Kind::kReal) return;
+  const Cell cell{CellOf(x.r), CellOf(y.r)};
+  if (game_time.kind != MatchValue::Kind::kReal) {
+    pending_.push_back({slot, tick, team, cell});
+  } else if (game_time.r <= kLaningSeconds) {
+    Count(slot, team, cell);
+  }
+}
+
+void Lanes::Count(int slot, const MatchValue& team, Cell cell) {
+  Player& p = players_[slot];
+  if (!team.is_null()) p.team = team;
+  ++p.cells[cell];
+}
+
+void Lanes::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick) {
+  for (const Pending& s : pending_) {
+    const MatchValue t = match::GameModule::ClockOrCountedBack(MatchValue(), s.tick, start_tick,
+                                                               ctx.tick_interval());
+    if (t.kind == MatchValue::Kind::kReal && t.r <= kLaningSeconds) Count(s.slot, s.team, s.cell);
+  }
+  pending_.clear();
+  for (const auto& [slot, p] : players_) {
+    int64_t count[6] = {}, samples = 0, best = 0;
+    int lane = 0;
+    for (const auto& [cell, n] : p.cells) {
+      const int l = LaneOfCell(cell.first, cell.second);
+      if (l == 0) continue;
+      samples += n;
+      count[l] += n;
+      // The first lane to pass the count so far keeps a tie.
+      if (count[l] > best) {
+        best = count[l];
+        lane = l;
+      }
+    }
+    const bool radiant = p.team.kind == MatchValue::Kind::kInt && p.team.i == kTeamRadiant;
+    const bool known_team = p.team.kind == MatchValue::Kind::kInt &&
+                            (p.team.i == kTeamRadiant || p.team.i == kTeamDire);
+    const int role = known_team ? RoleOf(lane, radiant) : 0;
+    const MatchValue row[] = {
+        MatchValue::Int(slot),
+        p.team,
+        lane ? MatchValue::Int(lane) : MatchValue(),
+        lane ? MatchValue::Text(kLaneNames[lane]) : MatchValue(),
+        role ? MatchValue::Int(role) : MatchValue(),
+        role ? MatchValue::Text(kRoleNames[role]) : MatchValue(),
+        lane ? MatchValue::Int(static_cast<double>(best) / samples < kRoamingShare ? 1 : 0)
+             : MatchValue(),
+        MatchValue::Int(samples),
+        lane ? MatchValue::Int(best) : MatchValue()};
+    ctx.Row(kLanes, row);
+  }
+}
+
+}  // namespace gem::dota

@@ -13,59 +13,13 @@ and answer what was written."""
 import json
 import math
 import os
-import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
-from gemtest import FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, TMP, connect, replay_path  # noqa: E402
-
-FIXTURE = "cs2_demofilenet_14155_de_dust2"
-SEED = 5
-_made = {}
-
-
-def synthetic(*options, rounds=24):
-    """(index connection, truth rows by kind), made once per options."""
-    key = options + (rounds,)
-    if key in _made:
-        return _made[key]
-    fixture = replay_path(FIXTURE)
-    if not os.path.exists(fixture):
-        raise unittest.SkipTest("SKIPPED: fixture %s.dem not found in %s" % (FIXTURE, FIXTURES))
-    stem = os.path.join(TMP, "cs2-%d" % rounds + "".join(o.replace("-", "_") for o in options))
-    subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", str(rounds), "--seed", str(SEED),
-                    "--match-truth", stem + ".truth", "--quiet"] + list(options) +
-                   [stem + ".dem"], check=True)
-    subprocess.run([GEM_INDEX, "--quiet", stem + ".dem", stem + ".db"], check=True)
-    truth = {}
-    with open(stem + ".truth") as f:
-        for line in f:
-            t = json.loads(line)
-            truth.setdefault(t.pop("kind"), []).append(t)
-    _made[key] = (connect(stem + ".db"), truth)
-    return _made[key]
-
-
-def rows(con, sql):
-    cur = con.execute(sql)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
-
-
-def same(test, got, want, what):
-    """Every key of `want` in `got`; reals to float32 precision."""
-    test.assertEqual(len(got), len(want), what)
-    for i, (g, w) in enumerate(zip(got, want)):
-        for k, v in w.items():
-            k = k.rstrip("_")
-            if isinstance(v, float) or isinstance(g[k], float):
-                test.assertIsNotNone(g[k], (what, i, k))
-                test.assertTrue(math.isclose(g[k], v, rel_tol=1e-6, abs_tol=1e-3),
-                                (what, i, k, g[k], v))
-            else:
-                test.assertEqual(g[k], v, (what, i, k, g, w))
+from cs2_synth import rows, same, synthetic  # noqa: E402
+from gemtest import readme_sql  # noqa: E402
 
 
 class Tables(unittest.TestCase):
@@ -151,10 +105,13 @@ def player_rounds(truth, window_ticks):
         a_ = sum(1 for k in mine if s in json.loads(k["assisters"]))
         dmg = sum(d["damage_real"] for d in truth["damage"] if d["round"] == r and
                   d["attacker"] == s and d["attacker_team"] != d["victim_team"])
+        # Traded: an enemy killed the player, and a teammate of the
+        # player killed that enemy within the window.
         traded = any(t["victim"] == k["killer"] and t["killer"] is not None and
                      t["killer"] != s and t["killer_team"] == k["victim_team"] and
                      k["tick"] <= t["tick"] <= k["tick"] + window_ticks
-                     for k in d_ if k["killer"] is not None for t in mine)
+                     for k in d_ if k["killer"] is not None and k["killer"] != s and
+                     k["killer_team"] != k["victim_team"] for t in mine)
         out[(r, s)] = (k_, len(d_), a_, dmg, int(not d_), int(traded),
                        int(k_ > 0 or a_ > 0 or not d_ or traded))
     return out
@@ -201,10 +158,7 @@ class ReadmeQueries(unittest.TestCase):
     answer checked against what gem-synth wrote."""
 
     def test_every_readme_cs2_query_answers_what_was_written(self):
-        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
-        readme = readme[readme.index("## CS2 as analysts read it"):
-                        readme.index("## Deadlock as analysts read it")]
-        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        blocks = readme_sql("## CS2 as analysts read it", "## CS2's second questions")
         self.assertEqual(len(blocks), 6)
         con, truth = synthetic()
         score, adr, paths, smokes, plants, equipment = (con.execute(sql).fetchall()

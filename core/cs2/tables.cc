@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/cs2/stats_views.h"
+
 namespace gem::cs2 {
 namespace {
 
@@ -34,58 +36,6 @@ std::vector<std::pair<const char*, const char*>> Event(
   out.insert(out.end(), cols.begin(), cols.end());
   return out;
 }
-
-// Per player and round: what player_stats sums. A player's rounds are the
-// rounds the economy table has them in (in play at the freeze's end).
-// Kills and damage count enemies only; traded: the player died and a
-// teammate killed the killer within the trade window after.
-const char kPlayerRoundsSql[] = R"sql(
--- Settings of the stat views: trade_window_s, the seconds after a death
--- in which the killer's death trades it (5 by default).
-CREATE TABLE stat_settings(name TEXT PRIMARY KEY, value) WITHOUT ROWID;
-INSERT INTO stat_settings VALUES('trade_window_s', 5.0);
-CREATE VIEW player_rounds AS
-WITH trade(ticks) AS (
-  SELECT coalesce((SELECT value FROM stat_settings WHERE name = 'trade_window_s'), 5.0)
-         * (SELECT tick_rate FROM match_info)),
-per AS (
-  SELECT e.round, e.slot,
-    (SELECT count(*) FROM kills k WHERE k.round = e.round AND k.killer = e.slot
-       AND k.killer_team IS NOT k.victim_team) AS kills,
-    (SELECT count(*) FROM kills k WHERE k.round = e.round AND k.victim = e.slot) AS deaths,
-    (SELECT count(*) FROM kills k, json_each(k.assisters) a
-       WHERE k.round = e.round AND a.value = e.slot) AS assists,
-    coalesce((SELECT sum(d.damage_real) FROM damages d WHERE d.round = e.round
-       AND d.attacker = e.slot AND d.attacker_team IS NOT d.victim_team), 0) AS damage,
-    EXISTS (SELECT 1 FROM kills k, kills t, trade w
-       WHERE k.round = e.round AND k.victim = e.slot AND k.killer IS NOT NULL
-         AND t.round = k.round
-         AND t.victim = k.killer AND t.killer IS NOT NULL AND t.killer <> e.slot
-         AND t.killer_team = k.victim_team
-         AND t.tick >= k.tick AND t.tick <= k.tick + w.ticks) AS traded
-  FROM economy e)
-SELECT round, slot, kills, deaths, assists, damage, deaths = 0 AS survived, traded,
-       (kills > 0 OR assists > 0 OR deaths = 0 OR traded) AS kast
-FROM per;
-CREATE VIEW player_stats AS
-SELECT r.slot, count(*) AS rounds,
-       1.0 * sum(r.damage) / count(*) AS adr,
-       100.0 * sum(r.kast) / count(*) AS kast,
-       1.0 * sum(r.kills) / count(*) AS kpr,
-       1.0 * sum(r.deaths) / count(*) AS dpr,
-       coalesce((SELECT sum(d.damage_real) FROM damages d WHERE d.attacker = r.slot
-         AND d.attacker_team IS NOT d.victim_team
-         AND d.weapon IN ('hegrenade', 'inferno', 'molotov', 'incgrenade')), 0)
-         AS utility_damage,
-       (SELECT count(*) FROM grenades g WHERE g.thrower = r.slot AND g.kind = 'flash')
-         AS flashes_thrown,
-       (SELECT count(*) FROM flashes f WHERE f.thrower = r.slot
-         AND f.thrower_team IS NOT f.victim_team) AS enemies_flashed
-FROM player_rounds r GROUP BY r.slot;
-CREATE INDEX damages_by_round ON damages(round, attacker);
-CREATE INDEX shots_by_round ON shots(round, slot);
-CREATE INDEX kills_by_round ON kills(round);
-)sql";
 
 GameSchema Build() {
   GameSchema s;
@@ -195,7 +145,7 @@ GameSchema Build() {
                             {"attacker_x", "REAL"},
                             {"attacker_y", "REAL"},
                             {"attacker_z", "REAL"}});
-  s.after_sql = kPlayerRoundsSql;
+  s.after_sql = StatsViewsSql();
   return s;
 }
 

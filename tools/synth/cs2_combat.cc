@@ -83,6 +83,17 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
       break;
     }
   }
+  // No damage assist: a flash assist, by a teammate of the killer who
+  // blinded the victim in the last 3 s.
+  bool flash_assist = false;
+  if (assister == nullptr && attacker != nullptr && victim->flashed_by >= 0 &&
+      victim->flashed_by != attacker->slot && tick - victim->flashed_at <= 3 * 64) {
+    Player& f = players_[static_cast<size_t>(Index(victim->flashed_by))];
+    if (f.slot == victim->flashed_by && f.team == attacker->team) {
+      assister = &f;
+      flash_assist = true;
+    }
+  }
   const bool enemy = attacker != nullptr && attacker->team != victim->team;
   if (enemy) {
     stat(attacker, "m_iKills", ++attacker->kills);
@@ -99,6 +110,7 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
   std::map<std::string, Value> death = Who("userid", victim);
   for (auto& [k, v] : Who("attacker", attacker)) death[k] = v;
   for (auto& [k, v] : Who("assister", assister)) death[k] = v;
+  death["assistedflash"] = Value::Bool(flash_assist);
   death["weapon"] = Value::String(weapon);
   death["headshot"] = Value::Bool(hitgroup == 1);
   death["penetrated"] = Value::Int(penetrated);
@@ -114,7 +126,8 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
   Truth("{\"kind\":\"kill\",\"tick\":" + std::to_string(tick) + ",\"round\":" +
         std::to_string(round_) + ",\"victim\":" + std::to_string(victim->slot) +
         ",\"killer\":" + a + ",\"assisters\":\"[" +
-        (assister ? std::to_string(assister->slot) : "") + "]\",\"weapon\":\"" + weapon +
+        (assister ? std::to_string(assister->slot) : "") + "]\",\"assistedflash\":" +
+        std::to_string(flash_assist) + ",\"weapon\":\"" + weapon +
         "\",\"headshot\":" + std::to_string(hitgroup == 1) + ",\"penetrated\":" +
         std::to_string(penetrated) + ",\"thrusmoke\":" + std::to_string(smoke) +
         ",\"noscope\":" + std::to_string(noscope) + ",\"attackerblind\":" +
@@ -125,6 +138,7 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
         ",\"z\":" + Num(vz) + ",\"attacker_x\":" + (attacker ? Num(ax) : "null") +
         ",\"attacker_y\":" + (attacker ? Num(ay) : "null") + ",\"attacker_z\":" +
         (attacker ? Num(az) : "null") + "}");
+  OnDeath(tick, attacker, *victim, weapon, hitgroup == 1);
 }
 
 int Cs2Match::Index(int32_t slot) const {
@@ -163,7 +177,7 @@ void Cs2Match::Fight(uint32_t tick) {
     }
     if (Uniform() < 0.0015) {  // a hit in 10 s
       Player* victim = RandomAlive(5 - p.team);
-      if (victim == nullptr || Protected(*victim)) continue;
+      if (victim == nullptr || Protected(*victim) || NoKills()) continue;
       const int hitgroup = 1 + static_cast<int>(Below(7));
       const int damage = hitgroup == 1 ? 60 + static_cast<int>(Below(60))
                                        : 15 + static_cast<int>(Below(30));

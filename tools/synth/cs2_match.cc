@@ -193,6 +193,7 @@ int Cs2Match::Alive(int team) const {
 
 void Cs2Match::RoundTruth(int64_t official_end) {
   if (round_ == 0) return;
+  DuelsTruth();
   Truth("{\"kind\":\"round\",\"round\":" + std::to_string(round_) +
       ",\"start_tick\":" + std::to_string(round_start_) +
       ",\"freeze_end_tick\":" + std::to_string(freeze_end_) +
@@ -260,6 +261,7 @@ void Cs2Match::StartRound(uint32_t tick) {
     p.ty = p.y;
     p.yaw = std::round(Uniform() * 340 - 170);
     p.flash = 0;
+    p.flashed_by = -1;
     p.start_money = p.money;
     p.spent = 0;
     p.equipment = 200;
@@ -286,6 +288,9 @@ void Cs2Match::StartRound(uint32_t tick) {
   ended_ = false;
   plant_tick_ = -1;
   round_site_.clear();
+  defused_ = false;
+  deaths_.clear();
+  clutches_.clear();
   if (round_events_ && options_.round_start_events) {
     Event("round_start", {{"timelimit", Value::Int(115)}, {"objective",
                                                            Value::String("BOMB TARGET")}});
@@ -327,7 +332,12 @@ void Cs2Match::FreezeEnd(uint32_t tick) {
 
 void Cs2Match::Buy(Player* p) {
   static constexpr int kBuys[] = {0, 650, 1000, 2700, 3100, 4700};
-  const int spend = std::min(p->money, kBuys[Below(std::size(kBuys))]);
+  // A player who can afford it mostly buys in full (rifle, armour,
+  // utility); one who cannot mostly saves.
+  const double u = Uniform();
+  const int spend = p->money >= 5200 && u < 0.7   ? 4700
+                    : p->money < 3000 && u < 0.6 ? 0
+                                                 : std::min(p->money, kBuys[Below(std::size(kBuys))]);
   p->money -= spend;
   p->spent += spend;
   p->total_spent += spend;

@@ -28,14 +28,22 @@
 //   demos do): the tables must then come out the same from the fields.
 //   `round_start_events` false leaves out round_start alone.
 // - `flaws`: in round 2 a player_hurt whose `health` is a string, a
-//   grenade whose m_hThrower names no entity, and a second round_end.
+//   grenade whose m_hThrower names no entity, and a second round_end;
+//   round 3 has no kills (no hits, no grenade damage).
 //
 // A packet every tick, as GOTV records them; a live pawn sends about
 // fifteen fields a tick (position, velocity, angles, prediction and weapon
 // animation state), as the fixtures' do.
 //
+// - A kill with no teammate of the killer who hurt the victim credits the
+//   teammate who blinded the victim in the last 3 s, if any: an assist
+//   with assistedflash.
+//
 // Truth (JSON lines, "kind" first): round, damage, shot, kill, grenade,
-// path, flash, bomb and economy rows, in the tables' own terms.
+// path, flash, bomb and economy rows, in the tables' own terms; and, from
+// the match's own bookkeeping of who is alive, opening, trade and clutch
+// rows (cs2_duels.cc: the rules of core/cs2/stats_views.h, with a trade
+// window of 5 s).
 #ifndef GEM_TOOLS_SYNTH_CS2_MATCH_H_
 #define GEM_TOOLS_SYNTH_CS2_MATCH_H_
 
@@ -87,7 +95,24 @@ class Cs2Match {
     int kills = 0, deaths = 0, assists = 0, kill_reward = 0, reward_at_start = 0;
     int total_spent = 0, freeze_equipment = 0;
     float flash = 0;
+    int32_t flashed_by = -1;  // who last blinded the player, and when
+    uint32_t flashed_at = 0;
     std::vector<int32_t> hurt_by;  // this round's attackers
+  };
+  // A death of this round, as the duels' truth reads it (cs2_duels.cc).
+  struct Death {
+    uint32_t tick;
+    int32_t killer;  // -1: none
+    int32_t victim;
+    int killer_team, victim_team;
+    std::string weapon;
+    bool headshot;
+  };
+  struct Clutch {
+    int32_t slot;
+    int team, opponents;
+    uint32_t tick;
+    size_t after;  // deaths_ before its start, its own included
   };
   struct Grenade {
     int64_t id = 0;
@@ -142,6 +167,15 @@ class Cs2Match {
                const SimEntity* at);
   void FinishGrenades();
 
+  // The duels' truth (cs2_duels.cc): each death as it happens, and the
+  // round's opening duel, trades and clutches when its rows are written.
+  void OnDeath(uint32_t tick, const Player* killer, const Player& victim,
+               const std::string& weapon, bool headshot);
+  void DuelsTruth();
+
+  // Whether this round has no kills (flaws: round 3).
+  bool NoKills() const { return options_.flaws && round_ == 3; }
+
   void Truth(const std::string& line);
   static std::string Num(double v);
   static std::string Opt(int64_t v, bool present);
@@ -167,6 +201,9 @@ class Cs2Match {
   // The round row being built.
   std::string round_site_;
   int64_t plant_tick_ = -1;
+  bool defused_ = false;
+  std::vector<Death> deaths_;
+  std::vector<Clutch> clutches_;
   std::vector<Grenade> grenades_;
   uint64_t next_grenade_ = 1;
   SimEntity* c4_ = nullptr;

@@ -43,6 +43,21 @@ void Cs2Match::Throw(uint32_t tick, Player* p) {
   const double angle = Uniform() * 2 * M_PI, reach = 300 + Uniform() * 400;
   g.ex = p->x + std::cos(angle) * reach;
   g.ey = p->y + std::sin(angle) * reach;
+  if (g.kind == "flash") {
+    // A flash goes at the nearest enemy (within its reach).
+    const Player* near = nullptr;
+    for (const Player& q : players_) {
+      if (q.alive && q.team != p->team &&
+          (near == nullptr ||
+           std::hypot(q.x - p->x, q.y - p->y) < std::hypot(near->x - p->x, near->y - p->y))) {
+        near = &q;
+      }
+    }
+    if (near != nullptr && std::hypot(near->x - p->x, near->y - p->y) <= 1500) {
+      g.ex = near->x;
+      g.ey = near->y;
+    }
+  }
   g.detonate_tick = tick + kFlight;
   int64_t thrower = p->pawn->handle();
   if (options_.flaws && round_ == 2 && !flaw_grenade_done_) {
@@ -156,6 +171,8 @@ void Cs2Match::Grenades(uint32_t tick) {
           float d = static_cast<float>(std::round((0.5 + Uniform() * 3) * 1000) / 1000);
           if (d == v.flash) d += 0.25f;
           v.flash = d;
+          v.flashed_by = g.thrower;
+          v.flashed_at = tick;
           world_->Set(v.pawn, "m_flFlashDuration", Value::Float(d));
           const float read = world_->Get(*v.pawn, "m_flFlashDuration").f;
           if (round_events_) {
@@ -173,7 +190,29 @@ void Cs2Match::Grenades(uint32_t tick) {
                 std::to_string(v.team) + ",\"duration\":" + Num(read) + ",\"grenade\":" +
                 std::to_string(g.id) + "}");
         }
-      } else if (g.kind == "he") {
+        // Now and then a teammate of the thrower swings on an enemy it
+        // blinded: a flash assist when no teammate hurt them before.
+        if (thrower != nullptr && !NoKills() && Uniform() < 0.5) {
+          Player* mate = nullptr;
+          Player* prey = nullptr;
+          for (Player& q : players_) {
+            if (mate == nullptr && q.alive && q.team == thrower->team && q.slot != thrower->slot) {
+              mate = &q;
+            }
+            // (One no teammate of the thrower hurt yet: the flash is the assist.)
+            bool hurt = false;
+            for (int32_t by : q.hurt_by) hurt |= players_[static_cast<size_t>(Index(by))].team ==
+                                                 thrower->team;
+            if (prey == nullptr && q.alive && q.team != thrower->team && q.flashed_at == tick &&
+                q.flashed_by == thrower->slot && !Protected(q) && !hurt) {
+              prey = &q;
+            }
+          }
+          if (mate != nullptr && prey != nullptr) {
+            Hurt(tick, mate, prey, 100, 1, mate->team == 2 ? "ak47" : "m4a1");
+          }
+        }
+      } else if (g.kind == "he" && !NoKills()) {
         for (Player& v : players_) {
           if (!v.alive || Protected(v) || std::hypot(v.x - g.x, v.y - g.y) > 350) continue;
           Hurt(tick, thrower, &v, 20 + static_cast<int>(Below(40)), 0, "hegrenade");
@@ -181,7 +220,7 @@ void Cs2Match::Grenades(uint32_t tick) {
       }
       continue;
     }
-    if (g.fire != nullptr && tick == g.detonate_tick + 64) {
+    if (g.fire != nullptr && tick == g.detonate_tick + 64 && !NoKills()) {
       for (Player& v : players_) {
         if (!v.alive || Protected(v) || std::hypot(v.x - g.x, v.y - g.y) > 250) continue;
         Hurt(tick, thrower, &v, 8, 0, "inferno");
@@ -297,6 +336,7 @@ void Cs2Match::Bomb(uint32_t tick) {
     world_->Set(planted_, "m_bBombDefused", Value::Bool(true));
     world_->Set(planted_, "m_bBombTicking", Value::Bool(false));
     Event("bomb_defused", site_keys(defuser));
+    defused_ = true;
     BombRow(tick, "defuse", defuser, letter, planted_);
     bomb_ = BombState::kDone;
     EndRound(tick, 3, 7);

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from . import indexing, querying, status
+from . import benchmarks, indexing, querying, status
 from .tools_paths import ToolError, Tools
 
 EX_USAGE, EX_NOINPUT, EX_TEMPFAIL = 64, 66, 75
@@ -50,6 +50,13 @@ def parser():
     q.add_argument("--quiet", action="store_true")
     engine_options(q)
 
+    b = sub.add_parser("benchmarks", help="per Dota hero and CS2 map, the percentiles of "
+                       "players' figures over DIR's matches, into DIR/benchmarks.db (only "
+                       "indexes not read before are read)")
+    b.add_argument("dir", metavar="DIR")
+    b.add_argument("--quiet", action="store_true")
+    engine_options(b)
+
     s = sub.add_parser("status", help="counts, failures and stale indexes of DIR")
     s.add_argument("dir", metavar="DIR")
     return p
@@ -68,7 +75,7 @@ def main(argv=None):
         parser().error("--workers needs 1 or more")
     if args.command == "query" and args.format == "sqlite" and not args.output:
         parser().error("--format sqlite needs --output FILE")
-    if args.command in ("query", "status") and not os.path.exists(
+    if args.command in ("query", "status", "benchmarks") and not os.path.exists(
             os.path.join(args.dir, "catalog.db")):
         print("gem-corpus: %s holds no corpus (no catalog.db)" % args.dir, file=sys.stderr)
         return EX_NOINPUT
@@ -77,6 +84,8 @@ def main(argv=None):
             failed = indexing.run(args, tools, say)
         elif args.command == "query":
             failed = querying.run(args, tools, say)
+        elif args.command == "benchmarks":
+            failed = benchmarks.run(args, tools, say)
         else:
             failed = status.run(args, tools, print)
     except ToolError as e:

@@ -4,7 +4,6 @@ gem_state against the golden snapshots and against gem-dump, agreement of
 gem_value / gem_changes / gem_state, pushdown, errors, attached indexes."""
 import gzip
 import json
-import math
 import os
 import random
 import re
@@ -17,8 +16,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, GOLDEN, LIB, NEKIT, RUNFILES,  # noqa: E402
-                     TMP, connect, need)
+from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, GOLDEN, LIB, NEKIT,  # noqa: E402
+                     TMP, connect, need, readme_sql)
 
 
 def counters(con):
@@ -329,12 +328,11 @@ class Pushdown(unittest.TestCase):
 
 class ReadmeQueries(unittest.TestCase):
     def test_every_readme_field_query_runs_and_answers(self):
-        """The README's ```sql blocks after its extension section, run on the
-        auto fixture's index (match_layer_test runs the ones before)."""
+        """The README's ```sql blocks of its extension section, run on the
+        auto fixture's index (match_layer_test runs the ones before; the
+        corpus's run in corpus_benchmarks_test)."""
         path = need(AUTO)
-        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
-        readme = readme[readme.index("## Querying: the gem SQLite extension"):]
-        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        blocks = readme_sql("## Querying: the gem SQLite extension", "## Many replays: gem-corpus")
         self.assertEqual(len(blocks), 6)
         con = connect(path)
         results = [con.execute(sql).fetchall() for sql in blocks]

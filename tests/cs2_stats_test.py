@@ -158,6 +158,7 @@ class SyntheticTruth(unittest.TestCase):
                                                      "WHERE traded = 1")}
             self.assertEqual(traded, {(t[0], t[5]) for t in got}, window)
         con.execute("UPDATE stat_settings SET value = 5 WHERE name = 'trade_window_s'")
+        con.commit()
         self.assertLess(len(trades_of(kills, 0)), len(trades_of(kills, 10 * RATE)))
 
     def test_multi_kill_rounds_utility_buys_and_accuracy_follow_their_rules(self):
@@ -233,6 +234,7 @@ class SyntheticTruth(unittest.TestCase):
 
     def test_buy_types_change_at_their_lines(self):
         con, _ = synthetic()
+        con.commit()  # (a backup waits on a transaction left open)
         copy = connect()
         con.backup(copy)
         # (start_money, spent, equipment_value) of every player of a side,

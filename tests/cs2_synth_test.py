@@ -151,6 +151,7 @@ class Views(unittest.TestCase):
             "SELECT round, slot, traded FROM player_rounds")}
         self.assertEqual(got0, {k: v[5] for k, v in player_rounds(truth, 0).items()})
         con.execute("UPDATE stat_settings SET value = 5 WHERE name = 'trade_window_s'")
+        con.commit()
 
 
 class ReadmeQueries(unittest.TestCase):

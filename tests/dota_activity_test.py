@@ -21,11 +21,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 from dota_rules import (LANING, death_credits, expected_laning, life_spans,  # noqa: E402
                         opendota_lanes, pause_spans, rule_streaks, streak_entries, uses)
-from dota_synth import clock, replay, synthetic  # noqa: E402
+from dota_synth import FLAW_MINUTES, clock, replay, synthetic  # noqa: E402
 from gemtest import (AUTO, GEM_INDEX, NEKIT, TMP, check_game_time,  # noqa: E402
                      connect, f32, need, readme_sql)
 
-FLAW_MINUTES = 3  # long enough for a burst of kills: multi-kills by the rule
 TABLES = ["actions", "lanes", "ability_uses", "item_uses", "multi_kills", "kill_streaks",
           "pauses", "hero_deaths"]
 NAME_TABLES = {"gold_reason_names": 22, "xp_reason_names": 8, "unit_order_names": 43}

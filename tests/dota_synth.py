@@ -9,6 +9,7 @@ import unittest
 from gemtest import AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect, f32, replay_path
 
 MINUTES = 12
+FLAW_MINUTES = 3  # long enough for a burst of kills: multi-kills by the rule
 SEED = 11
 _made = {}
 

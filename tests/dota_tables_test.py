@@ -29,8 +29,8 @@ DOTA_TABLES = ["purchases", "inventory", "abilities", "objectives", "runes", "bu
 
 
 def synthetic(flaws=False):
-    """The 12-minute match (2 minutes with flaws): dota_synth.synthetic."""
-    return dota_synth.synthetic(flaws, 2 if flaws else dota_synth.MINUTES)
+    """The 12-minute match (3 minutes with flaws): dota_synth.synthetic."""
+    return dota_synth.synthetic(flaws, dota_synth.FLAW_MINUTES if flaws else dota_synth.MINUTES)
 
 
 def expected_fights(con, truth, combat):

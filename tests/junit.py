@@ -1,6 +1,9 @@
 """Runs unittest cases and writes their results as JUnit XML to
 $XML_OUTPUT_FILE (where Bazel reads test cases), so that each case counts.
-Usage: junit.main() from a test module."""
+Usage: junit.main() from a test module; the modules named on its command
+line (other tests/*.py) run in the same process too, so that they share
+what the first made (a synthetic match, its index)."""
+import importlib
 import os
 import sys
 import time
@@ -40,6 +43,10 @@ class _Result(unittest.TextTestResult):
 
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules["__main__"])
+    for name in sys.argv[1:]:
+        if name.endswith(".py"):
+            suite.addTests(unittest.defaultTestLoader.loadTestsFromModule(
+                importlib.import_module(name[:-3])))
     runner = unittest.TextTestRunner(resultclass=_Result, verbosity=2, stream=sys.stdout)
     result = runner.run(suite)
     out = os.environ.get("XML_OUTPUT_FILE")

@@ -6,16 +6,12 @@
 //
 //   node browser_check.js URL TICKS_JSON SCREENSHOT.png
 "use strict";
-const { chromium } = require("playwright-core");
+const { launch } = require("./chromium.js");
 
 async function main() {
   const [url, ticksJson, shot] = process.argv.slice(2);
   const ticks = JSON.parse(ticksJson);
-  const browser = await chromium.launch({
-    executablePath: process.env.GEM_CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch();
   const out = { frames: {}, errors: [] };
   try {
     const page = await browser.newPage({ viewport: { width: 1300, height: 1500 } });

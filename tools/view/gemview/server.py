@@ -15,14 +15,18 @@ from . import backgrounds
 from .source import IndexError_
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The page's scripts, in the order index.html loads them (one global scope).
+SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "page", "page_dota",
+           "page_cs2", "page_deadlock", "main"]
 STATIC = {
     "/": ("static/index.html", "text/html; charset=utf-8"),
-    "/view.js": ("static/view.js", "text/javascript; charset=utf-8"),
+    **{"/%s.js" % name: ("static/%s.js" % name, "text/javascript; charset=utf-8")
+       for name in SCRIPTS},
     "/view.css": ("static/view.css", "text/css; charset=utf-8"),
     "/uPlot.js": ("node_modules/uplot/dist/uPlot.iife.min.js", "text/javascript; charset=utf-8"),
     "/uPlot.css": ("node_modules/uplot/dist/uPlot.min.css", "text/css; charset=utf-8"),
 }
-API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events|background)$")
+API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events|background|page)$")
 IMAGE = re.compile(r"^/map-image/(\d{1,9})$")
 WHOLE = re.compile(r"^-?\d{1,15}$")
 
@@ -109,6 +113,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return match.frame(tick)
         if what == "timeline":
             return match.timeline(whole_number(params, "step", 1, 100000, default=1))
+        if what == "page":
+            return match.page()
         if what == "background":
             found = self.background_of(match)
             return dict(image=("/map-image/%d" % match.id) if found else None,

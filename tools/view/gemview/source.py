@@ -10,7 +10,7 @@ import struct
 import queue
 import urllib.parse
 
-from . import kinds
+from . import kinds, pages
 
 # A frame names at most this many units (SQLite takes 32,766 parameters).
 MAX_UNITS = 20000
@@ -36,6 +36,7 @@ class Match:
         self.id = match_id
         self.label = label or os.path.basename(path)
         self._pool = queue.SimpleQueue()
+        self._page = None
         self.error = None
         self.facts = {}
         try:
@@ -53,6 +54,10 @@ class Match:
         return con
 
     def query(self, sql, args=()):
+        return self.query_columns(sql, args)[1]
+
+    def query_columns(self, sql, args=()):
+        """(column names, rows) of one statement."""
         # The server starts a thread a request: connections (each with
         # libgem's caches warm) are pooled, not kept per thread.
         try:
@@ -62,12 +67,19 @@ class Match:
         try:
             if con is None:
                 con = self._open()
-            return con.execute(sql, args).fetchall()
+            cur = con.execute(sql, args)
+            return [d[0] for d in cur.description or []], cur.fetchall()
         except sqlite3.Error as e:
             raise IndexError_(str(e)) from None
         finally:
             if con is not None:
                 self._pool.put(con)
+
+    def page(self):
+        """The match page's data (pages.py), made once."""
+        if self._page is None:
+            self._page = pages.page(self)
+        return self._page
 
     def _tables(self):
         return {name for (name,) in self.query("SELECT name FROM sqlite_schema WHERE type IN "

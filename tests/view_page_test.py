@@ -1,0 +1,209 @@
+"""gem-view's match page in Debian's headless Chromium (playwright-core), on
+a 12-minute gem-synth Dota match and a 6-round gem-synth CS2 match: every
+number the page shows equals SQL written here apart from gemview/pages.py
+(over the timeline, the combat log's rows, the actions, the draft, the
+rounds and the CS2 views); the charts' x axes read the game clock at whole
+minutes; the M key shows the page; a click on a CS2 round seeks the map to
+the round's start; a click on a Dota teamfight seeks to it and draws its
+area; the items column is, at the clock's tick, each hero's inventory as of
+its last change by then; the ward map draws the wards its range holds."""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect,  # noqa: E402
+                     replay_path, synthetic_index)
+from view_test import Server  # noqa: E402
+
+VIEW = os.path.join(CHECKOUT, "tools", "view")
+SHOTS = os.environ.get("GEM_VIEW_SHOTS")
+CS2 = "cs2_demofilenet_14155_de_dust2"
+
+
+def need_browser(test):
+    if not os.path.exists("/usr/bin/chromium"):
+        test.skipTest("SKIPPED: /usr/bin/chromium is not installed (tools/setup.sh installs it)")
+    if not os.path.isdir(os.path.join(VIEW, "node_modules", "playwright-core")):
+        test.skipTest("SKIPPED: tools/view/node_modules is missing (tools/setup.sh runs npm ci)")
+
+
+def run_page(test, path, label):
+    server = Server(path)
+    shot = os.path.join(SHOTS or TMP, "page-%s.png" % label)
+    try:
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
+        run = subprocess.run(["node", os.path.join(VIEW, "page_check.js"), server.url, shot],
+                             capture_output=True, text=True, timeout=240, cwd=VIEW, env=env)
+    finally:
+        server.close()
+    test.assertEqual(run.returncode, 0, run.stderr[-2000:])
+    out = json.loads(run.stdout)
+    test.assertIsNone(out.get("error"), label)
+    test.assertEqual(out["errors"], [], label)
+    test.assertGreater(os.path.getsize(shot), 20000)
+    return out
+
+
+def check_clock(test, labels):
+    """The x labels: m:ss at whole minutes, in order."""
+    test.assertTrue(labels)
+    minutes = []
+    for s in labels:
+        m = re.match(r"^(-?)(\d+):(\d\d)$", s)
+        test.assertIsNotNone(m, s)
+        test.assertEqual(m.group(3), "00", s)
+        minutes.append(int(m.group(2)) * (-1 if m.group(1) else 1))
+    test.assertEqual(minutes, sorted(set(minutes)))
+
+
+def game_time_at(con, tick):
+    """The page's clock at a tick: the last timeline sample's game_time at
+    or before it, plus the ticks since."""
+    row = con.execute("SELECT tick, max(game_time) FROM timeline WHERE tick = (SELECT max(tick) "
+                      "FROM timeline WHERE tick <= ?)", (tick,)).fetchone()
+    interval = con.execute("SELECT value FROM meta WHERE key = 'tick_interval'").fetchone()[0]
+    if row[0] is None:
+        first = con.execute("SELECT value FROM meta WHERE key = 'first_tick'").fetchone()[0]
+        return (tick - first) * interval
+    return row[1] + (tick - row[0]) * interval
+
+
+class DotaPage(unittest.TestCase):
+    def test_the_numbers_and_controls(self):
+        need_browser(self)
+        path = synthetic_index(12, 11)
+        if path is None:
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        out = run_page(self, path, "dota2")
+        con = connect(path)
+        for labels in out["clock"].values():
+            check_clock(self, labels)
+        page = out["page"]
+        minutes = con.execute("SELECT duration_s / 60.0 FROM match_info").fetchone()[0]
+        names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        teams = dict(con.execute("SELECT slot, team FROM players"))
+        slot_of = {h: s for s, h in heroes.items()}
+        damage, healing = {}, {}
+        for kind, source, target, hero, illusion, value in con.execute(
+                "SELECT type, damage_source_name_idx, target_name_idx, is_target_hero, "
+                "is_target_illusion, value FROM combat_log_entries WHERE type IN (0, 1)"):
+            slot = slot_of.get(names.get(source))
+            if slot is None or not hero or illusion:
+                continue
+            if kind == 0 and names.get(target) != heroes[slot]:
+                damage[slot] = damage.get(slot, 0) + value
+            if kind == 1:
+                healing[slot] = healing.get(slot, 0) + value
+        actions = dict(con.execute("SELECT slot, count(*) FROM actions GROUP BY slot"))
+        self.assertEqual(len(page["players"]), 10)
+        for slot, shown in page["players"].items():
+            slot = int(slot)
+            last = con.execute("SELECT kills, deaths, assists, last_hits, denies, net_worth, "
+                               "earned_gold, xp FROM timeline WHERE slot = ? ORDER BY tick DESC "
+                               "LIMIT 1", (slot,)).fetchone()
+            self.assertEqual(shown["kda"], list(last[:3]), slot)
+            self.assertEqual((shown["lh"], shown["dn"], shown["nw"]), last[3:6], slot)
+            # (JavaScript's Math.round: halves up.)
+            self.assertEqual(shown["gpm"], math.floor(last[6] / minutes + 0.5), slot)
+            self.assertEqual(shown["xpm"], math.floor(last[7] / minutes + 0.5), slot)
+            self.assertEqual(shown["damage"], damage.get(slot, 0), slot)
+            self.assertEqual(shown["healing"], healing.get(slot, 0), slot)
+            self.assertEqual(shown["apm"], int(actions.get(slot, 0) // minutes), slot)
+        self.assertEqual(page["draft"], [list(r) for r in con.execute(
+            "SELECT team, is_pick, hero FROM draft ORDER BY ord")])
+        # The advantage: Radiant's net worth and XP less Dire's, every sample.
+        sums = {}
+        for tick, slot, nw, xp in con.execute("SELECT tick, slot, net_worth, xp FROM timeline"):
+            s = sums.setdefault(tick, [0, 0])
+            sign = 1 if teams[slot] == 2 else -1
+            s[0] += sign * (nw or 0)
+            s[1] += sign * (xp or 0)
+        adv = page["advantage"]
+        self.assertEqual(adv["ticks"], sorted(sums))
+        self.assertEqual(adv["gold"], [sums[t][0] for t in adv["ticks"]])
+        self.assertEqual(adv["xp"], [sums[t][1] for t in adv["ticks"]])
+        self.assertGreater(adv["marks"], 10)
+        fights = con.execute("SELECT id, deaths FROM teamfights ORDER BY id").fetchall()
+        self.assertEqual([(f["id"], f["deaths"]) for f in page["fights"]], fights)
+        for f in page["fights"]:
+            for team in (2, 3):
+                self.assertEqual(f["gold"][str(team)], con.execute(
+                    "SELECT total(gold_delta) FROM teamfight_players t JOIN players p USING "
+                    "(slot) WHERE t.id = ? AND p.team = ?", (f["id"], team)).fetchone()[0])
+        # The items at the last tick.
+        held = {}
+        for slot, position, item in con.execute("SELECT slot, position, item FROM inventory "
+                                                "WHERE position <= 5 ORDER BY tick, id"):
+            held.setdefault(slot, {})[position] = item
+        self.assertEqual(out["items_last"]["held"], {
+            str(s): [i for _, i in sorted(p.items()) if i is not None] for s, p in held.items()})
+        # The wards placed from -2:00 to 5:00 of the clock.
+        wards = sum(1 for tick, x in con.execute("SELECT placed_tick, x FROM wards")
+                    if x is not None and -120 <= game_time_at(con, tick) <= 300)
+        self.assertEqual(out["wards_5"]["drawn"], wards)
+        self.assertGreater(wards, 0)
+        # The first teamfight, chosen: the map at its start, its area drawn.
+        first = con.execute("SELECT id, start_tick, x, y FROM teamfights ORDER BY id").fetchone()
+        self.assertEqual(out["fight"]["tick"], first[1])
+        self.assertTrue(out["fight"]["map"])
+        self.assertEqual(out["fight"]["fight"]["id"], first[0])
+        self.assertAlmostEqual(out["fight"]["fight"]["x"], first[2], places=3)
+
+
+class Cs2Page(unittest.TestCase):
+    def test_the_numbers_the_round_bar_and_one_round(self):
+        need_browser(self)
+        fixture = replay_path(CS2)
+        if not os.path.exists(fixture):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (CS2, FIXTURES))
+        stem = os.path.join(TMP, "page-cs2")
+        subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7", "--quiet",
+                        stem + ".dem"], check=True)
+        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
+        out = run_page(self, stem + ".db", "cs2")
+        con = connect(stem + ".db")
+        for labels in out["clock"].values():
+            check_clock(self, labels)
+        page = out["page"]
+        rounds = con.execute("SELECT round, winner, reason, coalesce(start_tick, tick) FROM rounds "
+                             "ORDER BY round").fetchall()
+        self.assertEqual([(r["round"], r["winner"], r["reason"], r["seek"]) for r in page["rounds"]],
+                         rounds)
+        glyphs = {"ct_eliminated": "elimination", "t_eliminated": "elimination",
+                  "bomb_exploded": "bomb", "bomb_defused": "defuse", "target_saved": "time"}
+        for r in page["rounds"]:
+            self.assertEqual(r["glyph"], glyphs[r["reason"]], r)
+        self.assertEqual(page["buys"], {"%d/%d" % (r, t): [e, b] for r, t, e, b in con.execute(
+            "SELECT round, team, equipment_value, buy_type FROM buys")})
+        stats = {r[0]: r[1:] for r in con.execute(
+            "SELECT slot, kpr, adr, kast, hs_pct, rating, opening_kills, opening_deaths, "
+            "clutches_won, clutches FROM player_stats")}
+        self.assertEqual(set(int(s) for s in page["players"]), set(stats))
+        for slot, shown in page["players"].items():
+            s = stats[int(slot)]
+            self.assertEqual([shown["kpr"], shown["adr"], shown["kast"], shown["hs"],
+                              shown["rating"]], list(s[:5]), slot)
+            self.assertEqual(shown["opening"], list(s[5:7]), slot)
+            self.assertEqual(shown["clutches"], list(s[7:9]), slot)
+        # The second round's box seeks the map to that round's start.
+        self.assertEqual(out["round_seek"]["tick"], rounds[1][3])
+        self.assertFalse(out["round_seek"]["page"], "the map is shown")
+        # Round 2 alone.
+        self.assertEqual(out["round_view"]["over"], 2)
+        want = {str(s): {"kills": k, "deaths": d, "assists": a, "damage": g, "kast": t}
+                for s, k, d, a, g, t in con.execute(
+                    "SELECT slot, kills, deaths, assists, damage, kast FROM player_rounds "
+                    "WHERE round = 2")}
+        self.assertEqual(out["round_view"]["players"], want)
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -1,0 +1,84 @@
+// Drives gem-view's match page in Debian's headless Chromium
+// (playwright-core, no downloaded browser) and prints, as one JSON object,
+// what the page showed: the numbers it drew (window.gemView.page), the
+// charts' clock labels, and what its controls did: the M key shows it, a
+// click on a CS2 round seeks the map to the round's start, a click on a
+// Dota teamfight seeks to it and draws its area, the clock moves the items
+// column, the ward map's range narrows what it draws. The caller
+// (tests/view_page_test.py) compares it with SQL.
+//
+//   node page_check.js URL SCREENSHOT.png
+"use strict";
+const { launch } = require("./chromium.js");
+
+async function main() {
+  const [url, shot] = process.argv.slice(2);
+  const browser = await launch();
+  const out = { errors: [] };
+  const G = () => window.gemView;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 1500 } });
+    page.on("pageerror", (e) => out.errors.push(String(e)));
+    await page.goto(url);
+    await page.waitForFunction(() => window.gemView && window.gemView.ready, null,
+      { timeout: 60000 });
+    out.error = await page.evaluate(() => window.gemView.error);
+    out.clock = await page.evaluate(() => Object.fromEntries(Object.entries(
+      window.gemView.chartData || {}).map(([k, v]) => [k, v.clock])));
+    await page.keyboard.press("m");
+    await page.waitForFunction(() => window.gemView.pageShown, null, { timeout: 30000 });
+    out.page = await page.evaluate(() => window.gemView.page);
+    out.info = await page.evaluate(() => ({ first: Number(document.getElementById("scrub").min),
+      last: Number(document.getElementById("scrub").max) }));
+    if (out.page.game === "cs2" && out.page.rounds.length > 1) {
+      // The second round's box.
+      const box = await (await page.$("#roundbar")).boundingBox();
+      const n = await page.evaluate(() => window.gemView.frames);
+      await page.mouse.click(box.x + 2 + 34 * 1 + 15, box.y + 18);
+      await page.waitForFunction((k) => window.gemView.frames > k, n, { timeout: 30000 });
+      out.round_seek = await page.evaluate(() => ({ tick: window.gemView.tick,
+        page: !document.getElementById("page").hidden }));
+      // One round's view.
+      await page.keyboard.press("m");
+      await page.waitForFunction(() => !document.getElementById("page").hidden, null,
+        { timeout: 10000 });
+      await page.selectOption("#cs2round", "2");
+      out.round_view = await page.evaluate(() => ({ over: window.gemView.page.over,
+        players: window.gemView.page.players }));
+    }
+    if (out.page.game === "dota2") {
+      // The items column follows the clock: at the last tick.
+      await page.evaluate((t) => window.gemView.seek(t), out.info.last);
+      await page.waitForFunction((t) => window.gemView.page.items &&
+        window.gemView.page.items.tick === t, out.info.last, { timeout: 30000 });
+      out.items_last = await page.evaluate(() => window.gemView.page.items);
+      // The ward map over its first five minutes.
+      await page.fill("#wardto", "5");
+      await page.dispatchEvent("#wardto", "change");
+      out.wards_5 = await page.evaluate(() => window.gemView.page.wards);
+      const fight = await page.$("#fights tr[data-fight]");
+      if (fight) {
+        const n = await page.evaluate(() => window.gemView.frames);
+        await fight.click();
+        await page.waitForFunction((k) => window.gemView.frames > k, n, { timeout: 30000 });
+        out.fight = await page.evaluate(() => ({ tick: window.gemView.tick,
+          fight: window.gemView.fight, map: !document.getElementById("stage").hidden }));
+      }
+    }
+    // The page, for the screenshot.
+    if (await page.evaluate(() => document.getElementById("page").hidden)) {
+      await page.keyboard.press("m");
+      await page.waitForFunction(() => !document.getElementById("page").hidden, null,
+        { timeout: 10000 });
+    }
+    await page.screenshot({ path: shot, fullPage: true });
+  } finally {
+    await browser.close();
+  }
+  process.stdout.write(JSON.stringify(out));
+}
+
+main().catch((e) => {
+  process.stderr.write(String((e && e.stack) || e) + "\n");
+  process.exit(1);
+});

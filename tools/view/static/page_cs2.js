@@ -1,0 +1,122 @@
+// gem-view: CS2's match page (HLTV-style): the round history (each round's
+// winner, a glyph of how it was won and the score after it; a click seeks
+// the map to the round's start), each side's economy and buy per round,
+// and the players' figures over the match or one round.
+"use strict";
+
+// How a round was won, as the rounds table names it, and the glyph drawn
+// for it (by us, on a canvas: no image ships).
+const WIN_GLYPHS = { t_eliminated: "elimination", ct_eliminated: "elimination",
+  vip_killed: "elimination", bomb_exploded: "bomb", t_planted: "bomb", bomb_defused: "defuse",
+  target_saved: "time", hostages_not_rescued: "time", t_not_escaped: "time",
+  vip_not_escaped: "time", hostages_rescued: "rescue", t_surrender: "surrender",
+  ct_surrender: "surrender" };
+function drawGlyph(g, kind, x, y, size) {
+  g.save();
+  g.strokeStyle = g.fillStyle = "#fff";
+  g.lineWidth = 2;
+  g.beginPath();
+  if (kind === "elimination") {  // a cross
+    g.moveTo(x - size, y - size); g.lineTo(x + size, y + size);
+    g.moveTo(x + size, y - size); g.lineTo(x - size, y + size);
+    g.stroke();
+  } else if (kind === "bomb") {  // a round bomb with its fuse
+    g.arc(x, y + 1, size * 0.8, 0, 2 * Math.PI);
+    g.fill();
+    g.moveTo(x + size * 0.5, y - size * 0.5); g.lineTo(x + size, y - size);
+    g.stroke();
+  } else if (kind === "defuse") {  // a pair of cutters
+    g.moveTo(x - size, y + size); g.lineTo(x + size, y - size);
+    g.moveTo(x - size, y - size * 0.2); g.lineTo(x + size * 0.2, y + size);
+    g.stroke();
+  } else if (kind === "time") {  // a clock
+    g.arc(x, y, size, 0, 2 * Math.PI);
+    g.moveTo(x, y); g.lineTo(x, y - size * 0.7);
+    g.moveTo(x, y); g.lineTo(x + size * 0.5, y);
+    g.stroke();
+  } else {  // anything else: a dot
+    g.arc(x, y, size * 0.4, 0, 2 * Math.PI);
+    g.fill();
+  }
+  g.restore();
+}
+
+PAGES.cs2 = {
+  draw(host, d) {
+    const shown = (G.page = { game: "cs2", rounds: [], players: {}, buys: {} });
+    const rounds = d.rounds || [];
+    if (rounds.length) {
+      const s = section(host, "Rounds (a click seeks to the round's start)");
+      const w = 34;
+      s.innerHTML += `<canvas id="roundbar" width="${w * rounds.length + 4}" height="64"></canvas>`;
+      const c = s.querySelector("canvas"), g = c.getContext("2d");
+      g.font = "10px sans-serif";
+      rounds.forEach((r, i) => {
+        const x = 2 + i * w;
+        g.fillStyle = r.winner ? teamColor(r.winner) : "#444";
+        g.fillRect(x, 2, w - 4, 34);
+        drawGlyph(g, WIN_GLYPHS[r.reason] || "other", x + (w - 4) / 2, 19, 7);
+        g.fillStyle = "#dde";
+        g.fillText(String(r.round), x + 2, 48);
+        g.fillText(`${r.t_score ?? ""}:${r.ct_score ?? ""}`, x + 2, 60);
+        shown.rounds.push({ round: r.round, winner: r.winner, reason: r.reason,
+          glyph: WIN_GLYPHS[r.reason] || "other", seek: r.start_tick ?? r.tick });
+      });
+      c.addEventListener("click", (e) => {
+        const r = rounds[Math.floor((e.offsetX - 2) / w)];
+        if (r) { showPage(false); seek(r.start_tick ?? r.tick); }
+      });
+    }
+    if (d.buys) {
+      const by = {};
+      for (const b of d.buys) {
+        (by[b.round] = by[b.round] || {})[b.team] = b;
+        shown.buys[b.round + "/" + b.team] = [b.equipment_value, b.buy_type];
+      }
+      section(host, "Economy: each side's equipment at the freeze's end, and its buy").innerHTML +=
+        table(["round", "T equipment", "T buy", "CT equipment", "CT buy"],
+          Object.keys(by).map((r) => cells([r, by[r][2]?.equipment_value ?? "",
+            esc(by[r][2]?.buy_type ?? ""), by[r][3]?.equipment_value ?? "",
+            esc(by[r][3]?.buy_type ?? "")])));
+    }
+    if (d.players) {
+      const s = section(host, "Players");
+      s.innerHTML += `<label>over <select id="cs2round"><option value="">the match</option>` +
+        rounds.map((r) => `<option value="${r.round}">round ${r.round}</option>`).join("") +
+        `</select></label><div id="cs2players"></div>`;
+      this.data = d;
+      s.querySelector("select").addEventListener("change", (e) => this.players(e.target.value));
+      this.players("");
+    }
+  },
+  // The players' table over the match, or one round (player_rounds).
+  players(round) {
+    const d = this.data, out = {};
+    let rows;
+    if (round === "") {
+      rows = d.players.map((p) => {
+        out[p.slot] = { kpr: p.kpr, adr: p.adr, kast: p.kast, hs: p.hs_pct, rating: p.rating,
+          opening: [p.opening_kills, p.opening_deaths], clutches: [p.clutches_won, p.clutches] };
+        return cells([esc(p.name || "slot " + p.slot), num(p.kpr, 2), num(p.adr, 1), num(p.kast, 1),
+          num(p.hs_pct, 1), num(p.rating, 2), `${p.opening_kills}/${p.opening_deaths}`,
+          `${p.trade_kills}/${p.traded_deaths}`, `${p.clutches_won}/${p.clutches}`,
+          p.utility_damage, p.flash_assists, p.enemies_flashed], `color:${teamColor(p.team)}`);
+      });
+      $("cs2players").innerHTML = table(["player", "KPR", "ADR", "KAST %", "HS %", "rating 1.0",
+        "opening K/D", "trades K/traded", "clutches won/played", "utility damage",
+        "flash assists", "enemies flashed"], rows);
+    } else {
+      rows = (d.player_rounds || []).filter((r) => r.round === Number(round)).map((r) => {
+        out[r.slot] = { kills: r.kills, deaths: r.deaths, assists: r.assists, damage: r.damage,
+          kast: r.kast };
+        return cells([esc(playerName(r.slot)), `${r.kills}/${r.deaths}/${r.assists}`, r.damage,
+          r.kast ? "yes" : "no", r.traded ? "yes" : "", r.utility_damage, r.flash_assists,
+          r.enemies_flashed]);
+      });
+      $("cs2players").innerHTML = table(["player", "K/D/A", "damage", "KAST", "traded",
+        "utility damage", "flash assists", "enemies flashed"], rows);
+    }
+    G.page.players = out;
+    G.page.over = round === "" ? "match" : Number(round);
+  },
+};

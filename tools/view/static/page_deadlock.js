@@ -1,0 +1,33 @@
+// gem-view: Deadlock's match page, as far as its tables go: the players at
+// the end, the souls advantage with the objectives and the mid boss
+// marked, the urn's events.
+"use strict";
+
+PAGES.deadlock = {
+  draw(host, d) {
+    const shown = (G.page = { game: "deadlock", players: {} });
+    if (d.players) {
+      section(host, "Players").innerHTML += table(["player", "K/D/A", "souls"],
+        d.players.map((p) => {
+          shown.players[p.slot] = { kda: [p.kills, p.deaths, p.assists], souls: p.souls };
+          return cells([esc(p.name || "slot " + p.slot), `${p.kills ?? ""}/${p.deaths ?? ""}/` +
+            `${p.assists ?? ""}`, p.souls ?? ""], `color:${teamColor(p.team)}`);
+        }));
+    }
+    if (d.advantage && d.advantage.ticks.length) {
+      const marks = [];
+      for (const o of d.objectives || []) {
+        if (o.destroyed_tick !== null) marks.push([o.destroyed_tick, "obj", teamColor(o.team) + "aa"]);
+      }
+      for (const m of d.mid_boss || []) marks.push([m.tick, "boss", "#ffffff60"]);
+      advantageChart(section(host, "Amber's souls advantage"), "", d.advantage,
+        [["souls", "souls", "#ffd866"]], marks);
+      shown.advantage = { ticks: d.advantage.ticks, souls: d.advantage.souls, marks: marks.length };
+    }
+    if (d.urn && d.urn.length) {
+      section(host, "The urn").innerHTML += `<ul class="events">${d.urn.map((u) =>
+        `<li>${clockText(u.game_time ?? 0)} ${esc(u.event)} ${esc(playerName(u.slot))}</li>`)
+        .join("")}</ul>`;
+    }
+  },
+};

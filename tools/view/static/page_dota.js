@@ -1,0 +1,164 @@
+// gem-view: Dota's match page (OpenDota's): the draft, the players (K/D/A,
+// farm, GPM and XPM, damage and healing, lane and laning, APM, the items
+// they hold at the clock's tick, the skill build), the gold and XP
+// advantage with the objectives and fights marked, the teamfights (a click
+// seeks and draws the fight's area on the map), the ward map over a range
+// of the clock, runes and buybacks.
+"use strict";
+
+const OBJECTIVE_MARKS = { tower: "T", barracks: "B", roshan: "R", aegis: "A", ancient: "F",
+  tormentor: "M", first_blood: "FB" };
+function heroShort(h) { return h ? h.replace(/^npc_dota_hero_/, "") : ""; }
+function itemShort(i) { return i ? i.replace(/^item_/, "") : ""; }
+
+PAGES.dota2 = {
+  draw(host, d) {
+    const shown = (G.page = { game: "dota2", players: {}, fights: [], wards: null });
+    if (d.draft) {
+      section(host, "Draft").innerHTML += `<ol class="draft">${d.draft.map((x) =>
+        `<li style="color:${teamColor(x.team)}">${x.is_pick ? "pick" : "ban"} ` +
+        `${esc(heroShort(x.hero))}</li>`).join("")}</ol>`;
+      shown.draft = d.draft.map((x) => [x.team, x.is_pick, x.hero]);
+    }
+    if (d.players) {
+      const lanes = Object.fromEntries((d.lanes || []).map((l) => [l.slot, l]));
+      const rows = d.players.map((p) => {
+        const l = lanes[p.slot] || {};
+        const values = {
+          kda: [p.kills, p.deaths, p.assists], lh: p.last_hits, dn: p.denies,
+          nw: p.net_worth, gpm: Math.round(p.gpm ?? 0), xpm: Math.round(p.xpm ?? 0),
+          damage: p.hero_damage, healing: p.healing, apm: l.apm === undefined ? null :
+            Math.floor(l.apm ?? 0) };
+        shown.players[p.slot] = values;
+        return cells([esc(heroShort(p.hero)), esc(p.name || ""), values.kda.join("/"),
+          `${p.last_hits ?? ""}/${p.denies ?? ""}`, p.net_worth ?? "", values.gpm, values.xpm,
+          num(p.hero_damage), num(p.healing),
+          esc([l.lane_name, l.role_name].filter(Boolean).join(" ") + (l.is_roaming ? " (roams)" : "")),
+          l.lh_10 === undefined || l.lh_10 === null ? "" :
+            `${l.lh_10} (${l.last_hits_diff === null ? "" : (l.last_hits_diff >= 0 ? "+" : "") +
+              l.last_hits_diff})`,
+          values.apm ?? "", `<span class="items" data-slot="${p.slot}"></span>`],
+        `color:${teamColor(p.team)}`, `data-slot="${p.slot}"`);
+      });
+      section(host, "Players").innerHTML += table(["hero", "player", "K/D/A", "LH/DN", "net worth",
+        "GPM", "XPM", "hero damage", "healing", "lane", "LH@10 (vs opp.)", "APM",
+        "items at the clock"], rows);
+      if (d.skills) {
+        const bySlot = {};
+        for (const s of d.skills) (bySlot[s.slot] = bySlot[s.slot] || []).push(s);
+        section(host, "Skill builds").innerHTML += table(["hero", "levels in order"],
+          d.players.map((p) => cells([esc(heroShort(p.hero)), (bySlot[p.slot] || []).map((s) =>
+            esc(s.ability.replace(heroShort(p.hero) + "_", "")) + "<sub>" + s.level + "</sub>")
+            .join(" ")], `color:${teamColor(p.team)}`)));
+      }
+    }
+    if (d.advantage && d.advantage.ticks.length) {
+      const marks = [];
+      for (const o of d.objectives || []) {
+        if (OBJECTIVE_MARKS[o.kind]) marks.push([o.tick, OBJECTIVE_MARKS[o.kind], teamColor(o.by_team ?? o.team) + "aa"]);
+      }
+      for (const f of d.teamfights || []) marks.push([f.start_tick, "fight", "#ffffff50"]);
+      for (const b of d.buybacks || []) marks.push([b.tick, "bb", "#c792ea80"]);
+      for (const r of d.runes || []) marks.push([r.tick, "r", "#ffffff18"]);
+      const s = section(host, "Radiant's advantage: gold (net worth) and XP");
+      advantageChart(s, "", d.advantage, [["net_worth", "gold", "#ffd866"], ["xp", "XP", "#78dce8"]],
+        marks);
+      shown.advantage = { ticks: d.advantage.ticks, gold: d.advantage.net_worth, xp: d.advantage.xp,
+        marks: marks.length };
+    }
+    if (d.teamfights) {
+      const s = section(host, "Teamfights (a click seeks and draws its area)");
+      s.innerHTML += table(["#", "from", "to", "deaths", "Radiant gold", "Dire gold"],
+        d.teamfights.map((f) => {
+          const gold = { 2: 0, 3: 0 };
+          for (const p of f.players) {
+            const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
+            if (team in gold) gold[team] += p.gold_delta;
+          }
+          shown.fights.push({ id: f.id, deaths: f.deaths, gold });
+          return cells([f.id, clockText(f.start_time ?? 0), clockText(f.end_time ?? 0), f.deaths,
+            gold[2], gold[3]], "cursor:pointer", `data-fight="${f.id}"`);
+        }), 'id="fights"');
+      s.querySelectorAll("tr[data-fight]").forEach((tr) => tr.addEventListener("click", () => {
+        const f = d.teamfights.find((x) => x.id === Number(tr.dataset.fight));
+        selectFight(f);
+      }));
+    }
+    if (d.wards) drawWardMap(host, d.wards);
+    const events = [].concat((d.runes || []).map((r) => [r.tick, r.game_time,
+      `${esc(playerName(r.slot))} took ${esc(r.rune || "a rune")}`]),
+    (d.buybacks || []).map((b) => [b.tick, b.game_time, `${esc(playerName(b.slot))} bought back`]))
+      .sort((a, b) => a[0] - b[0]);
+    if (events.length) {
+      section(host, "Runes and buybacks").innerHTML += `<ul class="events">${events.map(([t, g, text]) =>
+        `<li data-tick="${t}">${clockText(g ?? 0)} ${text}</li>`).join("")}</ul>`;
+      host.querySelectorAll(".events li").forEach((li) =>
+        li.addEventListener("click", () => seek(Number(li.dataset.tick))));
+    }
+    this.items = d.items || [];
+  },
+  // The items each hero holds at tick t (the inventory's last change of
+  // each of slots 0-5 by then).
+  tick(t) {
+    const held = {};
+    for (const x of this.items) {
+      if (x.tick > t) break;
+      (held[x.slot] = held[x.slot] || {})[x.position] = x.item;
+    }
+    const at = {};
+    document.querySelectorAll("#page .items").forEach((span) => {
+      const slot = Number(span.dataset.slot);
+      const items = Object.entries(held[slot] || {}).sort((a, b) => a[0] - b[0])
+        .map(([, i]) => i).filter(Boolean);
+      at[slot] = items;
+      span.textContent = items.map(itemShort).join(", ");
+    });
+    if (G.page) G.page.items = { tick: t, held: at };
+  },
+};
+
+// The fight's area: a circle about its deaths (the kills table's), drawn
+// by the map until another is chosen; the map seeks to its start.
+function selectFight(f) {
+  const deaths = kills.filter((k) => k.tick >= f.start_tick && k.tick <= f.end_tick && k.x !== null);
+  let r = 600;
+  for (const k of deaths) r = Math.max(r, Math.hypot(k.x - f.x, k.y - f.y) + 300);
+  G.fight = { id: f.id, x: f.x, y: f.y, r, deaths: deaths.length };
+  showPage(false);
+  seek(f.start_tick);
+}
+
+// Wards placed within [from, to] minutes of the clock, each drawn where it
+// stood, its size by how long it stood.
+function drawWardMap(host, wardRows) {
+  const s = section(host, "Ward map");
+  s.innerHTML += `<label>from <input id="wardfrom" type="number" value="-2" step="1"> to ` +
+    `<input id="wardto" type="number" value="${Math.ceil(gameTime(info.last_tick) / 60)}" ` +
+    `step="1"> min</label><br><canvas id="wardmap" width="420" height="420"></canvas>`;
+  const redraw = () => {
+    const from = Number($("wardfrom").value) * 60, to = Number($("wardto").value) * 60;
+    const c = $("wardmap"), g = c.getContext("2d");
+    g.fillStyle = "#0e1013";
+    g.fillRect(0, 0, c.width, c.height);
+    const b = info.bounds || [-8000, -8000, 8000, 8000];
+    const k = Math.min(c.width / (b[2] - b[0] || 1), c.height / (b[3] - b[1] || 1));
+    let drawn = 0;
+    for (const w of wardRows) {
+      const placed = gameTime(w.placed_tick);
+      if (placed < from || placed > to || w.x === null) continue;
+      const end = w.removed_tick === null ? info.last_tick : w.removed_tick;
+      const minutes = (end - w.placed_tick) * info.tick_interval / 60;
+      const sx = (w.x - b[0]) * k, sy = (b[3] - w.y) * k;
+      g.strokeStyle = teamColor(w.team);
+      g.fillStyle = teamColor(w.team) + (w.kind === "sentry" ? "40" : "90");
+      g.beginPath();
+      g.arc(sx, sy, 3 + Math.min(6, minutes), 0, 2 * Math.PI);
+      g.fill();
+      g.stroke();
+      drawn++;
+    }
+    G.page.wards = { from, to, drawn };
+  };
+  s.querySelectorAll("input").forEach((i) => i.addEventListener("change", redraw));
+  redraw();
+}

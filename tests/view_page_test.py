@@ -6,7 +6,10 @@ rounds and the CS2 views); the charts' x axes read the game clock at whole
 minutes; the M key shows the page; a click on a CS2 round seeks the map to
 the round's start; a click on a Dota teamfight seeks to it and draws its
 area; the items column is, at the clock's tick, each hero's inventory as of
-its last change by then; the ward map draws the wards its range holds."""
+its last change by then; the ward map draws the wards its range holds. On
+CS2's map at chosen ticks: a smoke's area and the seconds it has left, a
+grenade in flight with its whole path, the bomb's timer and the round's
+clock, against the rounds, grenades, paths and bomb rows."""
 import json
 import math
 import os
@@ -33,13 +36,14 @@ def need_browser(test):
         test.skipTest("SKIPPED: tools/view/node_modules is missing (tools/setup.sh runs npm ci)")
 
 
-def run_page(test, path, label):
+def run_page(test, path, label, ticks=()):
     server = Server(path)
     shot = os.path.join(SHOTS or TMP, "page-%s.png" % label)
     try:
         env = dict(os.environ)
         env.pop("LD_PRELOAD", None)
-        run = subprocess.run(["node", os.path.join(VIEW, "page_check.js"), server.url, shot],
+        run = subprocess.run(["node", os.path.join(VIEW, "page_check.js"), server.url, shot,
+                              json.dumps(list(ticks))],
                              capture_output=True, text=True, timeout=240, cwd=VIEW, env=env)
     finally:
         server.close()
@@ -168,8 +172,39 @@ class Cs2Page(unittest.TestCase):
         subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7", "--quiet",
                         stem + ".dem"], check=True)
         subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
-        out = run_page(self, stem + ".db", "cs2")
         con = connect(stem + ".db")
+        # Ticks with a smoke or a fire burning, a grenade in flight, a bomb
+        # ticking (in a round where it went off).
+        smoke = con.execute("SELECT id, detonate_tick + 40, end_tick, x, y FROM grenades WHERE "
+                            "kind = 'smoke' AND end_tick > detonate_tick + 40").fetchone()
+        flying = con.execute("SELECT id, throw_tick + 5 FROM grenades WHERE detonate_tick > "
+                             "throw_tick + 5").fetchone()
+        bomb = con.execute("SELECT p.tick + 64, e.tick, p.x, p.site FROM bomb p JOIN bomb e ON "
+                           "e.round = p.round AND e.kind = 'explode' WHERE p.kind = 'plant' AND "
+                           "e.tick > p.tick + 64").fetchone()
+        self.assertTrue(smoke and flying and bomb)
+        out = run_page(self, stem + ".db", "cs2", [smoke[1], flying[1], bomb[0]])
+        rate = 1 / con.execute("SELECT value FROM meta WHERE key = 'tick_interval'").fetchone()[0]
+        state = out["states"][str(smoke[1])]["cs2"]
+        area = [a for a in state["areas"] if a["id"] == smoke[0]]
+        self.assertEqual(len(area), 1)
+        self.assertEqual(area[0]["kind"], "smoke")
+        self.assertAlmostEqual(area[0]["left"], (smoke[2] - smoke[1]) / rate, places=6)
+        self.assertAlmostEqual(area[0]["x"], smoke[3], places=3)
+        state = out["states"][str(flying[1])]["cs2"]
+        path = [g for g in state["grenades"] if g["id"] == flying[0]]
+        self.assertEqual(len(path), 1)
+        self.assertEqual([p[2] for p in path[0]["path"]], [t for (t,) in con.execute(
+            "SELECT tick FROM grenade_paths WHERE id = ? ORDER BY tick", (flying[0],))])
+        state = out["states"][str(bomb[0])]["cs2"]
+        self.assertAlmostEqual(state["bomb"]["left"], (bomb[1] - bomb[0]) / rate, places=6)
+        self.assertEqual(state["bomb"]["site"], bomb[3])
+        round_, freeze_end = con.execute("SELECT round, freeze_end_tick FROM rounds WHERE "
+                                         "start_tick <= ? ORDER BY round DESC LIMIT 1",
+                                         (bomb[0],)).fetchone()
+        self.assertEqual(state["round"], round_)
+        self.assertAlmostEqual(state["clock"], (bomb[0] - freeze_end) / rate, places=6)
+        self.assertTrue(out["states"][str(bomb[0])]["time"].startswith("R%d " % round_))
         for labels in out["clock"].values():
             check_clock(self, labels)
         page = out["page"]

@@ -7,12 +7,16 @@
 // column, the ward map's range narrows what it draws. The caller
 // (tests/view_page_test.py) compares it with SQL.
 //
-//   node page_check.js URL SCREENSHOT.png
+//   node page_check.js URL SCREENSHOT.png [TICKS_JSON]
+//
+// At each of TICKS (the map shown), window.gemView.cs2: CS2's round clock,
+// grenades, areas and bomb as the map drew them.
 "use strict";
 const { launch } = require("./chromium.js");
 
 async function main() {
-  const [url, shot] = process.argv.slice(2);
+  const [url, shot, ticksJson] = process.argv.slice(2);
+  const ticks = JSON.parse(ticksJson || "[]");
   const browser = await launch();
   const out = { errors: [] };
   const G = () => window.gemView;
@@ -23,6 +27,14 @@ async function main() {
     await page.waitForFunction(() => window.gemView && window.gemView.ready, null,
       { timeout: 60000 });
     out.error = await page.evaluate(() => window.gemView.error);
+    out.states = {};
+    for (const t of ticks) {
+      const n = await page.evaluate(() => window.gemView.frames);
+      await page.evaluate((tick) => window.gemView.seek(tick), t);
+      await page.waitForFunction((k) => window.gemView.frames > k, n, { timeout: 30000 });
+      out.states[t] = await page.evaluate(() => ({ cs2: window.gemView.cs2 || null,
+        time: document.getElementById("time").textContent }));
+    }
     out.clock = await page.evaluate(() => Object.fromEntries(Object.entries(
       window.gemView.chartData || {}).map(([k, v]) => [k, v.clock])));
     await page.keyboard.press("m");

@@ -46,6 +46,8 @@ FIELDS = POSITION + ["CBodyComponent.m_angRotation", "m_iTeamNum", "m_iHealth",
 EVENT_TABLES = {
     "deadlock": [("urn", "tick, id"), ("objectives", "destroyed_tick, entity"),
                  ("patron_phases", "tick, id"), ("mid_boss", "tick, id")],
+    "cs2": [("rounds", "round"), ("grenades", "id"), ("grenade_paths", "id, tick"),
+            ("bomb", "tick, id")],
 }
 
 # Timeline columns the charts plot, per game, when the index has them.

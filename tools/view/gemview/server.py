@@ -16,7 +16,7 @@ from .source import IndexError_
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The page's scripts, in the order index.html loads them (one global scope).
-SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "page", "page_dota",
+SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "cs2_map", "page", "page_dota",
            "page_cs2", "page_deadlock", "main"]
 STATIC = {
     "/": ("static/index.html", "text/html; charset=utf-8"),

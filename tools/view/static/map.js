@@ -81,6 +81,7 @@ function draw() {
     g.drawImage(bg, dx, dy, bg.width * k, bg.height * k);
   }
   if (info.game === "deadlock") deadlockState(t);
+  if (info.game === "cs2") drawCs2(g, t);
   drawTrails(g, t);
   for (const w of wards) {
     if (w.placed_tick > t || (w.removed_tick !== null && w.removed_tick <= t)) continue;
@@ -155,7 +156,8 @@ function draw() {
   }
   G.drawn = drawn;
   G.frames++;
-  $("time").textContent = clockText(gameTime(t)) + `  (tick ${t})`;
+  $("time").textContent = (info.game === "cs2" ? cs2ClockText() + "  " : "") +
+    clockText(gameTime(t)) + `  (tick ${t})`;
   updateSide(t);
   pageTick(t);
   for (const u of Object.values(G.charts)) u.setCursor({ left: u.valToPos(t, "x"), top: 10 });

@@ -79,6 +79,41 @@ def game_time_at(con, tick):
     return row[1] + (tick - row[0]) * interval
 
 
+def check_heatmaps(test, con, out, game):
+    """Every heatmap the page drew: its bins equal a count of the same rows
+    by square, here in Python; and the PNG saved is one."""
+    size = {"dota2": 256, "cs2": 64}[game]
+    sql = {
+        "positions": "SELECT x, y, tick, slot, team FROM timeline WHERE alive = 1",
+        "deaths": "SELECT k.x, k.y, k.tick, k.victim, p.team FROM kills k LEFT JOIN players p "
+                  "ON p.slot = k.victim",
+        "grenades": "SELECT g.x, g.y, g.detonate_tick, g.thrower, e.team FROM grenades g "
+                    "LEFT JOIN economy e ON e.slot = g.thrower AND e.round = g.round "
+                    "WHERE g.detonate_tick IS NOT NULL",
+        "wards": "SELECT x, y, placed_tick, owner, team FROM wards",
+    }
+    test.assertTrue(out["heatmaps"])
+    for name, h in out["heatmaps"].items():
+        kind = h["kind"]
+        who = h["who"].split(":") if h["who"] else None
+        counts = {}
+        for x, y, tick, slot, team in con.execute(sql[kind]):
+            if x is None or y is None or tick is None or not h["from"] <= tick <= h["to"]:
+                continue
+            if who and ((who[0] == "slot" and slot != int(who[1])) or
+                        (who[0] == "team" and team != int(who[1]))):
+                continue
+            key = (math.floor(x / size), math.floor(y / size))
+            counts[key] = counts.get(key, 0) + 1
+        test.assertEqual(h["bin"], size)
+        test.assertEqual({(i, j): n for i, j, n in h["bins"]}, counts, name)
+        test.assertTrue(counts, name)
+    with open(out["png"], "rb") as f:
+        data = f.read()
+    test.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+    test.assertGreater(len(data), 10000)
+
+
 class DotaPage(unittest.TestCase):
     def test_the_numbers_and_controls(self):
         need_browser(self)
@@ -154,6 +189,8 @@ class DotaPage(unittest.TestCase):
                     if x is not None and -120 <= game_time_at(con, tick) <= 300)
         self.assertEqual(out["wards_5"]["drawn"], wards)
         self.assertGreater(wards, 0)
+        check_heatmaps(self, con, out, "dota2")
+        self.assertEqual(set(out["heatmaps"]), {"positions", "deaths", "wards", "all_positions"})
         # The first teamfight, chosen: the map at its start, its area drawn.
         first = con.execute("SELECT id, start_tick, x, y FROM teamfights ORDER BY id").fetchone()
         self.assertEqual(out["fight"]["tick"], first[1])
@@ -228,6 +265,9 @@ class Cs2Page(unittest.TestCase):
                               shown["rating"]], list(s[:5]), slot)
             self.assertEqual(shown["opening"], list(s[5:7]), slot)
             self.assertEqual(shown["clutches"], list(s[7:9]), slot)
+        check_heatmaps(self, con, out, "cs2")
+        self.assertEqual(set(out["heatmaps"]), {"positions", "deaths", "grenades",
+                                                "all_positions"})
         # The second round's box seeks the map to that round's start.
         self.assertEqual(out["round_seek"]["tick"], rounds[1][3])
         self.assertFalse(out["round_seek"]["page"], "the map is shown")

@@ -35,6 +35,39 @@ async function main() {
       out.states[t] = await page.evaluate(() => ({ cs2: window.gemView.cs2 || null,
         time: document.getElementById("time").textContent }));
     }
+    // Heatmaps: each kind, of a team over minutes 1 to 3 (CS2's grenades:
+    // rounds 2 to 3), then everyone's positions saved as a PNG.
+    out.heatmaps = {};
+    const kinds = await page.evaluate(() => [...document.querySelectorAll("#heat option")]
+      .map((o) => o.value).filter(Boolean));
+    for (const kind of kinds) {
+      const rounds = kind === "grenades";
+      await page.selectOption("#heatunit", rounds ? "round" : "min");
+      await page.fill("#heatfrom", rounds ? "2" : "1");
+      await page.fill("#heatto", rounds ? "3" : "3");
+      await page.selectOption("#heatwho", "team:2");
+      await page.evaluate(() => { window.gemView.heatmap = null; });
+      await page.selectOption("#heat", kind);
+      await page.waitForFunction((k) => window.gemView.heatmap &&
+        window.gemView.heatmap.kind === k, kind, { timeout: 30000 });
+      out.heatmaps[kind] = await page.evaluate(() => window.gemView.heatmap);
+    }
+    if (kinds.length) {
+      await page.fill("#heatfrom", "");
+      await page.fill("#heatto", "");
+      await page.selectOption("#heatwho", "");
+      await page.evaluate(() => { window.gemView.heatmap = null; });
+      await page.selectOption("#heat", "positions");
+      await page.waitForFunction(() => window.gemView.heatmap &&
+        window.gemView.heatmap.kind === "positions" && window.gemView.heatmap.who === "" &&
+        window.gemView.heatmap.from === Number(document.getElementById("scrub").min),
+      null, { timeout: 30000 });
+      out.heatmaps.all_positions = await page.evaluate(() => window.gemView.heatmap);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#png")]);
+      const path = shot.replace(/\.png$/, "") + "-heatmap.png";
+      await download.saveAs(path);
+      out.png = path;
+    }
     out.clock = await page.evaluate(() => Object.fromEntries(Object.entries(
       window.gemView.chartData || {}).map(([k, v]) => [k, v.clock])));
     await page.keyboard.press("m");

@@ -11,12 +11,13 @@ import re
 import socketserver
 import urllib.parse
 
-from . import backgrounds
+from . import backgrounds, heatmaps
 from .source import IndexError_
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The page's scripts, in the order index.html loads them (one global scope).
-SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "cs2_map", "page", "page_dota",
+SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "cs2_map", "heatmap",
+           "page", "page_dota",
            "page_cs2", "page_deadlock", "main"]
 STATIC = {
     "/": ("static/index.html", "text/html; charset=utf-8"),
@@ -26,7 +27,7 @@ STATIC = {
     "/uPlot.js": ("node_modules/uplot/dist/uPlot.iife.min.js", "text/javascript; charset=utf-8"),
     "/uPlot.css": ("node_modules/uplot/dist/uPlot.min.css", "text/css; charset=utf-8"),
 }
-API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events|background|page)$")
+API = re.compile(r"^/api/m/(\d{1,9})/(info|frame|timeline|events|background|page|heatmap)$")
 IMAGE = re.compile(r"^/map-image/(\d{1,9})$")
 WHOLE = re.compile(r"^-?\d{1,15}$")
 
@@ -115,6 +116,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return match.timeline(whole_number(params, "step", 1, 100000, default=1))
         if what == "page":
             return match.page()
+        if what == "heatmap":
+            kinds = heatmaps.available(match)
+            kind = (params.get("kind") or [""])[0]
+            if kind not in kinds:
+                raise BadRequest("kind must be one of %s (got %r)" % (", ".join(kinds) or
+                                                                    "none here", kind[:40]))
+            low, high = min(facts["first_tick"], -1), facts["last_tick"]
+            first = whole_number(params, "from", low, high, default=low)
+            last = whole_number(params, "to", low, high, default=high)
+            slot = whole_number(params, "slot", 0, 63) if params.get("slot") else None
+            team = whole_number(params, "team", 2, 3) if params.get("team") else None
+            return heatmaps.heatmap(match, kind, first, last, slot, team)
         if what == "background":
             found = self.background_of(match)
             return dict(image=("/map-image/%d" % match.id) if found else None,

@@ -10,7 +10,7 @@ import struct
 import queue
 import urllib.parse
 
-from . import kinds, pages
+from . import heatmaps, kinds, pages
 
 # A frame names at most this many units (SQLite takes 32,766 parameters).
 MAX_UNITS = 20000
@@ -121,6 +121,7 @@ class Match:
             charts=[c for c in kinds.CHARTS.get(game, []) if c in columns],
             has_kills="kills" in tables, has_wards="wards" in tables,
             bounds=self._bounds(tables))
+        self.facts["heatmaps"] = heatmaps.available(self)
 
     def _bounds(self, tables):
         """Where the timeline's players went (the page widens it to the

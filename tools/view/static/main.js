@@ -33,6 +33,7 @@ async function openMatch(id) {
     await loadMapImage(id);
     buildCharts();
     buildMarks();
+    heatControls();
     const hash = new URLSearchParams(location.hash.slice(1));
     await seek(hash.has("t") ? Number(hash.get("t")) : info.game_start_tick || info.first_tick);
   } catch (e) {
@@ -81,6 +82,7 @@ function wire() {
   $("trail").addEventListener("change", () => draw());
   $("matches").addEventListener("change", (e) => openMatch(Number(e.target.value)));
   $("pagebtn").addEventListener("click", () => showPage(!pageShown));
+  wireHeat();
   window.addEventListener("keydown", (e) => {
     if (!info || e.target.tagName === "INPUT" && e.target.type === "number") return;
     const second = 1 / info.tick_interval, sp = $("speed");

@@ -80,6 +80,7 @@ function draw() {
     const [dx, dy] = toScreen(G.background.ox, G.background.oy);
     g.drawImage(bg, dx, dy, bg.width * k, bg.height * k);
   }
+  drawHeat(g);
   if (info.game === "deadlock") deadlockState(t);
   if (info.game === "cs2") drawCs2(g, t);
   drawTrails(g, t);

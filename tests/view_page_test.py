@@ -20,8 +20,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
-from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, TMP, connect,  # noqa: E402
-                     replay_path, synthetic_index)
+from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, TMP,  # noqa: E402
+                     connect, replay_path, synthetic_index)
 from view_test import Server  # noqa: E402
 
 VIEW = os.path.join(CHECKOUT, "tools", "view")
@@ -37,16 +37,19 @@ def need_browser(test):
 
 
 def run_page(test, path, label, ticks=()):
-    server = Server(path)
+    """page_check.js on the index at `path` (a server started for it) or on
+    a report (a file:// URL)."""
+    server = None if path.startswith("file://") else Server(path)
     shot = os.path.join(SHOTS or TMP, "page-%s.png" % label)
     try:
         env = dict(os.environ)
         env.pop("LD_PRELOAD", None)
-        run = subprocess.run(["node", os.path.join(VIEW, "page_check.js"), server.url, shot,
-                              json.dumps(list(ticks))],
+        run = subprocess.run(["node", os.path.join(VIEW, "page_check.js"),
+                              server.url if server else path, shot, json.dumps(list(ticks))],
                              capture_output=True, text=True, timeout=240, cwd=VIEW, env=env)
     finally:
-        server.close()
+        if server:
+            server.close()
     test.assertEqual(run.returncode, 0, run.stderr[-2000:])
     out = json.loads(run.stdout)
     test.assertIsNone(out.get("error"), label)
@@ -114,14 +117,39 @@ def check_heatmaps(test, con, out, game):
     test.assertGreater(len(data), 10000)
 
 
+def report(test, path, label):
+    """gem-view --export of the index: the report's path (and it is one
+    file, with no outside reference)."""
+    out = os.path.join(TMP, "report-%s.html" % label)
+    run = subprocess.run(["/usr/bin/python3", os.path.join(VIEW, "gem-view"), path,
+                          "--extension", LIB, "--export", out], capture_output=True, text=True,
+                         timeout=120)
+    test.assertEqual(run.returncode, 0, run.stderr)
+    with open(out, encoding="utf-8") as f:
+        text = f.read()
+    test.assertNotRegex(text, r'(src|href)="(/|https?:)', "nothing outside the file")
+    return "file://" + out
+
+
 class DotaPage(unittest.TestCase):
-    def test_the_numbers_and_controls(self):
+    def path(self):
         need_browser(self)
         path = synthetic_index(12, 11)
         if path is None:
             self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
-        out = run_page(self, path, "dota2")
-        con = connect(path)
+        return path
+
+    def test_the_numbers_and_controls(self):
+        path = self.path()
+        self.check(run_page(self, path, "dota2"), connect(path))
+
+    def test_the_report_offline_shows_the_same(self):
+        path = self.path()
+        out = run_page(self, report(self, path, "dota2"), "dota2-report")
+        self.assertEqual(out["requests"], [])
+        self.check(out, connect(path))
+
+    def check(self, out, con):
         for labels in out["clock"].values():
             check_clock(self, labels)
         page = out["page"]
@@ -200,16 +228,28 @@ class DotaPage(unittest.TestCase):
 
 
 class Cs2Page(unittest.TestCase):
-    def test_the_numbers_the_round_bar_and_one_round(self):
+    def path(self):
         need_browser(self)
         fixture = replay_path(CS2)
         if not os.path.exists(fixture):
             self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (CS2, FIXTURES))
         stem = os.path.join(TMP, "page-cs2")
-        subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7", "--quiet",
-                        stem + ".dem"], check=True)
-        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
-        con = connect(stem + ".db")
+        if not os.path.exists(stem + ".db"):
+            subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7",
+                            "--quiet", stem + ".dem"], check=True)
+            subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
+                           check=True)
+        return stem + ".db"
+
+    def test_the_numbers_the_round_bar_and_one_round(self):
+        self.check(self.path(), "cs2")
+
+    def test_the_report_offline_shows_the_same(self):
+        path = self.path()
+        self.check(path, "cs2-report", report(self, path, "cs2"))
+
+    def check(self, path, label, url=None):
+        con = connect(path)
         # Ticks with a smoke or a fire burning, a grenade in flight, a bomb
         # ticking (in a round where it went off).
         smoke = con.execute("SELECT id, detonate_tick + 40, end_tick, x, y FROM grenades WHERE "
@@ -220,7 +260,8 @@ class Cs2Page(unittest.TestCase):
                            "e.round = p.round AND e.kind = 'explode' WHERE p.kind = 'plant' AND "
                            "e.tick > p.tick + 64").fetchone()
         self.assertTrue(smoke and flying and bomb)
-        out = run_page(self, stem + ".db", "cs2", [smoke[1], flying[1], bomb[0]])
+        out = run_page(self, url or path, label, [smoke[1], flying[1], bomb[0]])
+        self.assertEqual(out["requests"], [])
         rate = 1 / con.execute("SELECT value FROM meta WHERE key = 'tick_interval'").fetchone()[0]
         state = out["states"][str(smoke[1])]["cs2"]
         area = [a for a in state["areas"] if a["id"] == smoke[0]]

@@ -21,8 +21,23 @@ async function main() {
   const out = { errors: [] };
   const G = () => window.gemView;
   try {
-    const page = await browser.newPage({ viewport: { width: 1300, height: 1500 } });
+    // A report (file://) opens with the network off: any request that is
+    // not for the file itself is refused and named.
+    const report = url.startsWith("file:");
+    const page = await browser.newPage({ viewport: { width: 1300, height: 1500 },
+      offline: report });
     page.on("pageerror", (e) => out.errors.push(String(e)));
+    out.requests = [];
+    if (report) {
+      await page.route("**/*", (route) => {
+        const u = route.request().url();
+        if (u.startsWith("file:") || u.startsWith("blob:") || u.startsWith("data:")) {
+          return route.continue();
+        }
+        out.requests.push(u);
+        return route.abort();
+      });
+    }
     await page.goto(url);
     await page.waitForFunction(() => window.gemView && window.gemView.ready, null,
       { timeout: 60000 });
@@ -43,8 +58,8 @@ async function main() {
     for (const kind of kinds) {
       const rounds = kind === "grenades";
       await page.selectOption("#heatunit", rounds ? "round" : "min");
-      await page.fill("#heatfrom", rounds ? "2" : "1");
-      await page.fill("#heatto", rounds ? "3" : "3");
+      await page.fill("#heatfrom", report ? "" : rounds ? "2" : "1");
+      await page.fill("#heatto", report ? "" : rounds ? "3" : "3");
       await page.selectOption("#heatwho", "team:2");
       await page.evaluate(() => { window.gemView.heatmap = null; });
       await page.selectOption("#heat", kind);

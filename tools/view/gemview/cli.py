@@ -6,7 +6,9 @@ import os
 import subprocess
 import sys
 
-from .server import Server
+from . import export
+from .server import SCRIPTS, Server
+from .source import IndexError_
 from .source import open_source
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -25,6 +27,9 @@ def main(argv=None):
     p.add_argument("--map-images", metavar="DIR",
                    help="your own radar or minimap images, DIR/<map>.png (see maps.json)")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    p.add_argument("--export", metavar="REPORT.html",
+                   help="write one self-contained HTML report of the match (no server; it "
+                   "opens from file:// offline) and exit")
     args = p.parse_args(argv)
     libgem = os.path.abspath(args.extension or os.path.join(CHECKOUT, "bazel-bin", "sqlext",
                                                             "libgem.so"))
@@ -43,6 +48,8 @@ def main(argv=None):
     except (ValueError, OSError) as e:
         print("gem-view: %s" % e, file=sys.stderr)
         return 66
+    if args.export:
+        return export_report(matches, args.export)
     for m in matches.values():
         if m.error:
             print("gem-view: %s (the page shows it)" % m.error, file=sys.stderr)
@@ -61,4 +68,26 @@ def main(argv=None):
     except KeyboardInterrupt:
         pass
     server.server_close()
+    return 0
+
+
+def export_report(matches, out):
+    """gem-view --export: 73 when the report cannot be written, 65 when the
+    index cannot answer, 64 for a corpus folder (a report is one match)."""
+    if len(matches) != 1:
+        print("gem-view: --export takes one index, not a corpus folder", file=sys.stderr)
+        return 64
+    match = next(iter(matches.values()))
+    if match.error:
+        print("gem-view: %s" % match.error, file=sys.stderr)
+        return 65
+    try:
+        size = export.write(match, out, SCRIPTS)
+    except IndexError_ as e:
+        print("gem-view: %s: %s" % (match.label, e), file=sys.stderr)
+        return 65
+    except OSError as e:
+        print("gem-view: cannot write %s: %s" % (out, e), file=sys.stderr)
+        return 73
+    print("gem-view: wrote %s (%.1f MB)" % (out, size / 1e6), file=sys.stderr)
     return 0

@@ -29,6 +29,7 @@ let mapImage = null;  // the user's own image (--map-images) and where it lies
 const view = { scale: 1, ox: 0, oy: 0 };
 
 async function api(path) {
+  if (window.GEM_EXPORT) return reportAnswer(path);  // a report: report.js
   const r = await fetch(path);
   const body = await r.json();
   if (!r.ok) throw new Error(body.error || "HTTP " + r.status);

@@ -27,6 +27,7 @@ from view_test import Server  # noqa: E402
 VIEW = os.path.join(CHECKOUT, "tools", "view")
 SHOTS = os.environ.get("GEM_VIEW_SHOTS")
 CS2 = "cs2_demofilenet_14155_de_dust2"
+DEADLOCK = "deadlock_demofilenet_hltv_10423_dl_midtown"
 
 
 def need_browser(test):
@@ -55,6 +56,13 @@ def run_page(test, path, label, ticks=()):
     test.assertIsNone(out.get("error"), label)
     test.assertEqual(out["errors"], [], label)
     test.assertGreater(os.path.getsize(shot), 20000)
+    # The browser's timings are figures, printed (never asserted).
+    t = out.get("timings", {})
+    frames = sorted(t.get("frame_ms") or [0])
+    print("%s: first paint %.0f ms, match page %.0f ms, %d frame requests p50 %.1f ms p99 "
+          "%.1f ms" % (label, t.get("first_paint_ms") or 0, t.get("page_ms") or 0,
+                       len(t.get("frame_ms") or []), frames[len(frames) // 2],
+                       frames[min(len(frames) - 1, int(0.99 * len(frames)))]))
     return out
 
 
@@ -319,6 +327,34 @@ class Cs2Page(unittest.TestCase):
                     "SELECT slot, kills, deaths, assists, damage, kast FROM player_rounds "
                     "WHERE round = 2")}
         self.assertEqual(out["round_view"]["players"], want)
+
+
+class DeadlockPage(unittest.TestCase):
+    def test_the_players_and_the_souls_advantage(self):
+        need_browser(self)
+        fixture = replay_path(DEADLOCK)
+        if not os.path.exists(fixture):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (DEADLOCK, FIXTURES))
+        stem = os.path.join(TMP, "page-deadlock")
+        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "4", "--seed", "5",
+                        "--troopers", "2", "--quiet", stem + ".dem"], check=True)
+        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
+        out = run_page(self, stem + ".db", "deadlock")
+        con = connect(stem + ".db")
+        for labels in out["clock"].values():
+            check_clock(self, labels)
+        page = out["page"]
+        want = {}
+        for slot, k, d, a, souls in con.execute(
+                "SELECT slot, kills, deaths, assists, souls FROM timeline t WHERE tick = "
+                "(SELECT max(tick) FROM timeline u WHERE u.slot = t.slot)"):
+            want[str(slot)] = {"kda": [k, d, a], "souls": souls}
+        self.assertEqual(page["players"], want)
+        sums = dict(con.execute(
+            "SELECT tick, total(CASE p.team WHEN 2 THEN souls WHEN 3 THEN -souls END) "
+            "FROM timeline JOIN players p USING (slot) GROUP BY tick"))
+        self.assertEqual(page["advantage"]["ticks"], sorted(sums))
+        self.assertEqual(page["advantage"]["souls"], [sums[t] for t in sorted(sums)])
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ packages=(
   bzip2              # the bzip2 command: the demo's next step
   zstd               # the zstd command: .dem.zst fixtures in tests, gem-corpus hashing
   chromium           # headless browser for gem-view's page tests
+  fonts-noto-core    # names as the page draws them, in every script:
+  fonts-noto-cjk     #   Chinese, Japanese and Korean,
+  fonts-noto-color-emoji  # and emoji (a player's name is often one)
 )
 
 missing=()

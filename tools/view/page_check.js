@@ -85,8 +85,24 @@ async function main() {
     }
     out.clock = await page.evaluate(() => Object.fromEntries(Object.entries(
       window.gemView.chartData || {}).map(([k, v]) => [k, v.clock])));
+    // The browser's own timings: the first frame of the map drawn (since
+    // the page began loading); 40 seeks to spread ticks, each frame
+    // request's time (Resource Timing); then the match page shown.
+    out.timings = { first_paint_ms: await page.evaluate(() => window.gemView.firstPaint) };
+    if (!report) {
+      const [lo, hi] = await page.evaluate(() => [Number(document.getElementById("scrub").min),
+        Number(document.getElementById("scrub").max)]);
+      for (let i = 0; i < 40; i++) {
+        const n = await page.evaluate(() => window.gemView.frames);
+        await page.evaluate((t) => window.gemView.seek(t), Math.round(lo + (hi - lo) * ((i * 7919) % 40) / 40));
+        await page.waitForFunction((k) => window.gemView.frames > k, n, { timeout: 30000 });
+      }
+      out.timings.frame_ms = await page.evaluate(() => performance.getEntriesByType("resource")
+        .filter((e) => e.name.includes("/frame?")).map((e) => e.responseEnd - e.startTime));
+    }
     await page.keyboard.press("m");
     await page.waitForFunction(() => window.gemView.pageShown, null, { timeout: 30000 });
+    out.timings.page_ms = await page.evaluate(() => window.gemView.pageMs);
     out.page = await page.evaluate(() => window.gemView.page);
     out.info = await page.evaluate(() => ({ first: Number(document.getElementById("scrub").min),
       last: Number(document.getElementById("scrub").max) }));

@@ -156,6 +156,7 @@ function draw() {
     g.stroke();
   }
   G.drawn = drawn;
+  if (!G.frames) G.firstPaint = performance.now();  // since the page began loading
   G.frames++;
   $("time").textContent = (info.game === "cs2" ? cs2ClockText() + "  " : "") +
     clockText(gameTime(t)) + `  (tick ${t})`;

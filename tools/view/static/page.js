@@ -10,6 +10,7 @@ const PAGES = {};  // game -> { draw(host, data), tick(t) }: filled by each game
 let pageData = null, pageShown = false;
 
 async function showPage(on) {
+  const asked = performance.now();
   pageShown = on;
   $("page").hidden = !on;
   $("stage").hidden = on;
@@ -27,6 +28,7 @@ async function showPage(on) {
   }
   pageTick(G.tick);
   G.pageShown = true;
+  G.pageMs = performance.now() - asked;  // the page asked for, drawn
 }
 // The parts of the page that follow the clock.
 function pageTick(t) {

@@ -209,6 +209,9 @@ class DotaPage(unittest.TestCase):
         fights = con.execute("SELECT id, deaths FROM teamfights ORDER BY id").fetchall()
         self.assertEqual([(f["id"], f["deaths"]) for f in page["fights"]], fights)
         for f in page["fights"]:
+            self.assertEqual(f["players"], {str(s): [g, d, x] for s, g, d, x in con.execute(
+                "SELECT slot, damage, deaths, gold_delta FROM teamfight_players WHERE id = ? "
+                "AND (damage <> 0 OR deaths <> 0 OR gold_delta <> 0)", (f["id"],))})
             for team in (2, 3):
                 self.assertEqual(f["gold"][str(team)], con.execute(
                     "SELECT total(gold_delta) FROM teamfight_players t JOIN players p USING "
@@ -313,6 +316,9 @@ class Cs2Page(unittest.TestCase):
             self.assertEqual([shown["kpr"], shown["adr"], shown["kast"], shown["hs"],
                               shown["rating"]], list(s[:5]), slot)
             self.assertEqual(shown["opening"], list(s[5:7]), slot)
+            self.assertEqual(shown["kda"], list(con.execute(
+                "SELECT total(kills), total(deaths), total(assists) FROM player_rounds "
+                "WHERE slot = ?", (int(slot),)).fetchone()), slot)
             self.assertEqual(shown["clutches"], list(s[7:9]), slot)
         check_heatmaps(self, con, out, "cs2")
         self.assertEqual(set(out["heatmaps"]), {"positions", "deaths", "grenades",
@@ -355,6 +361,9 @@ class DeadlockPage(unittest.TestCase):
             "FROM timeline JOIN players p USING (slot) GROUP BY tick"))
         self.assertEqual(page["advantage"]["ticks"], sorted(sums))
         self.assertEqual(page["advantage"]["souls"], [sums[t] for t in sorted(sums)])
+        self.assertEqual(page.get("objectives", []), [list(r) for r in con.execute(
+            "SELECT destroyed_tick, team FROM objectives WHERE destroyed_tick IS NOT NULL "
+            "ORDER BY destroyed_tick, entity")])
 
 
 if __name__ == "__main__":

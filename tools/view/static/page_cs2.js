@@ -94,15 +94,26 @@ PAGES.cs2 = {
     const d = this.data, out = {};
     let rows;
     if (round === "") {
+      const kda = {};
+      for (const r of d.player_rounds || []) {
+        const k = (kda[r.slot] = kda[r.slot] || [0, 0, 0]);
+        k[0] += r.kills;
+        k[1] += r.deaths;
+        k[2] += r.assists;
+      }
       rows = d.players.map((p) => {
-        out[p.slot] = { kpr: p.kpr, adr: p.adr, kast: p.kast, hs: p.hs_pct, rating: p.rating,
-          opening: [p.opening_kills, p.opening_deaths], clutches: [p.clutches_won, p.clutches] };
-        return cells([esc(p.name || "slot " + p.slot), num(p.kpr, 2), num(p.adr, 1), num(p.kast, 1),
+        const k = kda[p.slot] || [0, 0, 0];
+        out[p.slot] = { kda: k, kpr: p.kpr, adr: p.adr, kast: p.kast, hs: p.hs_pct,
+          rating: p.rating, opening: [p.opening_kills, p.opening_deaths],
+          clutches: [p.clutches_won, p.clutches] };
+        return cells([esc(p.name || "slot " + p.slot), k.join("/"), num(p.kpr, 2), num(p.adr, 1),
+          num(p.kast, 1),
           num(p.hs_pct, 1), num(p.rating, 2), `${p.opening_kills}/${p.opening_deaths}`,
           `${p.trade_kills}/${p.traded_deaths}`, `${p.clutches_won}/${p.clutches}`,
           p.utility_damage, p.flash_assists, p.enemies_flashed], `color:${teamColor(p.team)}`);
       });
-      $("cs2players").innerHTML = table(["player", "KPR", "ADR", "KAST %", "HS %", "rating 1.0",
+      $("cs2players").innerHTML = table(["player", "K/D/A", "KPR", "ADR", "KAST %", "HS %",
+        "rating 1.0",
         "opening K/D", "trades K/traded", "clutches won/played", "utility damage",
         "flash assists", "enemies flashed"], rows);
     } else {

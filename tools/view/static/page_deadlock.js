@@ -24,6 +24,23 @@ PAGES.deadlock = {
         [["souls", "souls", "#ffd866"]], marks);
       shown.advantage = { ticks: d.advantage.ticks, souls: d.advantage.souls, marks: marks.length };
     }
+    const destroyed = (d.objectives || []).filter((o) => o.destroyed_tick !== null)
+      .sort((a, b) => a.destroyed_tick - b.destroyed_tick);
+    if (destroyed.length) {
+      section(host, "Objectives, in the order they fell").innerHTML += `<ol class="events">` +
+        destroyed.map((o) => `<li data-tick="${o.destroyed_tick}" style="color:${teamColor(o.team)}">` +
+          `${clockText(o.destroyed_time ?? gameTime(o.destroyed_tick))} ` +
+          `${esc(o.name || o.class || "objective")} ` +
+          `(${esc(teamLabel(o.team))})</li>`).join("") + "</ol>";
+      shown.objectives = destroyed.map((o) => [o.destroyed_tick, o.team]);
+    }
+    if (d.mid_boss && d.mid_boss.length) {
+      section(host, "Mid boss").innerHTML += `<ul class="events">${d.mid_boss.map((m) =>
+        `<li data-tick="${m.tick}">${clockText(m.game_time ?? 0)} ${esc(m.kind)}` +
+        `${m.team ? " (" + esc(teamLabel(m.team)) + ")" : ""}</li>`).join("")}</ul>`;
+    }
+    host.querySelectorAll(".events li[data-tick]").forEach((li) =>
+      li.addEventListener("click", () => seek(Number(li.dataset.tick))));
     if (d.urn && d.urn.length) {
       section(host, "The urn").innerHTML += `<ul class="events">${d.urn.map((u) =>
         `<li>${clockText(u.game_time ?? 0)} ${esc(u.event)} ${esc(playerName(u.slot))}</li>`)

@@ -68,16 +68,24 @@ PAGES.dota2 = {
     }
     if (d.teamfights) {
       const s = section(host, "Teamfights (a click seeks and draws its area)");
-      s.innerHTML += table(["#", "from", "to", "deaths", "Radiant gold", "Dire gold"],
+      const heroOf = Object.fromEntries((d.players || []).map((p) => [p.slot, p.hero]));
+      s.innerHTML += table(["#", "from", "to", "deaths", "Radiant gold", "Dire gold",
+        "each player: damage / deaths / gold"],
         d.teamfights.map((f) => {
           const gold = { 2: 0, 3: 0 };
           for (const p of f.players) {
             const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
             if (team in gold) gold[team] += p.gold_delta;
           }
-          shown.fights.push({ id: f.id, deaths: f.deaths, gold });
+          const who = f.players.filter((p) => p.damage || p.deaths || p.gold_delta);
+          shown.fights.push({ id: f.id, deaths: f.deaths, gold, players: Object.fromEntries(
+            who.map((p) => [p.slot, [p.damage, p.deaths, p.gold_delta]])) });
           return cells([f.id, clockText(f.start_time ?? 0), clockText(f.end_time ?? 0), f.deaths,
-            gold[2], gold[3]], "cursor:pointer", `data-fight="${f.id}"`);
+            gold[2], gold[3], who.map((p) => {
+              const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
+              return `<span style="color:${teamColor(team)}">${esc(heroShort(heroOf[p.slot]))} ` +
+                `${p.damage}/${p.deaths}/${p.gold_delta}</span>`;
+            }).join(" ")], "cursor:pointer", `data-fight="${f.id}"`);
         }), 'id="fights"');
       s.querySelectorAll("tr[data-fight]").forEach((tr) => tr.addEventListener("click", () => {
         const f = d.teamfights.find((x) => x.id === Number(tr.dataset.fight));

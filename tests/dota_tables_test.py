@@ -294,18 +294,23 @@ class ReadmeQueries(unittest.TestCase):
         for key, (when, n) in want.items():
             check_game_time(self, got[key][0], when)
             self.assertEqual(got[key][1], n)
-        # The skill build: every level gained.
+        # The skill build: every level gained after the ability's first row
+        # (the levels a hero starts with are not points spent).
         level = {}
         gained = []
         for t in sorted(truth["ability"], key=lambda t: t["tick"]):
             if t["ability"] is None:
                 continue
             key = (t["slot"], t["ability"])
-            if t["level"] > level.get(key, 0):
+            if key in level and t["level"] > level[key]:
                 gained.append((t["slot"], t["ability"], t["level"]))
             level[key] = t["level"]
         self.assertEqual(sorted((r[0], r[2], r[3]) for r in skills), sorted(gained))
         self.assertGreater(len([g for g in gained if g[2] >= 2]), 0)
+        first = {}
+        for t in truth["ability"]:
+            first.setdefault((t["slot"], t["ability"]), t["level"])
+        self.assertTrue(any(v >= 1 for v in first.values()), "abilities that start learned")
         # The inventory at minute 10: each slot's last change by then.
         cut = con.execute("SELECT max(tick) FROM timeline WHERE game_time <= 600").fetchone()[0]
         last = {}

@@ -216,6 +216,16 @@ class DotaPage(unittest.TestCase):
                 self.assertEqual(f["gold"][str(team)], con.execute(
                     "SELECT total(gold_delta) FROM teamfight_players t JOIN players p USING "
                     "(slot) WHERE t.id = ? AND p.team = ?", (f["id"], team)).fetchone()[0])
+        # The skill builds: each rise of an ability's level over its row
+        # before (the level it was first seen at is not a point spent).
+        level, builds = {}, {}
+        for slot, ability, lv in con.execute("SELECT slot, ability, level FROM abilities "
+                                             "WHERE ability IS NOT NULL ORDER BY tick, id"):
+            if (slot, ability) in level and lv > level[(slot, ability)]:
+                builds.setdefault(str(slot), []).append([ability, lv])
+            level[(slot, ability)] = lv
+        self.assertEqual(page["skills"], builds)
+        self.assertGreater(sum(len(b) for b in builds.values()), 20)
         # The items at the last tick.
         held = {}
         for slot, position, item in con.execute("SELECT slot, position, item FROM inventory "

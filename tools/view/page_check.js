@@ -141,13 +141,17 @@ async function main() {
           fight: window.gemView.fight, map: !document.getElementById("stage").hidden }));
       }
     }
-    // The page, for the screenshot.
+    // The page's first screen, for the screenshot.
     if (await page.evaluate(() => document.getElementById("page").hidden)) {
       await page.keyboard.press("m");
       await page.waitForFunction(() => !document.getElementById("page").hidden, null,
         { timeout: 10000 });
     }
-    await page.screenshot({ path: shot, fullPage: true });
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.getElementById("page").scrollTop = 0;
+    });
+    await page.screenshot({ path: shot });
   } finally {
     await browser.close();
   }

@@ -105,7 +105,7 @@ def dota(match):
     out["skills"] = _rows(match, """
 SELECT slot, tick, game_time, ability, level FROM (
   SELECT slot, tick, id, game_time, ability, level,
-         lag(level, 1, 0) OVER (PARTITION BY slot, ability ORDER BY tick, id) AS before
+         lag(level) OVER (PARTITION BY slot, ability ORDER BY tick, id) AS before
   FROM abilities WHERE ability IS NOT NULL)
 WHERE level > before ORDER BY slot, tick, id""", ["abilities"])
     return out

@@ -49,8 +49,9 @@ function roundStarts() {
 }
 
 // A chart of `series` ([{label, stroke, width}]) over `xs` (ticks), its
-// data [xs, ...values], with `extra` marks ([tick, label, colour]) beside
-// the rounds'; returns the uPlot.
+// data [xs, ...values], with `extra` marks ([tick, label, colour, short])
+// beside the rounds' (a short mark is a tick on the x axis, for events too
+// many to draw across the plot); returns the uPlot.
 function makeChart(host, title, xs, series, data, width = 900, height = 150, extra = []) {
   const div = document.createElement("div");
   host.appendChild(div);
@@ -75,13 +76,14 @@ function makeChart(host, title, xs, series, data, width = 900, height = 150, ext
       const g = self.ctx;
       g.save();
       g.font = `${10 * devicePixelRatio}px sans-serif`;
-      for (const [t, label, colour] of marks) {
+      for (const [t, label, colour, short] of marks) {
         const x = self.valToPos(t, "x", true);
         if (x < self.bbox.left || x > self.bbox.left + self.bbox.width) continue;
         g.strokeStyle = colour;
         g.beginPath();
-        g.moveTo(x, self.bbox.top);
-        g.lineTo(x, self.bbox.top + self.bbox.height);
+        const bottom = self.bbox.top + self.bbox.height;
+        g.moveTo(x, short ? bottom - 8 * devicePixelRatio : self.bbox.top);
+        g.lineTo(x, bottom);
         g.stroke();
         g.fillStyle = "#99a";
         g.fillText(label, x + 2, self.bbox.top + 10 * devicePixelRatio);

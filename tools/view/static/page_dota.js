@@ -46,10 +46,12 @@ PAGES.dota2 = {
       if (d.skills) {
         const bySlot = {};
         for (const s of d.skills) (bySlot[s.slot] = bySlot[s.slot] || []).push(s);
+        shown.skills = Object.fromEntries(Object.entries(bySlot).map(([slot, list]) =>
+          [slot, list.map((s) => [s.ability, s.level])]));
         section(host, "Skill builds").innerHTML += table(["hero", "levels in order"],
-          d.players.map((p) => cells([esc(heroShort(p.hero)), (bySlot[p.slot] || []).map((s) =>
-            esc(s.ability.replace(heroShort(p.hero) + "_", "")) + "<sub>" + s.level + "</sub>")
-            .join(" ")], `color:${teamColor(p.team)}`)));
+          d.players.map((p) => cells([esc(heroShort(p.hero)), `<div class="wrap">` +
+            (bySlot[p.slot] || []).map((s) => esc(s.ability.replace(heroShort(p.hero) + "_", "")) +
+              "<sub>" + s.level + "</sub>").join(" ") + "</div>"], `color:${teamColor(p.team)}`)));
       }
     }
     if (d.advantage && d.advantage.ticks.length) {
@@ -57,9 +59,11 @@ PAGES.dota2 = {
       for (const o of d.objectives || []) {
         if (OBJECTIVE_MARKS[o.kind]) marks.push([o.tick, OBJECTIVE_MARKS[o.kind], teamColor(o.by_team ?? o.team) + "aa"]);
       }
-      for (const f of d.teamfights || []) marks.push([f.start_tick, "fight", "#ffffff50"]);
-      for (const b of d.buybacks || []) marks.push([b.tick, "bb", "#c792ea80"]);
-      for (const r of d.runes || []) marks.push([r.tick, "r", "#ffffff18"]);
+      // Fights and buybacks as unlabelled lines (their lists are below).
+      for (const f of d.teamfights || []) marks.push([f.start_tick, "", "#ffffff40"]);
+      for (const b of d.buybacks || []) marks.push([b.tick, "", "#c792ea60"]);
+      // Runes come every two minutes: ticks on the axis.
+      for (const r of d.runes || []) marks.push([r.tick, "", "#78dce8c0", true]);
       const s = section(host, "Radiant's advantage: gold (net worth) and XP");
       advantageChart(s, "", d.advantage, [["net_worth", "gold", "#ffd866"], ["xp", "XP", "#78dce8"]],
         marks);
@@ -81,11 +85,11 @@ PAGES.dota2 = {
           shown.fights.push({ id: f.id, deaths: f.deaths, gold, players: Object.fromEntries(
             who.map((p) => [p.slot, [p.damage, p.deaths, p.gold_delta]])) });
           return cells([f.id, clockText(f.start_time ?? 0), clockText(f.end_time ?? 0), f.deaths,
-            gold[2], gold[3], who.map((p) => {
+            gold[2], gold[3], `<div class="wrap">` + who.map((p) => {
               const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
               return `<span style="color:${teamColor(team)}">${esc(heroShort(heroOf[p.slot]))} ` +
                 `${p.damage}/${p.deaths}/${p.gold_delta}</span>`;
-            }).join(" ")], "cursor:pointer", `data-fight="${f.id}"`);
+            }).join(" ") + "</div>"], "cursor:pointer", `data-fight="${f.id}"`);
         }), 'id="fights"');
       s.querySelectorAll("tr[data-fight]").forEach((tr) => tr.addEventListener("click", () => {
         const f = d.teamfights.find((x) => x.id === Number(tr.dataset.fight));

@@ -126,6 +126,20 @@ def percentiles(values):
 
 
 class Benchmarks(unittest.TestCase):
+    def check_percentiles(self, con, table, figures, metrics, places):
+        """`table`'s rows (key, metric, count, p10..p90) against the
+        percentiles of `figures` ((key, _, metric values...) each)."""
+        by_key = {}
+        for f in figures:
+            for metric, v in zip(metrics, f[2:]):
+                by_key.setdefault((f[0], metric), []).append(v)
+        rows = {(r[0], r[1]): r[2:] for r in con.execute(f"SELECT * FROM {table}")}
+        self.assertEqual(set(rows), set(by_key))
+        for key, values in by_key.items():
+            self.assertEqual(rows[key][0], len(values))
+            for g, x in zip(rows[key][1:], percentiles(values)):
+                self.assertAlmostEqual(g, x, places=places, msg=key)
+
     def check(self, out):
         con = sqlite3.connect(os.path.join(out, "benchmarks.db"))
         # Dota: every player's figures, then each hero's percentiles.
@@ -139,16 +153,7 @@ class Benchmarks(unittest.TestCase):
             self.assertEqual(got[key][0], w[0])
             for g, x in zip(got[key][1:], w[1:]):
                 self.assertAlmostEqual(g, x, places=6, msg=key)
-        by_hero = {}
-        for f in want.values():
-            for metric, v in zip(DOTA, f[2:]):
-                by_hero.setdefault((f[0], metric), []).append(v)
-        rows = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM dota_hero_benchmarks")}
-        self.assertEqual(set(rows), set(by_hero))
-        for key, values in by_hero.items():
-            self.assertEqual(rows[key][0], len(values))
-            for g, x in zip(rows[key][1:], percentiles(values)):
-                self.assertAlmostEqual(g, x, places=6, msg=key)
+        self.check_percentiles(con, "dota_hero_benchmarks", want.values(), DOTA, 6)
         # CS2: players of matches with a round won, each map's percentiles
         # and its sides' win rates.
         players, sides = {}, {}
@@ -163,16 +168,8 @@ class Benchmarks(unittest.TestCase):
                 s[2] += n
         got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM cs2_player_matches")}
         self.assertEqual(got, players)
-        by_map = {}
-        for f in players.values():
-            for metric, v in zip(["adr", "kast", "rating"], f[2:]):
-                by_map.setdefault((f[0], metric), []).append(v)
-        rows = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM cs2_map_benchmarks")}
-        self.assertEqual(set(rows), set(by_map))
-        for key, values in by_map.items():
-            self.assertEqual(rows[key][0], len(values))
-            for g, x in zip(rows[key][1:], percentiles(values)):
-                self.assertAlmostEqual(g, x, places=9, msg=key)
+        self.check_percentiles(con, "cs2_map_benchmarks", players.values(),
+                               ["adr", "kast", "rating"], 9)
         self.assertEqual({(r[0], r[1]): r[2:] for r in con.execute(
             "SELECT * FROM cs2_map_sides")}, {k: (m, n, w, w / n) for k, (m, n, w) in
                                               sides.items()})

@@ -65,6 +65,7 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
     : sink_(sink),
       impl_(std::make_unique<Impl>()),
       consumed_(options.consumed),
+      stopped_(options.stopped),
       full_packet_tables_(options.full_packet_tables) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
@@ -302,6 +303,7 @@ Status Parser::ReadFrame(const Frame& frame) {
       signon_done_ = true;
       return Status::Ok();
     case kDemStop:
+      if (!saw_stop_ && stopped_) stopped_();
       saw_stop_ = true;
       return Status::Ok();
     case kDemSendTables: {

@@ -79,6 +79,10 @@ struct ParserOptions {
   // Called after each outer frame with the offset the replay has been read
   // to (the caller may let those bytes go: MappedFile::DropBefore).
   std::function<void(uint64_t)> consumed;
+  // Called when the replay's DEM_Stop is read: the frames that follow it
+  // (file info, spawn groups) are the last (a followed replay's reader
+  // need not wait for more after them: ReplayInput::StopFollowing).
+  std::function<void()> stopped;
   // A self-check's hooks (gem-dump verify). Each full packet after the
   // first, whose entities the parse skips, goes to `full_packet` (it may
   // decode them: EntityManager::DecodeSnapshot); each full packet's string
@@ -161,6 +165,7 @@ class Parser {
   std::unique_ptr<match::GameLayer> game_;  // the game's module, and the match layer
   std::vector<int8_t> priorities_;  // inner messages', by type (see SplitPacket)
   std::function<void(uint64_t)> consumed_;
+  std::function<void()> stopped_;
   std::function<Status(const std::vector<SnapshotTable>&, const TickInfo&)> full_packet_tables_;
 
   // One packet's inner messages (reused).

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -23,8 +25,8 @@ namespace gem {
 class ReplayInput::Stream : public ReplaySource {
  public:
   Stream(int fd, std::string name, std::vector<uint8_t> first, Compression c,
-         ReplayInputHooks hooks)
-      : fd_(fd), name_(std::move(name)), hooks_(std::move(hooks)),
+         ReplayInputHooks hooks, Follow follow)
+      : fd_(fd), name_(std::move(name)), hooks_(std::move(hooks)), follow_(follow),
         decoder_(Decompressor::New(c)) {
     if (pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) wake_[0] = wake_[1] = -1;
     thread_ = std::thread([this, first = std::move(first)]() mutable { Run(std::move(first)); });
@@ -107,6 +109,8 @@ class ReplayInput::Stream : public ReplaySource {
     return input_bytes_;
   }
 
+  void StopFollowing() { stop_following_.store(true, std::memory_order_relaxed); }
+
  private:
   // The window keeps the unconsumed bytes at its front (moved there when
   // the new chunk would not fit behind them); it grows only by what came.
@@ -151,8 +155,51 @@ class ReplayInput::Stream : public ReplaySource {
   // was decoded goes to the parse first, not when a chunk is full, so a
   // stalled writer does not hold back the bytes it did send.
   bool InputStalls() const {
+    if (follow_.follow) {
+      // A regular file always polls as readable: it stalls when the
+      // reading has caught up with its size.
+      struct stat st;
+      return fstat(fd_, &st) == 0 && static_cast<uint64_t>(st.st_size) <= read_so_far_;
+    }
     pollfd fd{fd_, POLLIN, 0};
     return ::poll(&fd, 1, 0) == 0;
+  }
+
+  void SetStalled(bool stalled) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stalled_ = stalled;
+    }
+    if (stalled) cv_.notify_all();
+  }
+
+  // A followed file's reading is at its end: whether more bytes came
+  // (read again) before it was stopped, DEM_Stop's grace ran out or it
+  // stayed idle too long (then the replay ends here).
+  bool WaitForGrowth() {
+    using Clock = std::chrono::steady_clock;
+    SetStalled(true);
+    bool grew = false;
+    for (;;) {
+      const double limit = stop_following_.load(std::memory_order_relaxed)
+                               ? std::min(follow_.idle_seconds, ReplayInput::kAfterStopSeconds)
+                               : follow_.idle_seconds;
+      const double idle = std::chrono::duration<double>(Clock::now() - last_growth_).count();
+      if (idle >= limit) break;
+      const double left_ms = (limit - idle) * 1000;
+      const int wait_ms = static_cast<int>(
+          std::clamp(left_ms, 1.0, static_cast<double>(ReplayInput::kFollowPollMillis)));
+      pollfd wake{wake_[0], POLLIN, 0};
+      const int polled = wake_[0] >= 0 ? ::poll(&wake, 1, wait_ms) : (usleep(wait_ms * 1000), 0);
+      if (polled > 0) break;  // the parse is done with the stream
+      struct stat st;
+      if (fstat(fd_, &st) == 0 && static_cast<uint64_t>(st.st_size) > read_so_far_) {
+        grew = true;
+        break;
+      }
+    }
+    SetStalled(false);
+    return grew;
   }
 
   // Before a read that would wait: the chunk so far goes to the parse and
@@ -168,7 +215,7 @@ class ReplayInput::Stream : public ReplaySource {
   Status Read(uint8_t* buf, size_t room, size_t* got) {
     *got = 0;
     for (;;) {
-      if (wake_[0] >= 0) {
+      if (wake_[0] >= 0 && !follow_.follow) {
         const bool stalls = InputStalls();
         if (stalls) {
           {
@@ -192,6 +239,11 @@ class ReplayInput::Stream : public ReplaySource {
       const ssize_t n = ::read(fd_, buf, room);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Status::InputError("cannot read " + name_ + ": " + std::strerror(errno));
+      if (n == 0 && follow_.follow && WaitForGrowth()) continue;
+      if (n > 0) {
+        read_so_far_ += static_cast<uint64_t>(n);
+        last_growth_ = std::chrono::steady_clock::now();
+      }
       *got = static_cast<size_t>(n);
       if (n > 0) {
         if (hooks_.input_bytes) hooks_.input_bytes(buf, *got);
@@ -280,7 +332,12 @@ class ReplayInput::Stream : public ReplaySource {
   int wake_[2] = {-1, -1};  // written when the parse is done with the stream
   const std::string name_;
   const ReplayInputHooks hooks_;
+  const Follow follow_;
   std::unique_ptr<Decompressor> decoder_;
+  // The reading thread's: bytes read from fd_, and when the last came.
+  uint64_t read_so_far_ = 0;
+  std::chrono::steady_clock::time_point last_growth_ = std::chrono::steady_clock::now();
+  std::atomic<bool> stop_following_{false};
   std::thread thread_;
 
   mutable std::mutex mu_;
@@ -322,11 +379,16 @@ void ReplayInput::WaitForReader() {
   if (stream_) stream_->Join();
 }
 
+void ReplayInput::StopFollowing() {
+  if (stream_) stream_->StopFollowing();
+}
+
 uint64_t ReplayInput::input_bytes() const {
   return stream_ ? stream_->input_bytes() : file_.size();
 }
 
-Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* not_found) {
+Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* not_found,
+                         Follow follow) {
   if (not_found != nullptr) *not_found = false;
   const bool from_stdin = path == "-";
   const std::string name = from_stdin ? std::string("standard input") : path;
@@ -349,8 +411,10 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   // without moving; anything else is read, and what was read goes first
   // into the stream.
   const bool peek_in_place = S_ISREG(st.st_mode) && !from_stdin;
+  follow.follow = follow.follow && peek_in_place;  // a pipe waits anyway
   std::vector<uint8_t> first(4);
   size_t have = 0;
+  const auto opened = std::chrono::steady_clock::now();
   while (have < first.size()) {
     const ssize_t n = peek_in_place ? ::pread(fd, first.data() + have, first.size() - have,
                                               static_cast<off_t>(have))
@@ -361,12 +425,19 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
       ::close(fd);
       return Status::InputError("cannot read " + name + ": " + std::strerror(err));
     }
-    if (n == 0) break;
+    if (n == 0) {
+      // A followed file may not have its first bytes yet.
+      const double waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - opened).count();
+      if (!follow.follow || waited >= follow.idle_seconds) break;
+      usleep(kFollowPollMillis * 1000);
+      continue;
+    }
     have += static_cast<size_t>(n);
   }
   first.resize(have);
   compression_ = DetectCompression(first.data(), first.size());
-  if (peek_in_place && compression_ == Compression::kNone) {
+  if (peek_in_place && compression_ == Compression::kNone && !follow.follow) {
     ::close(fd);
     GEM_RETURN_IF_ERROR(file_.Open(path, not_found));
     mapped_ = true;
@@ -374,7 +445,8 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
     return Status::Ok();
   }
   if (peek_in_place) first.clear();  // pread did not move the offset
-  stream_ = std::make_unique<Stream>(fd, name, std::move(first), compression_, std::move(hooks));
+  stream_ = std::make_unique<Stream>(fd, name, std::move(first), compression_, std::move(hooks),
+                                     follow);
   return Status::Ok();
 }
 

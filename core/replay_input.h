@@ -9,6 +9,13 @@
 // no whole decompressed copy, in memory or on disk. The parse reads
 // through source() (replay_source.h) either way.
 //
+// A replay still being written (Follow: gem-index --follow) is streamed
+// too, and its end waits: at the end of the bytes the reading thread waits
+// for more, polling the file's size, until DEM_Stop has been read
+// (StopFollowing; then at most kAfterStopSeconds more for the frames that
+// follow it) or no byte has come for `idle_seconds`: then the replay ends
+// where it is, a cut replay if DEM_Stop never came.
+//
 // A corrupt compressed stream fails where its data stops decoding
 // (Corrupt, naming the compression and the compressed byte); a cut one
 // ends the replay there (Truncated: the parse keeps what came before, as
@@ -40,8 +47,17 @@ struct ReplayInputHooks {
   std::function<void(const uint8_t*, size_t)> replay_bytes;
 };
 
+struct Follow {
+  bool follow = false;
+  double idle_seconds = 60;
+};
+
 class ReplayInput {
  public:
+  static constexpr double kAfterStopSeconds = 0.5;
+  // How often a followed file's size is looked at while waiting.
+  static constexpr int kFollowPollMillis = 20;
+
   static constexpr size_t kChunkBytes = 1u << 20;
   static constexpr size_t kChunksAhead = 4;
 
@@ -52,7 +68,13 @@ class ReplayInput {
 
   // Opens `path` ("-": standard input). InputError when it cannot be
   // opened or read (`*not_found` set when it does not exist).
-  Status Open(const std::string& path, ReplayInputHooks hooks = {}, bool* not_found = nullptr);
+  // With follow.follow, a regular file is followed (above); a pipe waits
+  // for its writer anyway.
+  Status Open(const std::string& path, ReplayInputHooks hooks = {}, bool* not_found = nullptr,
+              Follow follow = {});
+  // A followed replay's DEM_Stop was read: its reader waits no longer
+  // than kAfterStopSeconds for more. Any thread.
+  void StopFollowing();
 
   ReplaySource* source();
   Compression compression() const { return compression_; }

@@ -56,7 +56,10 @@ Status IndexReplay(const std::string& replay, const std::string& out,
     replay_bytes += n;
   };
   ReplayInput input;
-  GEM_RETURN_IF_ERROR(input.Open(replay, std::move(hooks)));
+  Follow follow;
+  follow.follow = options.follow;
+  follow.idle_seconds = options.idle_seconds;
+  GEM_RETURN_IF_ERROR(input.Open(replay, std::move(hooks), nullptr, follow));
   OutputFile output;
   GEM_RETURN_IF_ERROR(output.Prepare(out, options.force));
 
@@ -105,6 +108,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   parser_options.match_layer = options.match_layer;
   parser_options.game_tables = options.game_tables;
   parser_options.timeline_step = options.timeline_step;
+  if (options.follow) parser_options.stopped = [&input] { input.StopFollowing(); };
   // The parse reads the mapping once, front to back: pages behind it go
   // (the checksum reads the file on its own, not through the mapping).
   if (input.mapped()) {

@@ -23,6 +23,9 @@ constexpr uint32_t kDefaultKeyframeMaxLogged = 16;
 // peak; at 888 MB (72) it passed it by 3.4 MB until the states went first.
 constexpr uint64_t kDefaultReleaseStatesFrom = uint64_t{256} << 20;
 
+// A followed replay that has not grown for this long is taken as ended.
+constexpr double kDefaultIdleSeconds = 60;
+
 struct IndexOptions {
   bool force = false;     // replace an existing output
   bool progress = false;  // draw progress on stderr (if it is a terminal)
@@ -48,6 +51,10 @@ struct IndexOptions {
   // before the finish (IndexReplay says why); tests set 0 to take that
   // path on a short replay.
   uint64_t release_states_from = kDefaultReleaseStatesFrom;
+  // A replay still being written: read as it grows, to its DEM_Stop, or
+  // until no byte has come for idle_seconds (core/replay_input.h).
+  bool follow = false;
+  double idle_seconds = kDefaultIdleSeconds;
 };
 
 // Where exit_after leaves them (the last ones only).

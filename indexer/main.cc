@@ -2,6 +2,7 @@
 //
 //   gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]
 //             [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]
+//             [--follow [--idle-seconds S]]
 //             REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
@@ -41,6 +42,7 @@ void Usage(FILE* out) {
       out,
       "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
       "                 [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]\n"
+      "                 [--follow [--idle-seconds S]]\n"
       "                 REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
@@ -64,13 +66,19 @@ void Usage(FILE* out) {
       "             a keyframe holds a field's changes until the next one when\n"
       "             there are at most N (default {}); more are read from the\n"
       "             changes table\n"
+      "  --follow   REPLAY.dem is still being written: at the end of its bytes,\n"
+      "             wait for more, to its DEM_Stop\n"
+      "  --idle-seconds S\n"
+      "             with --follow, a replay that has not grown for S seconds\n"
+      "             (default {}) ends there, as a cut replay does\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
       "exit codes: 0 ok (a truncated replay too; meta.truncated = 1), 64 usage,\n"
       "65 bad data, 66 input missing or unreadable, 73 cannot create OUT.db,\n"
       "74 I/O error while writing\n",
-      gem::index::kDefaultKeyframeSeconds, gem::index::kDefaultKeyframeMaxLogged);
+      gem::index::kDefaultKeyframeSeconds, gem::index::kDefaultKeyframeMaxLogged,
+      gem::index::kDefaultIdleSeconds);
 }
 
 }  // namespace
@@ -79,7 +87,7 @@ int main(int argc, char** argv) {
   gem::BackHeapWithHugePages();
   using namespace gem;
   index::IndexOptions options;
-  bool quiet = false, stats = false;
+  bool quiet = false, stats = false, idle_given = false;
   std::string in, out;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -109,6 +117,19 @@ int main(int argc, char** argv) {
                    v == nullptr ? "nothing" : v);
         return cli::kExitUsage;
       }
+    } else if (std::strcmp(a, "--follow") == 0) {
+      options.follow = true;
+    } else if (std::strcmp(a, "--idle-seconds") == 0) {
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      char* end = nullptr;
+      const double d = v == nullptr ? -1 : std::strtod(v, &end);
+      if (v == nullptr || end == v || *end != '\0' || !(d > 0) || d > 86400) {
+        fmt::print(stderr, "gem-index: --idle-seconds needs a number of seconds over 0, "
+                           "at most 86400 (got {})\n", v == nullptr ? "nothing" : v);
+        return cli::kExitUsage;
+      }
+      options.idle_seconds = d;
+      idle_given = true;
     } else if (std::strcmp(a, "--keyframe-seconds") == 0 ||
                std::strcmp(a, "--keyframe-logged") == 0) {
       const bool seconds = a[11] == 's';
@@ -141,6 +162,10 @@ int main(int argc, char** argv) {
   }
   if (in.empty() || out.empty()) {
     Usage(stderr);
+    return cli::kExitUsage;
+  }
+  if (idle_given && !options.follow) {
+    fmt::print(stderr, "gem-index: --idle-seconds is for --follow\n");
     return cli::kExitUsage;
   }
   options.progress = !quiet;

@@ -21,11 +21,9 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_INDEX, MODERN, TMP, need_some, peak_kib,  # noqa: E402
-                     replay_path)
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, INPUT_KEYS, MODERN, TMP,  # noqa: E402
+                     assert_same_index, need_some, peak_kib, replay_path)
 
-# meta keys that record the input as given, not the replay.
-INPUT_KEYS = ("compression", "source_name", "source_sha256", "source_bytes")
 LEGACY = ["dota2_sange2014_test1_dota_pvp", "dota2_sange2014_test2_dota_pvp",
           "dota2_sange2014_test_xanadu"]
 
@@ -60,32 +58,9 @@ def gem_index(replay, out, stdin=None, feed=None):
                                        proc.stderr.decode(errors="replace"))
 
 
-def tables(con):
-    return [n for (n,) in con.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-
-
 class CompressedInput(unittest.TestCase):
     def assert_same_index(self, plain, other, skip_meta=INPUT_KEYS):
-        import sqlite3
-        con = sqlite3.connect("file:%s?mode=ro" % other, uri=True)
-        con.execute("ATTACH ? AS plain", ("file:%s?mode=ro" % plain,))
-        self.assertEqual(tables(con), [n for (n,) in con.execute(
-            "SELECT name FROM plain.sqlite_master WHERE type = 'table' ORDER BY name")])
-        for t in tables(con):
-            where = ""
-            if t == "meta":
-                where = " WHERE key NOT IN (%s)" % ",".join("'%s'" % k for k in skip_meta)
-            n = con.execute('SELECT count(*) FROM "%s"%s' % (t, where)).fetchone()[0]
-            self.assertEqual(n, con.execute('SELECT count(*) FROM plain."%s"%s' %
-                                            (t, where)).fetchone()[0], "%s rows" % t)
-            for a, b in (("main", "plain"), ("plain", "main")):
-                diff = con.execute('SELECT * FROM %s."%s"%s EXCEPT SELECT * FROM %s."%s"%s LIMIT 3'
-                                   % (a, t, where, b, t, where)).fetchall()
-                self.assertEqual(diff, [], "%s: rows of %s not in %s" % (t, a, b))
-        meta = dict(con.execute("SELECT key, value FROM meta"))
-        con.close()
-        return meta
+        return assert_same_index(self, plain, other, skip_meta)
 
     def test_every_fixture_every_compression_file_and_stdin(self):
         need_some(MODERN)

@@ -115,6 +115,34 @@ def connect(path=":memory:"):
     return con
 
 
+# meta keys that record the input as given, not the replay.
+INPUT_KEYS = ("compression", "source_name", "source_sha256", "source_bytes")
+
+
+def assert_same_index(test, plain, other, skip_meta=INPUT_KEYS):
+    """Every table of index `other` holds the rows of index `plain`, and
+    no other, meta's `skip_meta` keys apart; returns other's meta."""
+    con = sqlite3.connect("file:%s?mode=ro" % other, uri=True)
+    con.execute("ATTACH ? AS plain", ("file:%s?mode=ro" % plain,))
+    listed = "SELECT name FROM %s.sqlite_master WHERE type = 'table' ORDER BY name"
+    names = [n for (n,) in con.execute(listed % "main")]
+    test.assertEqual(names, [n for (n,) in con.execute(listed % "plain")])
+    for t in names:
+        where = ""
+        if t == "meta":
+            where = " WHERE key NOT IN (%s)" % ",".join("'%s'" % k for k in skip_meta)
+        n = con.execute('SELECT count(*) FROM "%s"%s' % (t, where)).fetchone()[0]
+        test.assertEqual(n, con.execute('SELECT count(*) FROM plain."%s"%s' %
+                                        (t, where)).fetchone()[0], "%s rows" % t)
+        for a, b in (("main", "plain"), ("plain", "main")):
+            diff = con.execute('SELECT * FROM %s."%s"%s EXCEPT SELECT * FROM %s."%s"%s LIMIT 3'
+                               % (a, t, where, b, t, where)).fetchall()
+            test.assertEqual(diff, [], "%s: rows of %s not in %s" % (t, a, b))
+    meta = dict(con.execute("SELECT key, value FROM meta"))
+    con.close()
+    return meta
+
+
 def f32(x):
     """x rounded to float32, as a Python float."""
     return struct.unpack("<f", struct.pack("<f", x))[0]

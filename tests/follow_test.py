@@ -1,0 +1,125 @@
+"""gem-index --follow: a replay indexed while another process is still
+writing it, at a set pace, in pieces that cut frames anywhere (the file
+starts empty). The index equals, table by table, the plain index of the
+finished file (meta's record of the input apart: a followed file is
+streamed, so its `compression` is the same and nothing differs). It ends
+at DEM_Stop, not by waiting: --idle-seconds is far longer than the
+test's time limit. A replay whose writer stops before DEM_Stop ends
+after --idle-seconds as a cut replay does: the index equals the plain
+index of the bytes written. A followed gzip stream reads the same.
+Bad options are usage errors (64)."""
+import gzip
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
+                     replay_path)
+
+# Far longer than any wait here: a run that waited this long would be
+# stopped by the test's own limit first.
+NEVER = "3600"
+LIMIT = 120
+
+
+class Writer(threading.Thread):
+    """Writes `data` to `path` in pieces of `piece` bytes, `pause` seconds
+    apart, flushing each, as a game client writes its replay."""
+
+    def __init__(self, path, data, piece=7919, pause=0.002):
+        super().__init__(daemon=True)
+        self.path, self.data, self.piece, self.pause = path, data, piece, pause
+        open(path, "wb").close()  # there, and empty, before gem-index starts
+
+    def run(self):
+        with open(self.path, "ab") as f:
+            for at in range(0, len(self.data), self.piece):
+                f.write(self.data[at:at + self.piece])
+                f.flush()
+                time.sleep(self.pause)
+
+
+def index(replay, out, *options):
+    if os.path.exists(out):
+        os.remove(out)
+    return subprocess.run([GEM_INDEX, "--quiet", *options, replay, out], capture_output=True,
+                          text=True, timeout=LIMIT)
+
+
+class Follow(unittest.TestCase):
+    def replay(self, stem):
+        path = replay_path(stem)
+        if not os.path.exists(path):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+        return open(path, "rb").read()
+
+    def follow(self, name, data, *options, piece=7919):
+        growing = os.path.join(TMP, name)
+        writer = Writer(growing, data, piece=piece)
+        writer.start()
+        out = os.path.join(TMP, name + ".followed.db")
+        got = index(growing, out, "--follow", *options)
+        writer.join()
+        return got, growing, out
+
+    def test_a_replay_written_as_it_is_read_indexes_as_the_finished_file(self):
+        for stem in (AUTO, NEKIT):
+            with self.subTest(replay=stem):
+                data = self.replay(stem)
+                got, growing, out = self.follow(stem + ".dem", data, "--idle-seconds", NEVER)
+                self.assertEqual(got.returncode, 0, got.stderr)
+                plain = os.path.join(TMP, stem + ".plain.db")
+                self.assertEqual(index(growing, plain).returncode, 0)
+                meta = assert_same_index(self, plain, out, skip_meta=())
+                self.assertEqual(meta["truncated"], 0)
+                self.assertEqual(int(meta["replay_bytes"]), len(data))
+
+    def test_a_writer_that_stops_before_dem_stop_leaves_a_cut_replay(self):
+        data = self.replay(NEKIT)
+        cut = data[:len(data) * 3 // 5 + 13]  # inside a frame
+        got, growing, out = self.follow("cut.dem", cut, "--idle-seconds", "1")
+        self.assertEqual(got.returncode, 0, got.stderr)
+        plain = os.path.join(TMP, "cut.plain.db")
+        self.assertEqual(index(growing, plain).returncode, 0)
+        meta = assert_same_index(self, plain, out, skip_meta=())
+        self.assertEqual(meta["truncated"], 1)
+        self.assertEqual(int(meta["replay_bytes"]), len(cut))
+
+    def test_a_followed_gzip_stream_reads_the_same(self):
+        data = self.replay(AUTO)
+        packed = gzip.compress(data, mtime=0)
+        got, growing, out = self.follow("auto.dem.gz", packed, "--idle-seconds", NEVER,
+                                        piece=997)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        plain = os.path.join(TMP, "auto.gz.plain.db")
+        self.assertEqual(index(growing, plain).returncode, 0)
+        meta = assert_same_index(self, plain, out, skip_meta=())
+        self.assertEqual(meta["compression"], "gzip")
+
+    def test_bad_options_are_usage_errors(self):
+        replay = replay_path(AUTO)
+        out = os.path.join(TMP, "usage.db")
+        for options, says in ((["--idle-seconds", "5"], "--idle-seconds is for --follow"),
+                              (["--follow", "--idle-seconds", "0"], "needs a number of seconds"),
+                              (["--follow", "--idle-seconds", "x"], "needs a number of seconds"),
+                              (["--follow", "--idle-seconds", "-1"], "needs a number of seconds")):
+            with self.subTest(options=options):
+                got = index(replay, out, *options)
+                self.assertEqual(got.returncode, 64, got.stderr)
+                self.assertIn(says, got.stderr)
+                self.assertFalse(os.path.exists(out))
+        got = subprocess.run([GEM_INDEX, "--follow", replay, out, "--idle-seconds"],
+                             capture_output=True, text=True, timeout=LIMIT)
+        self.assertEqual(got.returncode, 64, got.stderr)
+        self.assertIn("--idle-seconds needs a number of seconds over 0, at most 86400 (got nothing)",
+                      got.stderr)
+
+
+if __name__ == "__main__":
+    junit.main()

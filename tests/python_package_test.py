@@ -1,8 +1,9 @@
-"""The gem Python package, as a user installs and uses it: installed
+"""The gem Python package, gemdb, as a user installs and uses it: installed
 offline into a fresh venv (Debian's /usr/bin/python3, its system
 packages visible for pandas) with pip from tools/python, then the README's
 three lines run there, from replay to DataFrame, in a directory of their
-own with no GEM_* variable set. The frame must hold what SQLite and libgem
+own with no GEM_* variable set; beside a package named gem (gem-dota's
+name), each import finds its own. The frame must hold what SQLite and libgem
 answer for the same query here; gem-index's failure comes as IndexFailed
 with its exit code and message; a sqlite3 without enable_load_extension,
 and a missing pandas, each get one clear error naming the fix."""
@@ -24,7 +25,7 @@ _venv = {}
 
 
 def venv_python():
-    """A venv with gem installed from tools/python (made once)."""
+    """A venv with gemdb installed from tools/python (made once)."""
     if "python" in _venv:
         return _venv["python"]
     env_dir = os.path.join(TMP, "venv")
@@ -63,10 +64,10 @@ class PythonPackage(unittest.TestCase):
         sql = ("SELECT tick, class, field, value FROM gem_state(600) "
                "WHERE field = 'm_iHealth' ORDER BY entity")
         got = run_in_venv('''
-            import gem, json, sys
-            out = gem.index(sys.argv[1] if len(sys.argv) > 1 else %r, "match.db")
-            df = gem.frame("match.db", %r)
-            print(json.dumps({"module": gem.__file__, "columns": list(df.columns),
+            import gemdb, json, sys
+            out = gemdb.index(sys.argv[1] if len(sys.argv) > 1 else %r, "match.db")
+            df = gemdb.frame("match.db", %r)
+            print(json.dumps({"module": gemdb.__file__, "columns": list(df.columns),
                               "rows": df.values.tolist(), "type": type(df).__name__}))
         ''' % (replay_path(AUTO), sql), self.work)
         self.assertEqual(got.returncode, 0, got.stderr)
@@ -87,33 +88,33 @@ class PythonPackage(unittest.TestCase):
         got = run_in_venv('''
             import sys
             sys.modules["pandas"] = None  # as if it were not installed
-            import gem
-            print(gem.query(%r, "SELECT value FROM meta WHERE key = ?", ("game",)))
+            import gemdb
+            print(gemdb.query(%r, "SELECT value FROM meta WHERE key = ?", ("game",)))
             try:
-                gem.frame(%r, "SELECT 1")
-            except gem.GemError as e:
+                gemdb.frame(%r, "SELECT 1")
+            except gemdb.GemError as e:
                 print("error:", e)
         ''' % (db, db), self.work)
         self.assertEqual(got.returncode, 0, got.stderr)
         lines = got.stdout.splitlines()
         self.assertEqual(lines[0], "[{'value': 'dota2'}]")
-        self.assertIn("gem.frame needs pandas (Debian: apt install python3-pandas)", lines[1])
+        self.assertIn("gemdb.frame needs pandas (Debian: apt install python3-pandas)", lines[1])
 
     def test_gem_index_failure_is_an_exception_with_its_code(self):
         junk = os.path.join(self.work, "junk.dem")
         with open(junk, "wb") as f:
             f.write(b"not a replay at all")
         got = run_in_venv('''
-            import gem
+            import gemdb
             for replay, out in ((%r, "a.db"), ("missing.dem", "b.db")):
                 try:
-                    gem.index(replay, out)
+                    gemdb.index(replay, out)
                     print("no exception")
-                except gem.IndexFailed as e:
+                except gemdb.IndexFailed as e:
                     print(e.exit_code, e.message)
             try:
-                gem.index(%r, "c.db", keyframe_seconds="x")
-            except gem.IndexFailed as e:
+                gemdb.index(%r, "c.db", keyframe_seconds="x")
+            except gemdb.IndexFailed as e:
                 print(e.exit_code)
         ''' % (junk, junk), self.work)
         self.assertEqual(got.returncode, 0, got.stderr)
@@ -128,22 +129,53 @@ class PythonPackage(unittest.TestCase):
         db = os.path.join(self.work, "m.db")
         subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), db], check=True)
         # What pyenv's and some other builds' sqlite3 module looks like (a C
-        # type's attribute cannot be deleted: gem is handed a stand-in).
+        # type's attribute cannot be deleted: gemdb is handed a stand-in).
         got = run_in_venv('''
-            import sqlite3, gem
+            import sqlite3, gemdb
             class Connection:  # no enable_load_extension
                 pass
             class Stub:
                 Connection = Connection
-            gem.sqlite3 = Stub
+            gemdb.sqlite3 = Stub
             try:
-                gem.connect(%r)
-            except gem.GemError as e:
+                gemdb.connect(%r)
+            except gemdb.GemError as e:
                 print(e)
         ''' % db, self.work)
         self.assertEqual(got.returncode, 0, got.stderr)
         self.assertIn("cannot load extensions", got.stdout)
         self.assertIn("/usr/bin/python3", got.stdout)
+
+    def test_a_package_named_gem_beside_it_takes_nothing_from_it(self):
+        # gem-dota installs a package named gem. Installed in the same venv
+        # (a stand-in with gem-dota's name and nothing of ours), each import
+        # finds its own package, whichever was installed last.
+        other = os.path.join(self.work, "gem-dota")
+        os.makedirs(os.path.join(other, "gem"))
+        with open(os.path.join(other, "gem", "__init__.py"), "w") as f:
+            f.write("WHO = 'gem-dota'\n")
+        with open(os.path.join(other, "pyproject.toml"), "w") as f:
+            f.write('[build-system]\nrequires = ["setuptools>=61"]\n'
+                    'build-backend = "setuptools.build_meta"\n'
+                    '[project]\nname = "gem-dota-standin"\nversion = "1.0"\n'
+                    '[tool.setuptools]\npackages = ["gem"]\n')
+        python = venv_python()
+        env = dict(os.environ, HOME=TMP, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_CACHE_DIR="1")
+        got = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation",
+                              "--quiet", other], env=env, capture_output=True, text=True)
+        self.assertEqual(got.returncode, 0, got.stdout + got.stderr)
+        self.addCleanup(subprocess.run, [python, "-m", "pip", "uninstall", "--yes", "--quiet",
+                                         "gem-dota-standin"], env=env, check=True)
+        db = os.path.join(self.work, "m.db")
+        subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), db], check=True)
+        got = run_in_venv('''
+            import gem, gemdb
+            print(gem.WHO)
+            print(hasattr(gem, "frame"))
+            print(gemdb.query(%r, "SELECT value FROM meta WHERE key = 'game'"))
+        ''' % db, self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        self.assertEqual(got.stdout.splitlines(), ["gem-dota", "False", "[{'value': 'dota2'}]"])
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ Try next:
   # the match on a map, in a browser (gem-view prints its URL):
   tools/view/gem-view $out
   # a pandas DataFrame:
-  /usr/bin/python3 -c 'import sys; sys.path.insert(0, "tools/python"); import gem; print(gem.frame("$out", "SELECT * FROM players"))'
+  /usr/bin/python3 -c 'import sys; sys.path.insert(0, "tools/python"); import gemdb; print(gemdb.frame("$out", "SELECT * FROM players"))'
   # a compressed replay, as Valve hands them out, indexes the same way:
   bzip2 -kc $replay > match.dem.bz2 && bazel-bin/indexer/gem-index match.dem.bz2 match.db
 See README.md for the tables, the SQL functions, gem-corpus and gem-view.

@@ -1,5 +1,5 @@
 """Copies a built checkout's libgem.so and gem-index into the package at
-install, so that an installed gem finds them beside itself."""
+install, so that an installed gemdb finds them beside itself."""
 import os
 import shutil
 
@@ -19,7 +19,7 @@ BUILT = {
 class BuildWithBinaries(build_py):
     def run(self):
         super().run()
-        target = os.path.join(self.build_lib, "gem")
+        target = os.path.join(self.build_lib, "gemdb")
         for name, path in BUILT.items():
             if os.path.isfile(path):
                 shutil.copy(path, os.path.join(target, name))

@@ -1,10 +1,10 @@
-"""gem: Source 2 replays indexed into SQLite, from Python.
+"""gemdb: Source 2 replays indexed into SQLite by gem, from Python.
 
-    import gem
-    gem.index("match.dem.bz2", "match.db")
-    df = gem.frame("match.db", "SELECT * FROM kills")
+    import gemdb
+    gemdb.index("match.dem.bz2", "match.db")
+    df = gemdb.frame("match.db", "SELECT * FROM kills")
 
-Standard library only; gem.frame needs pandas (Debian: python3-pandas).
+Standard library only; gemdb.frame needs pandas (Debian: python3-pandas).
 """
 import os
 import shutil
@@ -15,7 +15,7 @@ __all__ = ["GemError", "IndexFailed", "connect", "frame", "query", "index",
            "extension_path", "gem_index_path"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# tools/python/gem -> the checkout, when running from one.
+# tools/python/gemdb -> the checkout, when running from one.
 _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
 
 
@@ -69,7 +69,7 @@ def connect(path, extension=None):
                        "without enable_load_extension): run it with Debian's /usr/bin/python3 "
                        "(or any Python whose sqlite3 was built with loadable extensions)")
     if not os.path.exists(path):
-        raise GemError("no index at %s: make one with gem.index(replay, %r)" % (path, path))
+        raise GemError("no index at %s: make one with gemdb.index(replay, %r)" % (path, path))
     con = sqlite3.connect("file:%s?mode=ro" % _uri_path(path), uri=True,
                           check_same_thread=False)
     try:
@@ -111,8 +111,8 @@ def frame(con_or_path, sql, params=()):
     try:
         import pandas
     except ImportError:
-        raise GemError("gem.frame needs pandas (Debian: apt install python3-pandas); "
-                       "gem.query returns the same rows as dicts without it") from None
+        raise GemError("gemdb.frame needs pandas (Debian: apt install python3-pandas); "
+                       "gemdb.query returns the same rows as dicts without it") from None
     return _with_connection(con_or_path,
                             lambda con: pandas.read_sql_query(sql, con, params=params))
 

@@ -157,7 +157,8 @@ class View(unittest.TestCase):
                                 ("", "tick is required"), ("tick=%d" % (last + 1), "out of range"),
                                 ("tick=1e3", "whole number"), ("tick=99999999999999999999",
                                                                "whole number"),
-                                ("tick=1&tick=2", "whole number")):
+                                ("tick=1&tick=2", "tick was given 2 times: give it once"),
+                                ("tick=1&tick=1", "tick was given 2 times")):
                 status, body = server.json("/api/m/0/frame?" + query)
                 self.assertEqual(status, 400, query)
                 self.assertIn(says, body["error"], query)

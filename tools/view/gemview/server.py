@@ -43,8 +43,10 @@ def whole_number(params, name, low, high, default=None):
         if default is not None:
             return default
         raise BadRequest("%s is required" % name)
+    if len(values) > 1:
+        raise BadRequest("%s was given %d times: give it once" % (name, len(values)))
     text = values[0]
-    if len(values) > 1 or not WHOLE.match(text):
+    if not WHOLE.match(text):
         raise BadRequest("%s must be a whole number (got %r)" % (name, text[:40]))
     n = int(text)
     if n < low or n > high:

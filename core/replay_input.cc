@@ -362,6 +362,7 @@ ReplayInput::ReplayInput() = default;
 ReplayInput::~ReplayInput() = default;
 
 ReplaySource* ReplayInput::source() {
+  if (broadcast_) return broadcast_.get();
   if (stream_) return stream_.get();
   return memory_.get();
 }
@@ -384,6 +385,7 @@ void ReplayInput::StopFollowing() {
 }
 
 uint64_t ReplayInput::input_bytes() const {
+  if (broadcast_) return broadcast_->fragment_bytes();
   return stream_ ? stream_->input_bytes() : file_.size();
 }
 
@@ -405,7 +407,9 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return Status::InputError(name + " is a directory, not a replay file");
+    return BroadcastSource::Open(std::make_unique<DirectoryFragments>(path), name,
+                                 std::move(hooks.input_bytes), std::move(hooks.replay_bytes),
+                                 &broadcast_);
   }
   // The first bytes tell the compression. A regular file is peeked at
   // without moving; anything else is read, and what was read goes first

@@ -16,6 +16,9 @@
 // follow it) or no byte has come for `idle_seconds`: then the replay ends
 // where it is, a cut replay if DEM_Stop never came.
 //
+// A directory is a recorded broadcast (core/broadcast_source.h): its
+// fragments are read one at a time, as a replay, on the parse's thread.
+//
 // A corrupt compressed stream fails where its data stops decoding
 // (Corrupt, naming the compression and the compressed byte); a cut one
 // ends the replay there (Truncated: the parse keeps what came before, as
@@ -31,6 +34,7 @@
 #include <memory>
 #include <string>
 
+#include "core/broadcast_source.h"
 #include "core/decompressor.h"
 #include "core/mapped_file.h"
 #include "core/replay_source.h"
@@ -80,6 +84,8 @@ class ReplayInput {
   Compression compression() const { return compression_; }
   // A mapped plain file: file() holds its bytes.
   bool mapped() const { return mapped_; }
+  // A recorded broadcast's directory.
+  bool broadcast() const { return broadcast_ != nullptr; }
   MappedFile& file() { return file_; }
   // Once the parse read the source to its end: waits for the reading
   // thread to be done (its hooks' results are then safe to read).
@@ -107,6 +113,7 @@ class ReplayInput {
   MappedFile file_;
   std::unique_ptr<MemorySource> memory_;
   std::unique_ptr<Stream> stream_;
+  std::unique_ptr<BroadcastSource> broadcast_;
 };
 
 }  // namespace gem

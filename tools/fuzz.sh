@@ -25,7 +25,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 targets=(demo_stream compressed_replay packet_entities_update string_table_entries field_paths_and_decoders
-         chunk_and_state_codecs extension_queries deadlock_user_messages)
+         chunk_and_state_codecs extension_queries deadlock_user_messages broadcast_fragments)
 work="${GEM_FUZZ_DIR:-$HOME/.cache/gem-fuzz}"
 output_base="${GEM_FUZZ_BAZEL:-$HOME/.cache/gem-fuzz-bazel}"
 fixtures="${GEM_FIXTURES:-../shared/fixtures}"

@@ -54,6 +54,7 @@ TEST(FuzzRegressions, EveryInputThatEverFailedIsHandled) {
   RunAll("chunk_and_state_codecs", ChunkAndStateCodecs, &ran);
   RunAll("extension_queries", ExtensionQueries, &ran);
   RunAll("deadlock_user_messages", DeadlockUserMessages, &ran);
+  RunAll("broadcast_fragments", BroadcastFragments, &ran);
   std::printf("fuzz regressions run: %zu\n", ran);
   if (ran == 0) GTEST_SKIP() << "SKIPPED: no regression input yet";
 }

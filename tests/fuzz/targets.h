@@ -77,6 +77,10 @@ int DeadlockUserMessages(const uint8_t* data, size_t size);
 // and gem_sample.
 int ExtensionQueries(const uint8_t* data, size_t size);
 
+// A recorded broadcast: fragments (start, full, deltas) from the input,
+// read as a replay and parsed (broadcast_target.cc).
+int BroadcastFragments(const uint8_t* data, size_t size);
+
 }  // namespace gem::fuzz
 
 #endif  // GEM_TESTS_FUZZ_TARGETS_H_

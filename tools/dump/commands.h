@@ -23,6 +23,7 @@ int RunParse(const Args& args);
 int RunTrace(const Args& args);
 int RunSchema(const Args& args);
 int RunVerify(const Args& args);
+int RunBroadcast(const Args& args);
 
 // Maps and parses the replay at `path` with `sink`, then calls `done` with
 // the parser (metadata and final state). Failures are reported on stderr

@@ -7,6 +7,7 @@
 //   gem-dump parse [--repeat N] REPLAY   parse only; times and peak memory
 //   gem-dump trace REPLAY                frames and inner messages
 //   gem-dump schema REPLAY [CLASS]       serializer fields and encodings
+//   gem-dump broadcast REPLAY DIR        the replay as a recorded broadcast
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -38,7 +39,11 @@ void Usage(FILE* out) {
              "  schema [CLASS]          serializer fields with their encodings\n"
              "  verify                  checks every full packet against the state the\n"
              "                          deltas built up to it; each mismatch a line;\n"
-             "                          exit 0 only when all agree (1: mismatches)\n");
+             "                          exit 0 only when all agree (1: mismatches)\n"
+             "  broadcast [--fragment-seconds S] REPLAY DIR\n"
+             "                          the replay as the fragments a broadcast relay\n"
+             "                          serves (DIR/sync, DIR/0/start, DIR/1/full,\n"
+             "                          DIR/N/delta), which gem-index DIR reads\n");
 }
 
 }  // namespace
@@ -65,6 +70,7 @@ int main(int argc, char** argv) {
   if (command == "trace") return RunTrace(args);
   if (command == "schema") return RunSchema(args);
   if (command == "verify") return RunVerify(args);
+  if (command == "broadcast") return RunBroadcast(args);
   fmt::print(stderr, "gem-dump: unknown command '{}'\n", command);
   Usage(stderr);
   return gem::cli::kExitUsage;

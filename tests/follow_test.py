@@ -59,47 +59,39 @@ class Follow(unittest.TestCase):
             self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
         return open(path, "rb").read()
 
-    def follow(self, name, data, *options, piece=7919):
+    def follow(self, name, data, idle, piece=7919):
+        """Follows `data` written as `name`; the index must equal the plain
+        index of the file written. Returns its meta."""
         growing = os.path.join(TMP, name)
         writer = Writer(growing, data, piece=piece)
         writer.start()
         out = os.path.join(TMP, name + ".followed.db")
-        got = index(growing, out, "--follow", *options)
+        got = index(growing, out, "--follow", "--idle-seconds", idle)
         writer.join()
-        return got, growing, out
+        self.assertEqual(got.returncode, 0, got.stderr)
+        plain = os.path.join(TMP, name + ".plain.db")
+        self.assertEqual(index(growing, plain).returncode, 0)
+        return assert_same_index(self, plain, out, skip_meta=())
 
     def test_a_replay_written_as_it_is_read_indexes_as_the_finished_file(self):
         for stem in (AUTO, NEKIT):
             with self.subTest(replay=stem):
                 data = self.replay(stem)
-                got, growing, out = self.follow(stem + ".dem", data, "--idle-seconds", NEVER)
-                self.assertEqual(got.returncode, 0, got.stderr)
-                plain = os.path.join(TMP, stem + ".plain.db")
-                self.assertEqual(index(growing, plain).returncode, 0)
-                meta = assert_same_index(self, plain, out, skip_meta=())
+                meta = self.follow(stem + ".dem", data, NEVER)
                 self.assertEqual(meta["truncated"], 0)
                 self.assertEqual(int(meta["replay_bytes"]), len(data))
 
     def test_a_writer_that_stops_before_dem_stop_leaves_a_cut_replay(self):
         data = self.replay(NEKIT)
         cut = data[:len(data) * 3 // 5 + 13]  # inside a frame
-        got, growing, out = self.follow("cut.dem", cut, "--idle-seconds", "1")
-        self.assertEqual(got.returncode, 0, got.stderr)
-        plain = os.path.join(TMP, "cut.plain.db")
-        self.assertEqual(index(growing, plain).returncode, 0)
-        meta = assert_same_index(self, plain, out, skip_meta=())
+        meta = self.follow("cut.dem", cut, "1")
         self.assertEqual(meta["truncated"], 1)
         self.assertEqual(int(meta["replay_bytes"]), len(cut))
 
     def test_a_followed_gzip_stream_reads_the_same(self):
         data = self.replay(AUTO)
         packed = gzip.compress(data, mtime=0)
-        got, growing, out = self.follow("auto.dem.gz", packed, "--idle-seconds", NEVER,
-                                        piece=997)
-        self.assertEqual(got.returncode, 0, got.stderr)
-        plain = os.path.join(TMP, "auto.gz.plain.db")
-        self.assertEqual(index(growing, plain).returncode, 0)
-        meta = assert_same_index(self, plain, out, skip_meta=())
+        meta = self.follow("auto.dem.gz", packed, NEVER, piece=997)
         self.assertEqual(meta["compression"], "gzip")
 
     def test_bad_options_are_usage_errors(self):

@@ -182,7 +182,8 @@ Status BroadcastSource::Open(std::unique_ptr<FragmentStore> store, std::string n
   header.set_map_name(facts.map.empty() ? s->sync_.map : facts.map);
   header.set_game_directory(facts.game_dir);
   header.set_game(GameWord(facts.game_dir));
-  header.set_server_name(s->name_);
+  // Nothing of where the fragments came from: the same broadcast makes
+  // the same replay bytes (and replay_sha256) from a directory or a relay.
   header.set_client_name("broadcast");
   std::string bytes;
   header.SerializeToString(&bytes);

@@ -1,5 +1,7 @@
 #include "core/replay_input.h"
 
+#include "core/broadcast_http.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
@@ -392,6 +394,12 @@ uint64_t ReplayInput::input_bytes() const {
 Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* not_found,
                          Follow follow) {
   if (not_found != nullptr) *not_found = false;
+  if (IsBroadcastUrl(path)) {
+    std::unique_ptr<HttpFragments> relay;
+    GEM_RETURN_IF_ERROR(HttpFragments::Open(path, follow.idle_seconds, &relay));
+    return BroadcastSource::Open(std::move(relay), path, std::move(hooks.input_bytes),
+                                 std::move(hooks.replay_bytes), &broadcast_);
+  }
   const bool from_stdin = path == "-";
   const std::string name = from_stdin ? std::string("standard input") : path;
   int fd = from_stdin ? ::dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

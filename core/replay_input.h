@@ -16,8 +16,10 @@
 // follow it) or no byte has come for `idle_seconds`: then the replay ends
 // where it is, a cut replay if DEM_Stop never came.
 //
-// A directory is a recorded broadcast (core/broadcast_source.h): its
-// fragments are read one at a time, as a replay, on the parse's thread.
+// A directory is a recorded broadcast (core/broadcast_source.h), and an
+// http:// or https:// URL a relay (core/broadcast_http.h; it gives up
+// after Follow::idle_seconds without a fragment): their fragments are read
+// one at a time, as a replay, on the parse's thread.
 //
 // A corrupt compressed stream fails where its data stops decoding
 // (Corrupt, naming the compression and the compressed byte); a cut one

@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/broadcast_http.h"
 #include "core/mapped_file.h"
 #include "core/replay_input.h"
 #include "core/match/games.h"
@@ -64,7 +65,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(output.Prepare(out, options.force));
 
   SourceInfo source;
-  source.name = replay == "-" ? std::string("-") : BaseName(replay);
+  source.name = replay == "-" || IsBroadcastUrl(replay) ? replay : BaseName(replay);
   source.compression = CompressionName(input.compression());
   // A mapped file's checksum runs beside the parse (the machine has a
   // second core), reading the file again rather than through the mapping:

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/broadcast_http.h"
 #include "core/exit_codes.h"
 #include "core/huge_page_heap.h"
 #include "core/version.h"
@@ -70,7 +71,8 @@ void Usage(FILE* out) {
       "             wait for more, to its DEM_Stop\n"
       "  --idle-seconds S\n"
       "             with --follow, a replay that has not grown for S seconds\n"
-      "             (default {}) ends there, as a cut replay does\n"
+      "             (default {}) ends there, as a cut replay does; from a\n"
+      "             broadcast URL, a relay that gave no fragment for S seconds\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
@@ -164,8 +166,8 @@ int main(int argc, char** argv) {
     Usage(stderr);
     return cli::kExitUsage;
   }
-  if (idle_given && !options.follow) {
-    fmt::print(stderr, "gem-index: --idle-seconds is for --follow\n");
+  if (idle_given && !options.follow && !IsBroadcastUrl(in)) {
+    fmt::print(stderr, "gem-index: --idle-seconds is for --follow or a broadcast URL\n");
     return cli::kExitUsage;
   }
   options.progress = !quiet;

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
 from gemtest import (AUTO, FIXTURES, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
-                     replay_path)
+                     gem_index, replay_path)
 
 # Far longer than any wait here: a run that waited this long would be
 # stopped by the test's own limit first.
@@ -46,10 +46,7 @@ class Writer(threading.Thread):
 
 
 def index(replay, out, *options):
-    if os.path.exists(out):
-        os.remove(out)
-    return subprocess.run([GEM_INDEX, "--quiet", *options, replay, out], capture_output=True,
-                          text=True, timeout=LIMIT)
+    return gem_index(replay, out, *options, timeout=LIMIT)
 
 
 class Follow(unittest.TestCase):

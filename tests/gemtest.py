@@ -146,6 +146,24 @@ def assert_same_index(test, plain, other, skip_meta=INPUT_KEYS, skip_tables=()):
     return meta
 
 
+def gem_index(replay, out, *options, timeout=120):
+    """gem-index --quiet [options] replay out, over any old out; bounded in
+    time (a run that hangs fails the test)."""
+    if os.path.exists(out):
+        os.remove(out)
+    return subprocess.run([GEM_INDEX, "--quiet", *options, replay, out], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def assert_cut(test, index):
+    """The index is of a replay that ended before its DEM_Stop."""
+    con = sqlite3.connect(index)
+    meta = dict(con.execute("SELECT key, value FROM meta"))
+    con.close()
+    test.assertEqual(meta["truncated"], 1)
+    test.assertIn("ends without DEM_Stop", meta["truncation_reason"])
+
+
 def f32(x):
     """x rounded to float32, as a Python float."""
     return struct.unpack("<f", struct.pack("<f", x))[0]

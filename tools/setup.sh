@@ -20,13 +20,14 @@ packages=(
   libclang-rt-14-dev # libFuzzer and the sanitizers' runtimes for clang
   python3            # /usr/bin/python3 for the extension's tests
   python3-distributed  # Dask distributed, for gem-corpus (dask-scheduler, dask-worker)
-  python3-pandas     # gem.frame's DataFrames (tools/python)
+  python3-pandas     # gemdb.frame's DataFrames (tools/python)
   python3-venv       # the Python package's install test (a venv with pip and setuptools)
   python3-pip
   python3-setuptools
   zlib1g-dev         # CRC-32 for string-table checks; .dem.gz replays
   libzstd-dev        # keyframe rows; .dem.zst replays
   libbz2-dev         # .dem.bz2 replays
+  libcurl4-openssl-dev  # broadcasts over HTTP(S): curl.h; libcurl4 is loaded when a URL is read
   bzip2              # the bzip2 command: the demo's next step
   zstd               # the zstd command: .dem.zst fixtures in tests, gem-corpus hashing
   chromium           # headless browser for gem-view's page tests

@@ -2,7 +2,7 @@
 (tests/relay_server.py, on 127.0.0.1, serving what gem-dump broadcast
 wrote, gzipped) by CSTV's paths, and its index equals the index of the
 same recording read from its directory, table by table (meta's name of
-the input apart). The relay may publish the fragments as the match is
+the input apart), for Dota 2, CS2 and Deadlock fixtures. The relay may publish the fragments as the match is
 played (here at 20 times real time); every fault it injects is recovered
 from: a fragment not out yet, a 503, a dropped connection, a slow answer,
 each on the sync, the start, the full and deltas. What cannot be read is
@@ -59,7 +59,8 @@ class BroadcastHttp(unittest.TestCase):
                       if os.path.exists(os.path.join(directory, n, "delta")))
 
     def test_a_relay_indexes_as_its_recording(self):
-        for stem in (AUTO, NEKIT):
+        for stem in (AUTO, NEKIT, "cs2_demofilenet_14155_de_dust2",
+                     "deadlock_demofilenet_hltv_10524_new_player_basics"):
             with self.subTest(replay=stem):
                 directory, want = self.recording(stem)
                 out = os.path.join(TMP, stem + ".http.db")

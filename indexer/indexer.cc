@@ -65,7 +65,10 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   GEM_RETURN_IF_ERROR(output.Prepare(out, options.force));
 
   SourceInfo source;
-  source.name = replay == "-" || IsBroadcastUrl(replay) ? replay : BaseName(replay);
+  // A broadcast's directory may be given with a trailing slash.
+  std::string trimmed = replay;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  source.name = replay == "-" || IsBroadcastUrl(replay) ? replay : BaseName(trimmed);
   source.compression = CompressionName(input.compression());
   // A mapped file's checksum runs beside the parse (the machine has a
   // second core), reading the file again rather than through the mapping:

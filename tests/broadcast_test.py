@@ -180,7 +180,7 @@ class Broadcast(unittest.TestCase):
             with self.subTest(replay=stem):
                 path, out = self.broadcast(stem)
                 plain, db = os.path.join(TMP, stem + ".db"), os.path.join(TMP, stem + ".b.db")
-                for replay, index in ((path, plain), (out, db)):
+                for replay, index in ((path, plain), (out + "/", db)):
                     if os.path.exists(index):
                         os.remove(index)
                     got = run([GEM_INDEX, "--quiet", replay, index])
@@ -197,6 +197,7 @@ class Broadcast(unittest.TestCase):
                                          skip_tables=file_info)
                 self.assertEqual(meta["truncated"], 0)
                 self.assertEqual(meta["compression"], "none")
+                self.assertEqual(meta["source_name"], os.path.basename(out))
 
     def test_a_broadcast_that_stops_early_is_a_cut_replay(self):
         path, out = self.broadcast(NEKIT, "nekit-cut")

@@ -1,5 +1,6 @@
 #include "core/replay_input.h"
 
+#include "core/broadcast_file.h"
 #include "core/broadcast_http.h"
 
 #include <fcntl.h>
@@ -424,7 +425,8 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   // into the stream.
   const bool peek_in_place = S_ISREG(st.st_mode) && !from_stdin;
   follow.follow = follow.follow && peek_in_place;  // a pipe waits anyway
-  std::vector<uint8_t> first(4);
+  // (A file's first bytes may also be a saved broadcast's: more of them.)
+  std::vector<uint8_t> first(peek_in_place ? BroadcastFile::kHeadBytes : 4);
   size_t have = 0;
   const auto opened = std::chrono::steady_clock::now();
   while (have < first.size()) {
@@ -449,6 +451,12 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   }
   first.resize(have);
   compression_ = DetectCompression(first.data(), first.size());
+  if (peek_in_place && compression_ == Compression::kNone &&
+      LooksLikeBroadcast(first.data(), first.size())) {
+    return BroadcastSource::Open(std::make_unique<BroadcastFile>(fd, name), name,
+                                 std::move(hooks.input_bytes), std::move(hooks.replay_bytes),
+                                 &broadcast_);
+  }
   if (peek_in_place && compression_ == Compression::kNone && !follow.follow) {
     ::close(fd);
     GEM_RETURN_IF_ERROR(file_.Open(path, not_found));

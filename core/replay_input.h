@@ -16,7 +16,8 @@
 // follow it) or no byte has come for `idle_seconds`: then the replay ends
 // where it is, a cut replay if DEM_Stop never came.
 //
-// A directory is a recorded broadcast (core/broadcast_source.h), and an
+// A directory is a recorded broadcast (core/broadcast_source.h), as is a
+// file of a broadcast's commands back to back (core/broadcast_file.h), and an
 // http:// or https:// URL a relay (core/broadcast_http.h; it gives up
 // after Follow::idle_seconds without a fragment): their fragments are read
 // one at a time, as a replay, on the parse's thread.

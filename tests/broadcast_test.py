@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
 from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP,  # noqa: E402
-                     assert_cut, assert_same_index, replay_path)
+                     INPUT_KEYS, assert_cut, assert_same_index, replay_path)
 
 REPLAYS = [AUTO, NEKIT, "cs2_demofilenet_14155_de_dust2", "cs2_demofilenet_14090_cs_italy",
            "deadlock_demofilenet_hltv_10423_dl_midtown"]
@@ -198,6 +198,30 @@ class Broadcast(unittest.TestCase):
                 self.assertEqual(meta["truncated"], 0)
                 self.assertEqual(meta["compression"], "none")
                 self.assertEqual(meta["source_name"], os.path.basename(out))
+
+    def test_a_broadcast_saved_as_one_file_reads_as_its_directory(self):
+        # haste's and deadem's way: start, full and deltas back to back.
+        for stem in (NEKIT, "cs2_demofilenet_14155_de_dust2"):
+            with self.subTest(replay=stem):
+                _, out = self.broadcast(stem, stem + "-file")
+                start, full, _, deltas = self.fragments(out)
+                joined = start + full + b"".join(deltas)
+                saved = os.path.join(TMP, stem + ".bin")
+                with open(saved, "wb") as f:
+                    f.write(joined)
+                want, db = os.path.join(TMP, stem + ".dir.db"), os.path.join(TMP, stem + ".bin.db")
+                for source, index in ((out, want), (saved, db)):
+                    got = run([GEM_INDEX, "--quiet", "--force", source, index])
+                    self.assertEqual(got.returncode, 0, got.stderr)
+                meta = assert_same_index(self, want, db, skip_meta=INPUT_KEYS)
+                self.assertEqual(meta["source_bytes"], len(joined))
+                self.assertEqual(meta["truncated"], 0)
+                # Cut inside a command near its middle: a cut replay.
+                with open(saved, "wb") as f:
+                    f.write(joined[:len(start) + len(full) + (len(joined) - len(start)) // 2 + 3])
+                got = run([GEM_INDEX, "--quiet", "--force", saved, db])
+                self.assertEqual(got.returncode, 0, got.stderr)
+                assert_cut(self, db)
 
     def test_a_broadcast_that_stops_early_is_a_cut_replay(self):
         path, out = self.broadcast(NEKIT, "nekit-cut")

@@ -10,7 +10,7 @@ keyframe intervals; the ones not out yet answer 404, as a relay's do).
 next requests: "notready" (404), "error" (503), "drop" (the connection
 closed with no answer), "slow" (the answer after 1.5 s), "garbage" (200
 with bytes that are no fragment), "huge" (a Content-Length of 1 GiB),
-"endless" (a body that never ends: it stops after 80 MiB or 20 s, so the
+"endless" (a body that never ends: it stops after 200 MiB or 20 s, so the
 test stays bounded). `requests` counts the requests per path."""
 import gzip
 import http.server
@@ -98,7 +98,7 @@ class RelayServer:
             block = b"\0" * (1 << 20)
             until = time.monotonic() + 20
             try:
-                for _ in range(80):
+                for _ in range(200):
                     if time.monotonic() > until:
                         break
                     h.wfile.write(b"%x\r\n%s\r\n" % (len(block), block))

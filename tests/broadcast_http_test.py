@@ -3,11 +3,13 @@
 wrote, gzipped) by CSTV's paths, and its index equals the index of the
 same recording read from its directory, table by table (meta's name of
 the input apart), for Dota 2, CS2 and Deadlock fixtures. The relay may publish the fragments as the match is
-played (here at 20 times real time); every fault it injects is recovered
+played (here at 20 times real time), and its root's sync may send the reader on
+to the match (token_redirect); every fault it injects is recovered
 from: a fragment not out yet, a 503, a dropped connection, a slow answer,
 each on the sync, the start, the full and deltas. What cannot be read is
 refused with its reason (65): a fragment that is no fragment, one that
-claims a gigabyte, one that never ends (memory stays bounded). A relay
+claims a gigabyte, one that never ends (memory stays bounded), a delta
+missing while later ones are there. A relay
 that stops sending ends the index as a cut replay after --idle-seconds;
 one that never answers is an input error (66). Every run is bounded by
 the test's own time limit."""
@@ -75,6 +77,25 @@ class BroadcastHttp(unittest.TestCase):
                 numbers = self.deltas(directory)
                 self.assertEqual(relay.requests.get("/match/%d/delta" % numbers[-1]), 1)
                 self.assertEqual(relay.requests["/match/1/full"], 1)
+
+    def test_the_roots_sync_redirects_to_the_match(self):
+        directory, want = self.recording(AUTO)
+        out = os.path.join(TMP, "redirect.db")
+        with RelayServer(directory) as relay:
+            got = index(relay.root + "/", out)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        assert_same_index(self, want, out, skip_meta=NAME_KEYS)
+        self.assertEqual((relay.requests["/sync"], relay.requests["/match/sync"]), (1, 1))
+
+    def test_a_gap_in_the_deltas_is_refused(self):
+        directory, _ = self.recording(AUTO)
+        out = os.path.join(TMP, "gap.db")
+        with RelayServer(directory, faults={"/match/3/delta": ["notready"] * 1000}) as relay:
+            got = index(relay.url, out, "--idle-seconds", "1.5")
+        self.assertEqual(got.returncode, 65, got.stderr)
+        self.assertIn("3/delta is missing and later deltas are not", got.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(relay.requests.get("/match/4/delta"), 1)  # the one look past it
 
     def test_a_relay_publishing_as_the_match_is_played(self):
         directory, want = self.recording(NEKIT)

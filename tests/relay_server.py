@@ -1,7 +1,8 @@
 """A broadcast relay for tests, on 127.0.0.1 only: it serves a recorded
 broadcast's directory (gem-dump broadcast) by the relay's paths (/sync,
 /N/start, /N/full, /N/delta), gzipped when the client accepts it, as
-Valve's relays send fragments.
+Valve's relays send fragments. Its root's /sync answers only a
+token_redirect to the match's base, /match.
 
 `speed`: None serves every fragment at once; a number publishes them at
 that many times real time (fragment N's full and delta after N - 1
@@ -46,7 +47,8 @@ class RelayServer:
             allow_reuse_address = True
 
         self.server = Server(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d/match" % self.server.server_address[1]
+        self.root = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.url = self.root + "/match"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self):
@@ -69,6 +71,10 @@ class RelayServer:
             self.requests[path] = self.requests.get(path, 0) + 1
             queue = self.faults.get(path)
             fault = queue.pop(0) if queue else None
+        if path == "/sync":
+            # The root's sync sends readers on to the match's base, as a
+            # relay serving many matches does.
+            return self.send(h, 200, b'{"token_redirect": "match/"}')
         if not path.startswith("/match/"):
             return self.send(h, 404, b"no such broadcast")
         rel = path[len("/match/"):]

@@ -1,8 +1,5 @@
 #include "core/replay_input.h"
 
-#include "core/broadcast_file.h"
-#include "core/broadcast_http.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
@@ -18,6 +15,9 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "core/broadcast_file.h"
+#include "core/broadcast_http.h"
 
 namespace gem {
 

@@ -46,8 +46,11 @@ Status BroadcastFile::Peek(uint32_t* command, uint64_t* size, bool* end) {
   size_t pos = 0;
   uint64_t id = 0;
   for (int shift = 0;; shift += 7) {
-    if (pos == static_cast<size_t>(got) || shift > 28) {
-      *end = true;
+    if (shift > 28) {
+      return Status::Corrupt(name_ + ": a command id runs on", offset_);
+    }
+    if (pos == static_cast<size_t>(got)) {
+      *end = true;  // the file ends inside it (or here): the broadcast ends before it
       return Status::Ok();
     }
     id |= uint64_t{head[pos] & 0x7Fu} << shift;
@@ -108,6 +111,14 @@ Status BroadcastFile::Fetch(Kind kind, int64_t, std::string* body, bool* missing
         end || (kind == Kind::kStart && !signon) ||
         (kind == Kind::kDelta && !body->empty() && body->size() + size > kDeltaBytes);
     if (stop_before) break;
+    // The start and the full end at a command of another kind; a file
+    // without one is no broadcast to hold whole.
+    if (body->size() + size > DirectoryFragments::kMaxFragmentBytes) {
+      return Status::Corrupt(name_ + ": its " + KindName(kind) + " runs past " +
+                                 std::to_string(DirectoryFragments::kMaxFragmentBytes) +
+                                 " bytes",
+                             offset_);
+    }
     Status s = Take(size, body);
     if (s.IsRecoverable()) break;  // cut: what came before it is the broadcast
     GEM_RETURN_IF_ERROR(s);

@@ -114,8 +114,11 @@ HttpFragments::Got HttpFragments::Get(const std::string& path, std::string* body
   c.easy_setopt(h, CURLOPT_WRITEDATA, &sink);
   c.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // relays send gzip
   c.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  // A relay that stops sending for kRequestSeconds fails the request (a
+  // large fragment on a slow link may take longer in all).
   c.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(kRequestSeconds * 1000));
-  c.easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(kRequestSeconds * 1000));
+  c.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  c.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(kRequestSeconds));
   c.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxFragmentBytes));
   c.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
   c.easy_setopt(h, CURLOPT_USERAGENT, "gem-index");
@@ -131,11 +134,14 @@ HttpFragments::Got HttpFragments::Get(const std::string& path, std::string* body
   }
   long status = 0;
   c.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-  if (status == 200) return Got::kBody;
-  *error = url + " answers HTTP " + std::to_string(status);
-  if (status == 404 || status == 405) return Got::kNotReady;
+  // A relay never sends an empty fragment: one is not ready yet (else a
+  // relay answering empty bodies would be read past without a pause).
+  if (status == 200 && !body->empty()) return Got::kBody;
+  *error = url + (status == 200 ? std::string(" answers an empty body")
+                                : " answers HTTP " + std::to_string(status));
+  if (status == 200 || status == 404 || status == 405) return Got::kNotReady;
   if (status >= 500 || status == 408 || status == 429) return Got::kFailed;
-  return Got::kRefused;
+  return Got::kDenied;
 }
 
 Status HttpFragments::GetPatiently(const std::string& path, std::string* body, bool* missing,
@@ -149,6 +155,7 @@ Status HttpFragments::GetPatiently(const std::string& path, std::string* body, b
       return Status::Ok();
     }
     if (got == Got::kRefused) return Status::Corrupt(*error);
+    if (got == Got::kDenied) return Status::InputError(*error);
     const bool failed = got == Got::kFailed;
     const double left = give_up_seconds_ - Since(last_fragment_);
     if (left <= 0) {

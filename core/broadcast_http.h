@@ -11,7 +11,8 @@
 // counts as missing (the broadcast ends there: a cut replay), and a sync,
 // start or full as an error naming the last failure. A body over
 // kMaxFragmentBytes (by its Content-Length, or as it comes) is refused
-// with no retry, as is a 4xx other than 404 and 405.
+// with no retry (bad data), as is a 4xx other than 404 and 405 (an input
+// error). A 200 with an empty body counts as not ready: relays send none.
 //
 // libcurl (Debian's libcurl4) is loaded when the first relay is opened:
 // a replay file never needs it, and gem-index's start-up loads libc and
@@ -47,7 +48,9 @@ class HttpFragments : public FragmentStore {
   bool HasDeltaAfter(int64_t n) override;
 
  private:
-  enum class Got { kBody, kNotReady, kFailed, kRefused };
+  // kRefused: a body that is no fragment's (too big); kDenied: a 4xx the
+  // relay means (401, 403, 410, ...).
+  enum class Got { kBody, kNotReady, kFailed, kRefused, kDenied };
   HttpFragments(std::string base, double give_up_seconds)
       : base_(std::move(base)), give_up_seconds_(give_up_seconds) {}
   // One GET of base_ + path: the body, not there yet, a failure worth

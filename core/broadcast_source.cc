@@ -2,8 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -99,7 +101,17 @@ Status DirectoryFragments::Sync(std::string* json) {
 }
 
 Status DirectoryFragments::Fetch(Kind kind, int64_t n, std::string* body, bool* missing) {
-  return ReadNamed(dir_ + "/" + std::to_string(n) + "/" + KindName(kind), body, missing);
+  const std::string path = dir_ + "/" + std::to_string(n) + "/" + KindName(kind);
+  GEM_RETURN_IF_ERROR(ReadNamed(path, body, missing));
+  // A recording still being written: a delta not there yet is waited for.
+  const auto since = std::chrono::steady_clock::now();
+  while (*missing && kind == Kind::kDelta && follow_seconds_ > 0 &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() <
+             follow_seconds_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kFollowPollMillis));
+    GEM_RETURN_IF_ERROR(ReadNamed(path, body, missing));
+  }
+  return Status::Ok();
 }
 
 bool DirectoryFragments::HasDeltaAfter(int64_t n) {
@@ -189,8 +201,8 @@ Status BroadcastSource::Open(std::unique_ptr<FragmentStore> store, std::string n
   header.SerializeToString(&bytes);
   s->window_.assign("PBDEMS2\0\0\0\0\0\0\0\0\0", 16);
   AppendReplayFrame(kDemFileHeader, kSignonTick, bytes, &s->window_);
-  GEM_RETURN_IF_ERROR(s->AppendFragment(start, std::to_string(s->sync_.signup_fragment) +
-                                                   "/start"));
+  GEM_RETURN_IF_ERROR(s->AppendFragment(
+      start, std::to_string(s->sync_.signup_fragment) + "/start", /*play=*/false));
   AppendReplayFrame(kDemSyncTick, kSignonTick, std::string_view(), &s->window_);
   s->Made(0);
   s->next_delta_ = s->sync_.fragment;
@@ -198,14 +210,17 @@ Status BroadcastSource::Open(std::unique_ptr<FragmentStore> store, std::string n
   return Status::Ok();
 }
 
-Status BroadcastSource::AppendFragment(const std::string& body, const std::string& what) {
+Status BroadcastSource::AppendFragment(const std::string& body, const std::string& what,
+                                       bool play) {
   BroadcastReader reader(body, name_ + ": " + what);
+  const size_t from = window_.size();
   for (;;) {
     BroadcastCommand c;
     bool end = false;
     GEM_RETURN_IF_ERROR(reader.Next(&c, &end));
     if (end) return Status::Ok();
     if (c.command == kDemStop) {
+      if (!play) return Status::Corrupt(name_ + ": " + what + " holds a DEM_Stop", c.offset);
       stopped_ = true;
       // The relay's end is six zero bytes, tick 0: the play ends at the
       // last tick it sent.
@@ -215,7 +230,14 @@ Status BroadcastSource::AppendFragment(const std::string& body, const std::strin
     // the parse reads neither.
     if (c.command == kDemSpawnGroups) continue;
     GEM_RETURN_IF_ERROR(AppendReplayFrame(c, &window_, &scratch_).WithContext(what, c.offset));
-    if (c.command == kDemPacket) last_tick_ = c.tick;
+    // Snappy payloads expand: a fragment's frames are bounded as a whole.
+    if (window_.size() - from > kMaxFragmentFrames) {
+      return Status::Corrupt(name_ + ": " + what + " expands to more than " +
+                                 std::to_string(kMaxFragmentFrames) + " bytes of frames",
+                             c.offset);
+    }
+    // The ticks the parser ends a replay's play at (meta.last_tick).
+    if (play && (c.command == kDemPacket || c.command == kDemFullPacket)) last_tick_ = c.tick;
     if (stopped_) return Status::Ok();
   }
 }
@@ -247,7 +269,7 @@ Status BroadcastSource::Produce(bool* done) {
     fragment_hook_(reinterpret_cast<const uint8_t*>(fragment_.data()), fragment_.size());
   }
   const size_t from = window_.size();
-  GEM_RETURN_IF_ERROR(AppendFragment(fragment_, what));
+  GEM_RETURN_IF_ERROR(AppendFragment(fragment_, what, /*play=*/true));
   Made(from);
   if (kind == FragmentStore::Kind::kFull) {
     full_done_ = true;

@@ -43,10 +43,14 @@ class FragmentStore {
 
 // A recorded broadcast: DIR/sync (or sync.json), DIR/N/start, DIR/N/full
 // and DIR/N/delta (each may end in .bin), as a relay's paths name them.
+// With follow_seconds > 0 (a recording still being written), a delta not
+// there yet is looked for every kFollowPollMillis for that long.
 class DirectoryFragments : public FragmentStore {
  public:
   static constexpr uint64_t kMaxFragmentBytes = uint64_t{256} << 20;
-  explicit DirectoryFragments(std::string dir) : dir_(std::move(dir)) {}
+  static constexpr int kFollowPollMillis = 100;
+  explicit DirectoryFragments(std::string dir, double follow_seconds = 0)
+      : dir_(std::move(dir)), follow_seconds_(follow_seconds) {}
   Status Sync(std::string* json) override;
   Status Fetch(Kind kind, int64_t n, std::string* body, bool* missing) override;
   bool HasDeltaAfter(int64_t n) override;
@@ -55,6 +59,7 @@ class DirectoryFragments : public FragmentStore {
   // Reads `path` (+ ".bin") into *body; *missing when neither exists.
   Status ReadNamed(const std::string& path, std::string* body, bool* missing);
   std::string dir_;
+  double follow_seconds_;
 };
 
 // What a sync document says (the fields gem reads).
@@ -81,6 +86,9 @@ Status ReadStartServerInfo(const std::string& start, StartServerInfo* info);
 
 class BroadcastSource : public ReplaySource {
  public:
+  // The most replay bytes one fragment may make (its snappy payloads
+  // expanded): as much as a replay frame may hold.
+  static constexpr size_t kMaxFragmentFrames = size_t{256} << 20;
   // Called with every fragment's body as fetched, and every byte of the
   // replay made, in order (for their checksums).
   using BytesHook = std::function<void(const uint8_t*, size_t)>;
@@ -100,7 +108,8 @@ class BroadcastSource : public ReplaySource {
       : store_(std::move(store)), name_(std::move(name)) {}
   // Appends the next fragment's frames to the window; *done at the end.
   Status Produce(bool* done);
-  Status AppendFragment(const std::string& body, const std::string& what);
+  // `play`: a full or delta (not the start, which may hold no DEM_Stop).
+  Status AppendFragment(const std::string& body, const std::string& what, bool play);
   // The window's bytes from `from` on are new: to the hook.
   void Made(size_t from);
 

@@ -195,6 +195,10 @@ class ReplayInput::Stream : public ReplaySource {
       pollfd wake{wake_[0], POLLIN, 0};
       const int polled = wake_[0] >= 0 ? ::poll(&wake, 1, wait_ms) : (usleep(wait_ms * 1000), 0);
       if (polled > 0) break;  // the parse is done with the stream
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stop_) break;  // the same, without a wake pipe
+      }
       struct stat st;
       if (fstat(fd_, &st) == 0 && static_cast<uint64_t>(st.st_size) > read_so_far_) {
         grew = true;
@@ -416,7 +420,8 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return BroadcastSource::Open(std::make_unique<DirectoryFragments>(path), name,
+    return BroadcastSource::Open(
+        std::make_unique<DirectoryFragments>(path, follow.follow ? follow.idle_seconds : 0), name,
                                  std::move(hooks.input_bytes), std::move(hooks.replay_bytes),
                                  &broadcast_);
   }
@@ -453,6 +458,11 @@ Status ReplayInput::Open(const std::string& path, ReplayInputHooks hooks, bool* 
   compression_ = DetectCompression(first.data(), first.size());
   if (peek_in_place && compression_ == Compression::kNone &&
       LooksLikeBroadcast(first.data(), first.size())) {
+    if (follow.follow) {
+      ::close(fd);
+      return Status::InputError(name + " is a broadcast saved as one file: --follow reads a "
+                                       "replay or a broadcast's directory as they grow");
+    }
     return BroadcastSource::Open(std::make_unique<BroadcastFile>(fd, name), name,
                                  std::move(hooks.input_bytes), std::move(hooks.replay_bytes),
                                  &broadcast_);

@@ -5,8 +5,9 @@ same recording read from its directory, table by table (meta's name of
 the input apart), for Dota 2, CS2 and Deadlock fixtures. The relay may publish the fragments as the match is
 played (here at 20 times real time), and its root's sync may send the reader on
 to the match (token_redirect); every fault it injects is recovered
-from: a fragment not out yet, a 503, a dropped connection, a slow answer,
-each on the sync, the start, the full and deltas. What cannot be read is
+from: a fragment not out yet, an empty answer, a 503, a dropped
+connection, a slow answer, each on the sync, the start, the full and
+deltas; a 403 is an input error (66), not asked again. What cannot be read is
 refused with its reason (65): a fragment that is no fragment, one that
 claims a gigabyte, one that never ends (memory stays bounded), a delta
 missing while later ones are there. A relay
@@ -114,7 +115,7 @@ class BroadcastHttp(unittest.TestCase):
         directory, want = self.recording(AUTO)
         faults = {"/match/sync": ["drop"], "/match/0/start": ["error"],
                   "/match/1/full": ["notready", "slow"], "/match/2/delta": ["drop", "error"],
-                  "/match/3/delta": ["slow"], "/match/4/delta": ["notready", "notready"]}
+                  "/match/3/delta": ["slow"], "/match/4/delta": ["notready", "empty"]}
         out = os.path.join(TMP, "faults.db")
         with RelayServer(directory, faults=faults) as relay:
             got = index(relay.url, out, "--idle-seconds", "60")
@@ -154,6 +155,15 @@ class BroadcastHttp(unittest.TestCase):
             got = index(relay.url, out, "--idle-seconds", "1.5")
         self.assertEqual(got.returncode, 0, got.stderr)
         assert_cut(self, out)
+
+    def test_a_relay_that_forbids_is_an_input_error(self):
+        directory, _ = self.recording(AUTO)
+        out = os.path.join(TMP, "forbidden.db")
+        with RelayServer(directory, faults={"/match/1/full": ["forbidden"]}) as relay:
+            got = index(relay.url, out)
+        self.assertEqual(got.returncode, 66, got.stderr)
+        self.assertIn("1/full answers HTTP 403", got.stderr)
+        self.assertEqual(relay.requests["/match/1/full"], 1)  # not asked again
 
     def test_a_relay_that_never_answers_is_an_input_error(self):
         with RelayServer(TMP) as relay:

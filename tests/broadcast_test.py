@@ -22,6 +22,8 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -174,6 +176,7 @@ class Broadcast(unittest.TestCase):
                         checked += 1
                 self.assertEqual(sync["tick"], first)
                 self.assertEqual(sync["endtick"], packets[-1][2])
+        self.assertGreater(checked, 1000)
 
     def test_the_broadcast_indexes_as_the_replay(self):
         for stem in REPLAYS:
@@ -222,6 +225,67 @@ class Broadcast(unittest.TestCase):
                 got = run([GEM_INDEX, "--quiet", "--force", saved, db])
                 self.assertEqual(got.returncode, 0, got.stderr)
                 assert_cut(self, db)
+                # A command id that runs on mid-file is damage, not the end.
+                at = len(start) + len(full)
+                with open(saved, "wb") as f:
+                    f.write(joined[:at] + b"\xff" * 6 + joined[at + 6:])
+                got = run([GEM_INDEX, "--quiet", "--force", saved, db])
+                self.assertEqual(got.returncode, 65, got.stderr)
+                self.assertIn("a command id runs on", got.stderr)
+                # Such a file is not followed: it is read as it is.
+                got = run([GEM_INDEX, "--quiet", "--force", "--follow", saved, db])
+                self.assertEqual(got.returncode, 66, got.stderr)
+                self.assertIn("is a broadcast saved as one file", got.stderr)
+
+    def test_a_relays_end_of_six_zero_bytes_ends_at_the_last_tick(self):
+        # gem-dump broadcast writes DEM_Stop at its tick; a relay sends six
+        # zero bytes (tick 0), and the match then ends at the last tick it
+        # sent: as the same broadcast whose stop says that tick.
+        _, out = self.broadcast(NEKIT, "nekit-zero-stop")
+        _, _, numbers, deltas = self.fragments(out)
+        last_packet = [t for body in deltas for c, t, _ in fragment_commands(body)
+                       if c == PACKET][-1]
+        end = os.path.join(out, str(numbers[-1]), "delta")
+        with open(end, "wb") as f:
+            f.write(struct.pack("<BIB", STOP, last_packet, 0))
+        want = os.path.join(TMP, "zero-stop-want.db")
+        self.assertEqual(run([GEM_INDEX, "--quiet", "--force", out, want]).returncode, 0)
+        with open(end, "wb") as f:
+            f.write(bytes(6))
+        db = os.path.join(TMP, "zero-stop.db")
+        got = run([GEM_INDEX, "--quiet", "--force", out, db])
+        self.assertEqual(got.returncode, 0, got.stderr)
+        meta = assert_same_index(self, want, db, skip_meta=("source_sha256",))
+        self.assertEqual((meta["truncated"], meta["last_tick"]), (0, last_packet))
+
+    def test_a_recording_still_being_written_is_followed(self):
+        # The deltas appear one by one, 20 ms apart, while gem-index
+        # --follow reads the directory: it waits for each, to the stop.
+        _, full_dir = self.broadcast(AUTO, "auto-recorded")
+        _, _, numbers, _ = self.fragments(full_dir)
+        growing = os.path.join(TMP, "auto-recording")
+        shutil.rmtree(growing, ignore_errors=True)
+        shutil.copytree(full_dir, growing, ignore=lambda d, names: [
+            n for n in names if n == "delta"])
+
+        def record():
+            for n in numbers:
+                time.sleep(0.02)
+                shutil.copy(os.path.join(full_dir, str(n), "delta"),
+                            os.path.join(growing, str(n), "delta.part"))
+                os.rename(os.path.join(growing, str(n), "delta.part"),
+                          os.path.join(growing, str(n), "delta"))
+        writer = threading.Thread(target=record)
+        writer.start()
+        db = os.path.join(TMP, "recording.db")
+        got = run([GEM_INDEX, "--quiet", "--force", "--follow", "--idle-seconds", "600",
+                   growing, db])
+        writer.join()
+        self.assertEqual(got.returncode, 0, got.stderr)
+        want = os.path.join(TMP, "recorded.db")
+        self.assertEqual(run([GEM_INDEX, "--quiet", "--force", full_dir, want]).returncode, 0)
+        meta = assert_same_index(self, want, db, skip_meta=("source_name",))
+        self.assertEqual(meta["truncated"], 0)
 
     def test_a_broadcast_that_stops_early_is_a_cut_replay(self):
         path, out = self.broadcast(NEKIT, "nekit-cut")

@@ -8,7 +8,8 @@ token_redirect to the match's base, /match.
 that many times real time (fragment N's full and delta after N - 1
 keyframe intervals; the ones not out yet answer 404, as a relay's do).
 `faults`: {path: [fault, ...]}, each used once, in order, on that path's
-next requests: "notready" (404), "error" (503), "drop" (the connection
+next requests: "notready" (404), "error" (503), "forbidden" (403),
+"empty" (200 with no body), "drop" (the connection
 closed with no answer), "slow" (the answer after 1.5 s), "garbage" (200
 with bytes that are no fragment), "huge" (a Content-Length of 1 GiB),
 "endless" (a body that never ends: it stops after 200 MiB or 20 s, so the
@@ -82,6 +83,10 @@ class RelayServer:
             return self.send(h, 404, b"Fragment not found")
         if fault == "error":
             return self.send(h, 503, b"busy")
+        if fault == "forbidden":
+            return self.send(h, 403, b"no")
+        if fault == "empty":
+            return self.send(h, 200, b"")
         if fault == "drop":
             h.close_connection = True
             h.connection.shutdown(2)

@@ -38,6 +38,9 @@
 namespace gem::dump {
 namespace {
 
+// Empty deltas written for a stretch of ticks with no packet, at most.
+constexpr int64_t kMaxEmptyFragments = 1000;
+
 bool WriteFile(const std::string& path, const std::string& bytes) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) return false;
@@ -134,8 +137,10 @@ int RunBroadcast(const Args& args) {
         synced = true;
         StartServerInfo info;
         s = ReadStartServerInfo(start, &info);
-        if (s.ok() && !(info.tick_interval > 0)) {
-          s = Status::Corrupt("the signon has no server info with a tick interval");
+        // A tick rate from 1 to 1024 a second (CS2's 64, Dota's 30).
+        if (s.ok() && !(info.tick_interval >= 1.0 / 1024 && info.tick_interval <= 1)) {
+          s = Status::Corrupt("the signon has no server info with a tick interval from 1/1024 "
+                              "to 1 s");
         }
         if (s.ok()) {
           const double tps = std::round(1.0 / info.tick_interval);
@@ -159,7 +164,9 @@ int RunBroadcast(const Args& args) {
       continue;
     }
     if (f.command == kDemStop) {
-      if (!body.empty() && !out.Put(fragment, "delta", body)) {
+      // The current fragment's delta, even empty: the stop's must not
+      // follow a gap.
+      if (have_full && !out.Put(fragment, "delta", body)) {
         s = Status::CannotCreate(out.error());
         break;
       }
@@ -206,8 +213,15 @@ int RunBroadcast(const Args& args) {
       first_tick = last_tick = f.tick;
       continue;
     }
-    // The fragment this tick falls in; the ones between get empty deltas.
+    // The fragment this tick falls in; the ones between get empty deltas
+    // (a few: a tick that leaps far ahead is damage, not a pause).
     const int64_t at = 1 + (int64_t{f.tick} - first_tick) / fragment_ticks;
+    if (at - fragment > kMaxEmptyFragments) {
+      s = Status::Corrupt("tick " + std::to_string(f.tick) + " leaps " +
+                              std::to_string(at - fragment) + " fragments ahead",
+                          f.offset);
+      break;
+    }
     while (fragment < at) {
       if (!out.Put(fragment, "delta", body)) {
         s = Status::CannotCreate(out.error());

@@ -1,15 +1,22 @@
-// A recorded broadcast from bytes (core/broadcast_source.h): a fixed sync
-// (protocol 5, start at fragment 0, full and deltas from fragment 1), then
-// the fragments in order (0/start, 1/full, 1/delta, 2/delta, ...), each a
-// 3-byte little-endian length and that many bytes (a length past the
-// input takes what is left). Read as a replay and parsed, as gem-index
-// reads a recorded broadcast's directory: the relay's framing, the
-// conversion to replay frames, and the parse behind it.
+// A recorded broadcast from bytes (core/broadcast_source.h). The first
+// byte chooses the form: even, fragments from the rest (a fixed sync:
+// protocol 5, start at fragment 0, full and deltas from fragment 1; then
+// the fragments in order, 0/start, 1/full, 1/delta, 2/delta, ..., each a
+// 3-byte little-endian length and that many bytes, a length past the input
+// taking what is left), read as gem-index reads a directory; odd, the rest
+// as a broadcast saved as one file (core/broadcast_file.h), opened as
+// gem-index opens a file. Either is read as a replay and parsed: the
+// relay's framing, the splitting of a saved file, the conversion to
+// replay frames, and the parse behind it.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
 #include "core/broadcast_source.h"
 #include "core/parser.h"
+#include "core/replay_input.h"
 #include "tests/fuzz/targets.h"
 
 namespace gem::fuzz {
@@ -40,9 +47,36 @@ class MemoryFragments : public FragmentStore {
   std::vector<std::string> fragments_;
 };
 
+// The input as a file gem-index opens (by its /proc path), parsed.
+void ReadSavedBroadcast(const uint8_t* data, size_t size) {
+  const int fd = memfd_create("gem-fuzz-broadcast", MFD_CLOEXEC);
+  if (fd < 0) return;
+  size_t written = 0;
+  while (written < size) {
+    const ssize_t n = write(fd, data + written, size - written);
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  {
+    ReplayInput input;
+    if (input.Open("/proc/self/fd/" + std::to_string(fd)).ok() && input.broadcast()) {
+      Parser parser(nullptr);
+      static_cast<void>(parser.Parse(input.source()));
+    }
+  }
+  close(fd);
+}
+
 }  // namespace
 
 int BroadcastFragments(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  if (data[0] & 1) {
+    ReadSavedBroadcast(data + 1, size - 1);
+    return 0;
+  }
+  ++data;
+  --size;
   std::vector<std::string> fragments;
   size_t pos = 0;
   while (pos + 3 <= size && fragments.size() < 64) {

@@ -78,6 +78,7 @@ int DeadlockUserMessages(const uint8_t* data, size_t size);
 int ExtensionQueries(const uint8_t* data, size_t size);
 
 // A recorded broadcast: fragments (start, full, deltas) from the input,
+// or the input as a broadcast saved as one file (the first byte chooses),
 // read as a replay and parsed (broadcast_target.cc).
 int BroadcastFragments(const uint8_t* data, size_t size);
 

@@ -249,6 +249,7 @@ Status BroadcastSource::Produce(bool* done) {
       full_done_ ? FragmentStore::Kind::kDelta : FragmentStore::Kind::kFull;
   const int64_t n = full_done_ ? next_delta_ : sync_.fragment;
   const std::string what = std::to_string(n) + "/" + FragmentStore::KindName(kind);
+  if (full_done_ && waiting_) waiting_();
   GEM_RETURN_IF_ERROR(store_->Fetch(kind, n, &fragment_, &missing));
   if (missing) {
     if (kind == FragmentStore::Kind::kFull) {

@@ -102,6 +102,10 @@ class BroadcastSource : public ReplaySource {
   uint64_t position() const override { return position_; }
   // Bytes of fragments read so far (as fetched).
   uint64_t fragment_bytes() const { return fragment_bytes_; }
+  // Called (on the parse's thread, from Peek) before each delta is
+  // fetched: every frame made so far has been read, and it ends a tick (a
+  // fragment holds whole ticks). A live index commits there.
+  void SetWaiting(std::function<void()> waiting) { waiting_ = std::move(waiting); }
 
  private:
   BroadcastSource(std::unique_ptr<FragmentStore> store, std::string name)
@@ -128,6 +132,7 @@ class BroadcastSource : public ReplaySource {
   uint64_t fragment_bytes_ = 0;
   std::string fragment_, scratch_;
   BytesHook fragment_hook_, replay_hook_;
+  std::function<void()> waiting_;
 };
 
 }  // namespace gem

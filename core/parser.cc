@@ -190,6 +190,7 @@ Status Parser::Parse(ReplaySource* source) {
     ++counters_.frames;
     // Timeline samples due before this frame see the state before it.
     game_->BeforeFrame(tick_);
+    if (sink_) sink_->OnFrameStart(tick_);
     s = ReadFrame(frame);
     if (!s.ok()) {
       Status located = s.WithContext(std::string(DemoCommandName(frame.command)) +
@@ -236,6 +237,8 @@ const ParserCounters& Parser::counters() const {
   counters_.chat_messages = say_text_lines_ + game_->chat_lines();
   return counters_;
 }
+
+MatchSummary Parser::summary_so_far() const { return game_->SoFar(); }
 
 std::vector<std::pair<std::string, uint64_t>> Parser::game_counters() const {
   const match::GameModule* m = game_->module();

@@ -126,6 +126,9 @@ class Parser {
   const ParserCounters& counters() const;
   // What the game's module counted (core/match/game_module.h), by name.
   std::vector<std::pair<std::string, uint64_t>> game_counters() const;
+  // The match layer's summary as far as it is known mid-parse
+  // (GameLayer::SoFar).
+  MatchSummary summary_so_far() const;
   const TickInfo& current() const { return tick_; }
   // Once Parse() has returned and nothing will read the entities again:
   // frees their states (EntityManager::ReleaseStates).

@@ -84,6 +84,11 @@ class ReplayInput {
   void StopFollowing();
 
   ReplaySource* source();
+  // A broadcast's: called before each of its deltas is fetched
+  // (BroadcastSource::SetWaiting); other inputs never call it.
+  void SetWaiting(std::function<void()> waiting) {
+    if (broadcast_ != nullptr) broadcast_->SetWaiting(std::move(waiting));
+  }
   Compression compression() const { return compression_; }
   // A mapped plain file: file() holds its bytes.
   bool mapped() const { return mapped_; }

@@ -92,6 +92,9 @@ class Sink {
   virtual void OnWard(const WardRow&) {}
   virtual void OnMatchSummary(const MatchSummary&) {}
 
+  // Before each outer frame is applied (after the match layer's samples
+  // due before it): every event of an earlier tick has been reported.
+  virtual void OnFrameStart(const TickInfo&) {}
   // After every outer frame has been applied.
   virtual void OnFrameEnd(const TickInfo&) {}
   // Once, at the end (also after a recoverable error).

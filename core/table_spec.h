@@ -31,6 +31,18 @@ struct TableSpec {
   bool without_rowid = false;
   // What the table holds, one line: the README's and the schema's words.
   std::string comment;
+  // When its rows are written, which a live index (gem-index --follow)
+  // shows: a row is in the commit of the tick it is written at.
+  //  - kAtTick: at the tick the row is filed under (an event, a sample).
+  //  - kWhenClosed: when what it describes is over (a modifier removed, a
+  //    pause ended, a round's economy settled), at the end of the replay
+  //    if it never is; a row filed under an earlier tick. Meta's
+  //    live_when_closed names these.
+  //  - kAtEnd: all when the replay ends (only known whole then: a draft
+  //    may start over, a bomb site is named by a plant later). A live index
+  //    has none until then; meta's live_at_end names these.
+  enum class Written { kAtTick, kWhenClosed, kAtEnd };
+  Written written = Written::kAtTick;
 };
 
 struct GameSchema {

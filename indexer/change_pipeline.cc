@@ -77,6 +77,8 @@ void ChangePipeline::Run() {
     batch->segments.clear();
     batch->strings.clear();
     batch->rows.clear();
+    batch->live_rows.clear();
+    batch->commit = false;
     std::lock_guard<std::mutex> lock(mu_);
     head_ = (head_ + 1) % kBatches;
     --queued_;
@@ -89,9 +91,11 @@ void ChangePipeline::Apply(const Batch& batch) {
   for (const Segment& segment : batch.segments) {
     if (segment.close) {
       store_->CloseEntity(segment.entity);
+      if (live_ != nullptr) live_->CloseEntity(segment.entity);
     } else {
-      store_->Add(segment.entity, std::span<const HeldChange>(next, segment.count),
-                  segment.has_strings, batch.strings);
+      const std::span<const HeldChange> changes(next, segment.count);
+      store_->Add(segment.entity, changes, segment.has_strings, batch.strings);
+      if (live_ != nullptr) live_->Add(segment.entity, changes, batch.strings);
       next += segment.count;
     }
   }
@@ -100,10 +104,17 @@ void ChangePipeline::Apply(const Batch& batch) {
     row_error_ = store_->status();
     row_failed_.store(true, std::memory_order_release);
   }
-  if (batch.rows.empty() || row_failed_.load(std::memory_order_relaxed)) return;
-  const auto start = std::chrono::steady_clock::now();
-  Status s = batch.rows.RunAll(row_inserts_);
-  row_seconds_ += Since(start);
+  if (row_failed_.load(std::memory_order_relaxed)) return;
+  Status s;
+  if (!batch.rows.empty()) {
+    const auto start = std::chrono::steady_clock::now();
+    s = batch.rows.RunAll(row_inserts_);
+    row_seconds_ += Since(start);
+  }
+  if (live_ != nullptr) {
+    if (s.ok() && !batch.rows.empty()) s = live_->RunRows(batch.rows);
+    if (s.ok() && batch.commit) s = live_->Commit(batch.live_rows, batch.commit_tick);
+  }
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
     row_error_ = s;

@@ -34,6 +34,7 @@
 #include "core/sink.h"
 #include "core/value.h"
 #include "indexer/change_store.h"
+#include "indexer/live_index.h"
 #include "indexer/row_buffer.h"
 #include "indexer/sqlite_db.h"
 
@@ -75,6 +76,20 @@ class ChangePipeline {
   // Starts a row of statement `stmt` in the filling batch (see
   // RowBuffer::Begin); its values follow on the returned buffer.
   RowBuffer& Row(uint8_t stmt);
+
+  // A live run (live_index.h): the worker also gives every change and row
+  // to `live`, and commits it where Commit() says. Before the first batch.
+  void SetLive(LiveIndex* live) { live_ = live; }
+  // A row for the live index's next commit (a LiveIndex::LiveStmt).
+  RowBuffer& LiveRow(uint8_t stmt) { return filling_->live_rows.Begin(stmt); }
+  // Ends the filling batch with a commit of the live index as the
+  // snapshot of `tick`: once the worker has applied it and every batch
+  // before it.
+  void Commit(int64_t tick) {
+    filling_->commit = true;
+    filling_->commit_tick = tick;
+    Submit();
+  }
   // Applies everything queued and stops the worker; the store and the
   // statements are then the caller's again. Idempotent.
   void Drain();
@@ -111,6 +126,9 @@ class ChangePipeline {
     std::vector<Segment> segments;
     std::string strings;
     RowBuffer rows;
+    RowBuffer live_rows;   // LiveIndex::LiveStmt rows of its commit
+    bool commit = false;   // ends with a commit of the live index
+    int64_t commit_tick = 0;
   };
 
   void AddChangesAcrossBatches(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
@@ -139,6 +157,7 @@ class ChangePipeline {
 
   ChangeStore* store_;
   std::span<Insert> row_inserts_;
+  LiveIndex* live_ = nullptr;
   // A ring: the worker applies batches_[head_] and the queued_ - 1 after
   // it; the parser fills the one after those. More than two let the
   // worker fall behind for a while (a stretch of many rows) without

@@ -12,13 +12,12 @@ namespace gem::index {
 namespace {
 
 constexpr size_t kBlockSize = 4u << 20;
-// A chunk closes before its row outgrows what SQLite keeps on a 4 KiB
+// kMaxChunkBytes (change_store.h): a chunk closes before its row outgrows what SQLite keeps on a 4 KiB
 // b-tree page of a WITHOUT ROWID table (1002 bytes of payload, key columns
 // and record header included, about 25 bytes): a longer row spills into
 // an overflow page that is mostly empty. The check comes before a value
 // is added, so the cap leaves room for one more value (a vector: 21
 // bytes); only a long string can still spill.
-constexpr size_t kMaxChunkBytes = 940;
 
 // A writer keeps its buffers' capacity from chunk to chunk, which saves a
 // field that changes every tick or so a dozen reallocations a chunk. A

@@ -138,6 +138,8 @@ class ChangeStore {
   // Changes open chunks may hold before Trim closes the fullest (about
   // 10 MB on a Deadlock match; a 12-minute one stays under it).
   static constexpr uint64_t kHeldBudget = uint64_t{1} << 20;
+  // A chunk closes when its blob would pass about this many bytes.
+  static constexpr size_t kMaxChunkBytes = 940;
 
   // `quantizers` (may be null: none) names the quantizers of held changes;
   // it must outlive the store.

@@ -28,6 +28,100 @@ void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
 }
 
+void IndexWriter::OnFrameStart(const TickInfo& t) {
+  if (live_ == nullptr) return;
+  // This frame's tick N is later than every event so far: they are all
+  // in, and nothing happened between the last of them and N, so the
+  // snapshot is of tick N - 1 (the match layer's samples due before N are
+  // in too).
+  const int64_t next = ticks_.Peek(t);
+  if (next <= max_tick_ || next - 1 <= live_committed_) return;
+  const double interval = live_parser_->metadata().tick_interval;
+  const double due = live_committed_ == INT64_MIN
+                         ? 0
+                         : static_cast<double>(live_committed_) +
+                               live_commit_seconds_ / (interval > 0 ? interval : 1.0 / 30);
+  if (static_cast<double>(next - 1) >= due) LiveCommit(next - 1);
+}
+
+void IndexWriter::InputWaiting() {
+  if (live_ == nullptr || max_tick_ <= live_committed_) return;
+  // The input waits between fragments, which end on a tick boundary: the
+  // last tick is whole. Committed whether due or not: the fragment's
+  // arrival is what readers wait for.
+  LiveCommit(max_tick_);
+}
+
+void IndexWriter::LiveCommit(int64_t tick) {
+  for (uint64_t id : live_entities_) {
+    const EntityRow& e = entities_[id];
+    RowBuffer& row = pipeline_.LiveRow(LiveIndex::kEntityRow);
+    row.Int(static_cast<int64_t>(id))
+        .Int(e.index)
+        .Int(e.serial)
+        .Int(e.handle)
+        .Int(e.class_id)
+        .Int(e.created_tick);
+    if (e.deleted_tick == kNoTick) row.Null(); else row.Int(e.deleted_tick);
+  }
+  live_entities_.clear();
+  const Schema& schema = live_parser_->schema();
+  if (schema.class_slots() != live_classes_) {
+    for (size_t c = 0; c < schema.class_slots(); ++c) {
+      const ClassInfo* info = schema.GetClass(static_cast<int32_t>(c));
+      if (info == nullptr) continue;
+      pipeline_.LiveRow(LiveIndex::kClassRow).Int(info->id).Text(info->name);
+    }
+    live_classes_ = schema.class_slots();
+  }
+  MetaOut out;
+  out.text = [this](const char* key, std::string_view v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Text(v);
+    return Status::Ok();
+  };
+  out.num = [this](const char* key, int64_t v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Int(v);
+    return Status::Ok();
+  };
+  out.real = [this](const char* key, double v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Real(v);
+    return Status::Ok();
+  };
+  (void)EmitMeta(*live_parser_, live_parser_->metadata(), nullptr, true, tick, out);
+  pipeline_.Commit(tick);
+  live_committed_ = tick;
+}
+
+Status IndexWriter::OpenLive(const std::string& path, double commit_seconds,
+                             const Parser* parser) {
+  live_parser_ = parser;
+  live_commit_seconds_ = commit_seconds;
+  live_ = std::make_unique<LiveIndex>(kMaxChangesPerChunk, ChangeStore::kMaxChunkBytes,
+                                      &quantizer_ids_);
+  Status s = live_->Open(
+      path, [this](Db* db) { return CreateSchema(db, timeline_); }, row_targets_);
+  if (!s.ok()) {
+    live_.reset();
+    return s;
+  }
+  pipeline_.SetLive(live_.get());
+  return Status::Ok();
+}
+
+Status IndexWriter::FinishLive(const std::string& final_path) {
+  if (live_ == nullptr) return Status::Ok();
+  Status s = live_->Finish(final_path);
+  live_.reset();
+  return s;
+}
+
+void IndexWriter::AbandonLive(const Status& why) {
+  if (live_ == nullptr) return;
+  pipeline_.Abandon();  // the worker stops using it first
+  live_->Close(why.ToString());
+  live_.reset();
+}
+
 void IndexWriter::KeepCreationState(uint64_t lifetime, std::string_view blob) {
   if (lifetime >= creation_states_.size()) creation_states_.resize(lifetime + 1);
   creation_states_[lifetime] = {creation_spill_.Append(blob),
@@ -42,6 +136,7 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
                            std::to_string(kMaxGameTables));
   }
   game_ = game;
+  timeline_.assign(timeline.begin(), timeline.end());
   GEM_RETURN_IF_ERROR(changes_.OpenSpill(spill_directory));
   GEM_RETURN_IF_ERROR(creation_spill_.Open(spill_directory));
   // A 2 MiB page cache: the tables are appended, so SQLite needs little
@@ -52,11 +147,7 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
       "PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"));
   GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
   GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
-  GEM_RETURN_IF_ERROR(db_->Exec(kCreateSchemaSql));
-  for (const TableSpec& t : game_.tables) GEM_RETURN_IF_ERROR(db_->Exec(CreateTableSql(t)));
-  GEM_RETURN_IF_ERROR(db_->Exec(MatchSchemaSql(timeline, game_.kill_columns)));
-  GEM_RETURN_IF_ERROR(db_->Exec(kCreateRowIndexesSql));
-  GEM_RETURN_IF_ERROR(db_->Exec(game_.after_sql));
+  GEM_RETURN_IF_ERROR(CreateSchema(db_, timeline));
   const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
       {kFieldDefRow,
        {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder, "
@@ -78,15 +169,26 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
       {kWardRow, {kWardsInsertTarget, kWardsColumns}},
   };
   static_assert(std::size(inserts) == kRowStmts, "an insert for every kind of row");
-  for (const auto& [kind, target] : inserts) {
-    GEM_RETURN_IF_ERROR(row_inserts_[kind].Prepare(db_, target.first, target.second));
-  }
+  row_targets_.assign(kRowStmts + game_.tables.size(), {});
+  for (const auto& [kind, target] : inserts) row_targets_[kind] = target;
   for (size_t t = 0; t < game_.tables.size(); ++t) {
-    GEM_RETURN_IF_ERROR(row_inserts_[kRowStmts + t].Prepare(
-        db_, InsertTargetOf(game_.tables[t]), static_cast<int>(game_.tables[t].columns.size())));
+    row_targets_[kRowStmts + t] = {InsertTargetOf(game_.tables[t]),
+                                   static_cast<int>(game_.tables[t].columns.size())};
+  }
+  for (size_t i = 0; i < row_targets_.size(); ++i) {
+    GEM_RETURN_IF_ERROR(
+        row_inserts_[i].Prepare(db_, row_targets_[i].first, row_targets_[i].second));
   }
   entities_.push_back({});  // lifetime ids start at 1
   return Status::Ok();
+}
+
+Status IndexWriter::CreateSchema(Db* db, std::span<const MatchColumn> timeline) {
+  GEM_RETURN_IF_ERROR(db->Exec(kCreateSchemaSql));
+  for (const TableSpec& t : game_.tables) GEM_RETURN_IF_ERROR(db->Exec(CreateTableSql(t)));
+  GEM_RETURN_IF_ERROR(db->Exec(MatchSchemaSql(timeline, game_.kill_columns)));
+  GEM_RETURN_IF_ERROR(db->Exec(kCreateRowIndexesSql));
+  return db->Exec(game_.after_sql);
 }
 
 int64_t IndexWriter::IndexTick(const TickInfo& t) {
@@ -101,6 +203,7 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
   if (r.lifetime >= entities_.size()) entities_.resize(r.lifetime + 1);
   entities_[r.lifetime] = {r.index, r.serial, r.handle, r.class_id, tick, kNoTick};
   ++stats_.entities;
+  if (live_ != nullptr) live_entities_.push_back(r.lifetime);
   state_scratch_.clear();
   for (const FieldChange& c : state) state_scratch_.emplace_back(c.field_id, c.value);
   stats_.created_values += state.size();
@@ -161,6 +264,7 @@ void IndexWriter::OnFieldRegistered(const ClassFields& fields, uint32_t field_id
 void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {
   const int64_t tick = IndexTick(t);
   if (r.lifetime < entities_.size()) entities_[r.lifetime].deleted_tick = tick;
+  if (live_ != nullptr) live_entities_.push_back(r.lifetime);
   pipeline_.CloseEntity(r.lifetime);
 }
 
@@ -335,21 +439,31 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
 Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   Stmt s;
   GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT INTO meta(key, value) VALUES(?, ?)"));
-  auto text = [&](const char* key, std::string_view value) {
-    return s.Text(1, key).Text(2, value).Run();
-  };
-  auto num = [&](const char* key, int64_t value) { return s.Text(1, key).Int(2, value).Run(); };
-  auto real = [&](const char* key, double value) { return s.Text(1, key).Real(2, value).Run(); };
-  const ReplayMetadata& m = meta_;
-  const std::string schema_version = std::to_string(kSchemaVersion);
+  MetaOut out;
+  out.text = [&](const char* key, std::string_view v) { return s.Text(1, key).Text(2, v).Run(); };
+  out.num = [&](const char* key, int64_t v) { return s.Text(1, key).Int(2, v).Run(); };
+  out.real = [&](const char* key, double v) { return s.Text(1, key).Real(2, v).Run(); };
+  return EmitMeta(parser, meta_, &source, false, 0, out);
+}
+
+Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
+                             const SourceInfo* source, bool live, int64_t live_tick,
+                             const MetaOut& out) {
+  const auto& text = out.text;
+  const auto& num = out.num;
+  const auto& real = out.real;
+  const MatchSummary summary = live ? parser.summary_so_far() : summary_;
   GEM_RETURN_IF_ERROR(num("schema_version", kSchemaVersion));
   GEM_RETURN_IF_ERROR(text("indexer_version", kGemVersion));
-  GEM_RETURN_IF_ERROR(text("source_name", source.name));
-  GEM_RETURN_IF_ERROR(text("source_sha256", source.sha256));
-  GEM_RETURN_IF_ERROR(num("source_bytes", static_cast<int64_t>(source.bytes)));
-  GEM_RETURN_IF_ERROR(text("compression", source.compression));
-  GEM_RETURN_IF_ERROR(text("replay_sha256", source.replay_sha256));
-  GEM_RETURN_IF_ERROR(num("replay_bytes", static_cast<int64_t>(source.replay_bytes)));
+  // The input's checksums and sizes are known at its end only.
+  if (source != nullptr) {
+    GEM_RETURN_IF_ERROR(text("source_name", source->name));
+    GEM_RETURN_IF_ERROR(text("source_sha256", source->sha256));
+    GEM_RETURN_IF_ERROR(num("source_bytes", static_cast<int64_t>(source->bytes)));
+    GEM_RETURN_IF_ERROR(text("compression", source->compression));
+    GEM_RETURN_IF_ERROR(text("replay_sha256", source->replay_sha256));
+    GEM_RETURN_IF_ERROR(num("replay_bytes", static_cast<int64_t>(source->replay_bytes)));
+  }
   GEM_RETURN_IF_ERROR(text("game", m.game));
   GEM_RETURN_IF_ERROR(num("game_build", m.game_build));
   GEM_RETURN_IF_ERROR(num("game_build_from_header", m.game_build_from_header));
@@ -370,34 +484,59 @@ Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   GEM_RETURN_IF_ERROR(num("playback_frames", m.playback_frames));
   GEM_RETURN_IF_ERROR(num("signon_tick", kSignonTick));
   GEM_RETURN_IF_ERROR(num("first_tick", m.first_tick));
-  GEM_RETURN_IF_ERROR(num("last_tick", m.last_tick));
+  // While live: the last commit's tick, which readers may ask of.
+  GEM_RETURN_IF_ERROR(num("last_tick", live ? live_tick : m.last_tick));
   // 0: no keyframes (gem-index --keyframe-seconds 0); readers then read
   // each entity's state from its history.
-  GEM_RETURN_IF_ERROR(num("keyframe_interval", stats_.keyframe_interval));
+  // (A live index has none: they are built at the end.)
+  GEM_RETURN_IF_ERROR(num("keyframe_interval", live ? 0 : stats_.keyframe_interval));
   GEM_RETURN_IF_ERROR(num("keyframe_max_logged", keyframe_max_logged_));
-  GEM_RETURN_IF_ERROR(num("keyframe_last_tick", max_tick_));
+  GEM_RETURN_IF_ERROR(num("keyframe_last_tick", live ? live_tick : max_tick_));
   GEM_RETURN_IF_ERROR(num("game_start_tick", m.game_start_tick));
   GEM_RETURN_IF_ERROR(num("game_end_tick", m.game_end_tick));
   GEM_RETURN_IF_ERROR(num("truncated", m.truncated));
   GEM_RETURN_IF_ERROR(text("truncation_reason", m.truncation_reason));
-  GEM_RETURN_IF_ERROR(num("field_changes", static_cast<int64_t>(stats_.field_changes)));
+  // (The packing worker's count: known at the end.)
+  if (!live) {
+    GEM_RETURN_IF_ERROR(num("field_changes", static_cast<int64_t>(stats_.field_changes)));
+  }
   GEM_RETURN_IF_ERROR(num("created_values", static_cast<int64_t>(stats_.created_values)));
   GEM_RETURN_IF_ERROR(num("entities", static_cast<int64_t>(stats_.entities)));
   GEM_RETURN_IF_ERROR(num("chunk_format", 1));
   GEM_RETURN_IF_ERROR(num("state_format", 1));
   GEM_RETURN_IF_ERROR(num("max_changes_per_chunk", kMaxChangesPerChunk));
-  GEM_RETURN_IF_ERROR(real("cell_width", summary_.cell_width));
-  GEM_RETURN_IF_ERROR(real("world_offset", summary_.world_offset));
-  GEM_RETURN_IF_ERROR(num("timeline_step", summary_.timeline_step));
-  GEM_RETURN_IF_ERROR(text("match_layer", summary_.note.empty() ? "ok" : summary_.note));
+  GEM_RETURN_IF_ERROR(real("cell_width", summary.cell_width));
+  GEM_RETURN_IF_ERROR(real("world_offset", summary.world_offset));
+  GEM_RETURN_IF_ERROR(num("timeline_step", summary.timeline_step));
+  GEM_RETURN_IF_ERROR(text("match_layer", summary.note.empty() ? "ok" : summary.note));
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));
   // What the game's module counted (names it could not resolve, handles
   // to no entity, ...), each a key of its own.
   for (const auto& [name, count] : parser.game_counters()) {
-    GEM_RETURN_IF_ERROR(s.Text(1, name).Int(2, static_cast<int64_t>(count)).Run());
+    GEM_RETURN_IF_ERROR(num(name.c_str(), static_cast<int64_t>(count)));
   }
-  (void)schema_version;
+  // A live run's: 1 while the match is followed (meta's last_tick is then
+  // the last commit's), 0 once finished (written after ANALYZE, by
+  // LiveMetaRows: its statistics are then the plain index's); a plain run
+  // writes neither.
+  if (live) {
+    // The tables a live index leaves empty until the match ends: the
+    // match layer's summary (players, match_info) and the game's tables
+    // whose rows are known whole only then (TableSpec::at_end).
+    std::string at_end = "match_info,players", when_closed;
+    for (const TableSpec& t : game_.tables) {
+      if (t.written == TableSpec::Written::kAtEnd) at_end += "," + t.name;
+      if (t.written == TableSpec::Written::kWhenClosed) {
+        when_closed += (when_closed.empty() ? "" : ",") + t.name;
+      }
+    }
+    GEM_RETURN_IF_ERROR(text("live_at_end", at_end));
+    GEM_RETURN_IF_ERROR(text("live_when_closed", when_closed));
+    GEM_RETURN_IF_ERROR(num("live", live ? 1 : 0));
+    GEM_RETURN_IF_ERROR(num("live_tick", live ? live_tick : max_tick_));
+    GEM_RETURN_IF_ERROR(real("live_commit_seconds", live_commit_seconds_));
+  }
   return Status::Ok();
 }
 
@@ -433,6 +572,9 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
     t = now;
     return s;
   };
+  // (A live index gets no commit of the end: the rows the end writes are
+  // of no one tick. Its readers see the last commit until the finished
+  // index replaces it.)
   // The worker's last batch; then the connection is this thread's again.
   pipeline_.Drain();
   GEM_RETURN_IF_ERROR(pipeline_.error());
@@ -483,6 +625,12 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   stats_.peak_held_changes = changes_.peak_held();
   stats_.chunk_trims = changes_.trims();
   stats_.peak_sealed_bytes = changes_.peak_sealed_bytes();
+  if (live_ != nullptr) {
+    stats_.live_commits = live_->commits();
+    stats_.live_last_tick = live_->last_commit_tick();
+    stats_.live_commit_seconds = live_->commit_seconds();
+    stats_.live_chunk_rows = live_->chunk_rows_written();
+  }
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
@@ -495,6 +643,13 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   stats_.finish_indexes_seconds = lap();
   GEM_RETURN_IF_ERROR(Analyze());
   stats_.finish_analyze_seconds = lap();
+  if (live_ != nullptr) {
+    Stmt s;
+    GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT INTO meta(key, value) VALUES(?, ?)"));
+    GEM_RETURN_IF_ERROR(s.Text(1, "live").Int(2, 0).Run());
+    GEM_RETURN_IF_ERROR(s.Text(1, "live_tick").Int(2, live_committed_).Run());
+    GEM_RETURN_IF_ERROR(s.Text(1, "live_commit_seconds").Real(2, live_commit_seconds_).Run());
+  }
   GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));
   stats_.finish_commit_seconds = lap();
   GEM_RETURN_IF_ERROR(db_->Exec(

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -22,6 +23,7 @@
 #include "core/tick_order.h"
 #include "indexer/change_pipeline.h"
 #include "indexer/change_store.h"
+#include "indexer/live_index.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {
@@ -62,6 +64,12 @@ struct WriterStats {
   // rows built).
   double pack_cpu_seconds = 0;
   double seal_cpu_seconds = 0;
+  // A live run's commits of the live index, the last one's tick, the
+  // worker's seconds in them, and chunk rows written (rewrites counted).
+  uint64_t live_commits = 0;
+  int64_t live_last_tick = 0;
+  double live_commit_seconds = 0;
+  uint64_t live_chunk_rows = 0;
 };
 
 class IndexWriter : public Sink {
@@ -90,6 +98,24 @@ class IndexWriter : public Sink {
 
   const WriterStats& stats() const { return stats_; }
 
+  // A live run (live_index.h): after Open, before the parse, makes the
+  // live index at `path` (which must not exist) and commits it every
+  // `commit_seconds` of game time (at the first frame of a later tick),
+  // reading classes and the replay's facts from `parser` then.
+  Status OpenLive(const std::string& path, double commit_seconds, const Parser* parser);
+  // The input is about to wait for more (a broadcast between fragments,
+  // which end on a tick boundary): commits now if a commit is due, so
+  // that the fragment's last ticks do not wait for the next one.
+  void InputWaiting();
+  // After Finish: puts the finished index at `final_path` into the live
+  // one (LiveIndex::Finish).
+  Status FinishLive(const std::string& final_path);
+  // A failed live run: the live index keeps its last commit, meta's
+  // live_error saying `why`; with no commit of a tick yet, it is removed.
+  // Idempotent.
+  void AbandonLive(const Status& why);
+  bool live() const { return live_ != nullptr; }
+
   // Keyframes every `seconds` of game time (0: none), and how many of a
   // field's changes in an interval a row logs (keyframe_builder.h). Before
   // the parse.
@@ -114,6 +140,7 @@ class IndexWriter : public Sink {
   void OnKill(const KillRow& k) override;
   void OnWard(const WardRow& w) override;
   void OnMatchSummary(const MatchSummary& s) override { summary_ = s; }
+  void OnFrameStart(const TickInfo& t) override;
   void OnFrameEnd(const TickInfo& t) override;
   void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
   // A row the worker failed to insert (disk full) stops the parse.
@@ -133,6 +160,21 @@ class IndexWriter : public Sink {
   // The index tick of an event (see index_schema.h).
   int64_t IndexTick(const TickInfo& t);
   Status WriteMeta(const Parser& parser, const SourceInfo& source);
+  // The meta rows, each given to `put` (a text, integer or real value).
+  // `live`: a live commit's, of tick `live_tick` (the facts known while
+  // the match goes on; see LiveCommit).
+  struct MetaOut {
+    std::function<Status(const char*, std::string_view)> text;
+    std::function<Status(const char*, int64_t)> num;
+    std::function<Status(const char*, double)> real;
+  };
+  Status EmitMeta(const Parser& parser, const ReplayMetadata& m, const SourceInfo* source,
+                  bool live, int64_t live_tick, const MetaOut& out);
+  // Creates the index's tables and the parse's indexes in `db`.
+  Status CreateSchema(Db* db, std::span<const MatchColumn> timeline);
+  // A commit of the live index as the snapshot of `tick` (every row filed
+  // under it or before is recorded).
+  void LiveCommit(int64_t tick);
   // Records the rows that describe a class's field (field_defs,
   // class_fields).
   void RecordField(const ClassFields& fields, uint32_t id);
@@ -144,6 +186,20 @@ class IndexWriter : public Sink {
 
   Db* db_;
   class Progress* progress_;
+  // The inserts' targets (table and columns) and column counts, by RowStmt
+  // then game table: the live index prepares the same.
+  std::vector<std::pair<std::string, int>> row_targets_;
+  std::vector<MatchColumn> timeline_;
+  // A live run's: the live index, the parser its commits read, ticks
+  // between commits (from the tick interval, once known), the last
+  // commit's tick, entities created or deleted since it, and the classes
+  // it wrote.
+  std::unique_ptr<LiveIndex> live_;
+  const Parser* live_parser_ = nullptr;
+  double live_commit_seconds_ = 0;
+  int64_t live_committed_ = INT64_MIN;
+  std::vector<uint64_t> live_entities_;
+  size_t live_classes_ = 0;
   WriterStats stats_;
   ReplayMetadata meta_;
   // Until the match layer reports, it did not run.

@@ -120,6 +120,18 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   }
   auto owned_parser = std::make_unique<Parser>(&writer, parser_options);
   Parser& parser = *owned_parser;
+  const bool live = options.commit_seconds > 0;
+  if (live) {
+    GEM_RETURN_IF_ERROR(output.PrepareLive());
+    GEM_RETURN_IF_ERROR(writer.OpenLive(out, options.commit_seconds, &parser));
+    input.SetWaiting([&writer] { writer.InputWaiting(); });
+  }
+  // A live run that fails keeps its live index as the last commit left it
+  // (IndexWriter::AbandonLive; a no-op once finished).
+  struct LiveKeeper {
+    IndexWriter* writer;
+    ~LiveKeeper() { writer->AbandonLive(Status::IoError("the index could not be finished")); }
+  } live_keeper{&writer};
   const auto parse_start = std::chrono::steady_clock::now();
   const double parse_cpu_start = ThreadCpuSeconds();
   Status s = parser.Parse(input.source());
@@ -129,10 +141,11 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   if (!s.ok()) {
     // The writer's own failure (disk full) outranks what it did to the parse.
     Status health = writer.Health();
-    if (!health.ok()) return health;
     // Damaged compressed data may read as a bad replay before the
     // decompressor's checksum says so: that is the cause to report.
-    return input.FailureOf(s);
+    Status failure = health.ok() ? input.FailureOf(s) : health;
+    writer.AbandonLive(failure);
+    return failure;
   }
   if (input.mapped()) {
     sha.join();
@@ -170,7 +183,14 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   // The bulk of the file goes to disk while the smaller tables are written.
   GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output] { output.StartWriteback(); }));
   GEM_RETURN_IF_ERROR(db.Close());
-  GEM_RETURN_IF_ERROR(output.Commit());
+  if (live) {
+    // The finished index goes into the live one (readers see it at their
+    // next read); the temporary file is then not needed.
+    GEM_RETURN_IF_ERROR(writer.FinishLive(output.temp_path()));
+    output.Abandon();
+  } else {
+    GEM_RETURN_IF_ERROR(output.Commit());
+  }
 
   report->meta = parser.metadata();
   report->stats = writer.stats();

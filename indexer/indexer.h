@@ -26,6 +26,9 @@ constexpr uint64_t kDefaultReleaseStatesFrom = uint64_t{256} << 20;
 // A followed replay that has not grown for this long is taken as ended.
 constexpr double kDefaultIdleSeconds = 60;
 
+// A live run's commit interval, in seconds of game time (README, "Live").
+constexpr double kDefaultCommitSeconds = 1;
+
 struct IndexOptions {
   bool force = false;     // replace an existing output
   bool progress = false;  // draw progress on stderr (if it is a terminal)
@@ -55,6 +58,11 @@ struct IndexOptions {
   // until no byte has come for idle_seconds (core/replay_input.h).
   bool follow = false;
   double idle_seconds = kDefaultIdleSeconds;
+  // A live run (indexer/live_index.h): `out` is readable from the start,
+  // committed every this many seconds of game time (0: a plain run,
+  // written whole at the end). gem-index sets it for --follow and
+  // broadcasts.
+  double commit_seconds = 0;
 };
 
 // Where exit_after leaves them (the last ones only).
@@ -81,7 +89,9 @@ struct IndexReport {
 // kInputError (replay unreadable), kNotAReplay/kUnsupported/kCorrupt/
 // kTruncated (bad data), kCannotCreate (output), kIoError (writing failed).
 // A replay cut after its signon is indexed up to the cut: ok, with
-// report->meta.truncated set.
+// report->meta.truncated set. A live run (options.commit_seconds) that
+// fails leaves `out` as its last commit left it, meta's live_error saying
+// why; one that succeeds leaves the finished index there.
 Status IndexReplay(const std::string& replay, const std::string& out,
                    const IndexOptions& options, IndexReport* report);
 

@@ -2,7 +2,7 @@
 //
 //   gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]
 //             [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]
-//             [--follow [--idle-seconds S]]
+//             [--follow [--idle-seconds S]] [--commit-seconds S | --no-live]
 //             REPLAY.dem OUT.db
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
@@ -43,7 +43,7 @@ void Usage(FILE* out) {
       out,
       "usage: gem-index [--force] [--quiet] [--stats] [--timeline-step N] [--no-match-layer]\n"
       "                 [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]\n"
-      "                 [--follow [--idle-seconds S]]\n"
+      "                 [--follow [--idle-seconds S]] [--commit-seconds S | --no-live]\n"
       "                 REPLAY.dem OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
@@ -73,6 +73,12 @@ void Usage(FILE* out) {
       "             with --follow, a replay that has not grown for S seconds\n"
       "             (default {}) ends there, as a cut replay does; from a\n"
       "             broadcast URL, a relay that gave no fragment for S seconds\n"
+      "  --commit-seconds S\n"
+      "             OUT.db is readable while it is written (WAL mode), committed\n"
+      "             every S seconds of game time (default {} with --follow or a URL);\n"
+      "             meta's live = 1 and live_tick say how far it is. At the end\n"
+      "             it becomes the finished index, as without\n"
+      "  --no-live  with --follow or a URL, write OUT.db whole at the end\n"
       "  --help     this text\n"
       "  --version  the version and the index schema it writes\n"
       "\n"
@@ -80,7 +86,7 @@ void Usage(FILE* out) {
       "65 bad data, 66 input missing or unreadable, 73 cannot create OUT.db,\n"
       "74 I/O error while writing\n",
       gem::index::kDefaultKeyframeSeconds, gem::index::kDefaultKeyframeMaxLogged,
-      gem::index::kDefaultIdleSeconds);
+      gem::index::kDefaultIdleSeconds, gem::index::kDefaultCommitSeconds);
 }
 
 }  // namespace
@@ -89,7 +95,8 @@ int main(int argc, char** argv) {
   gem::BackHeapWithHugePages();
   using namespace gem;
   index::IndexOptions options;
-  bool quiet = false, stats = false, idle_given = false;
+  bool quiet = false, stats = false, idle_given = false, no_live = false;
+  double commit_seconds = -1;
   std::string in, out;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -132,6 +139,18 @@ int main(int argc, char** argv) {
       }
       options.idle_seconds = d;
       idle_given = true;
+    } else if (std::strcmp(a, "--no-live") == 0) {
+      no_live = true;
+    } else if (std::strcmp(a, "--commit-seconds") == 0) {
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      char* end = nullptr;
+      const double d = v == nullptr ? -1 : std::strtod(v, &end);
+      if (v == nullptr || end == v || *end != '\0' || !(d >= 0.01) || d > 86400) {
+        fmt::print(stderr, "gem-index: --commit-seconds needs a number of seconds from 0.01 "
+                           "to 86400 (got {})\n", v == nullptr ? "nothing" : v);
+        return cli::kExitUsage;
+      }
+      commit_seconds = d;
     } else if (std::strcmp(a, "--keyframe-seconds") == 0 ||
                std::strcmp(a, "--keyframe-logged") == 0) {
       const bool seconds = a[11] == 's';
@@ -168,6 +187,19 @@ int main(int argc, char** argv) {
   }
   if (idle_given && !options.follow && !IsBroadcastUrl(in)) {
     fmt::print(stderr, "gem-index: --idle-seconds is for --follow or a broadcast URL\n");
+    return cli::kExitUsage;
+  }
+  if (no_live && commit_seconds > 0) {
+    fmt::print(stderr, "gem-index: --commit-seconds and --no-live contradict each other\n");
+    return cli::kExitUsage;
+  }
+  if (commit_seconds > 0) {
+    options.commit_seconds = commit_seconds;
+  } else if (!no_live && (options.follow || IsBroadcastUrl(in))) {
+    options.commit_seconds = index::kDefaultCommitSeconds;
+  }
+  if (options.commit_seconds > 0 && out == "-") {
+    fmt::print(stderr, "gem-index: a live index is a file that readers open: not -\n");
     return cli::kExitUsage;
   }
   options.progress = !quiet;
@@ -223,6 +255,10 @@ int main(int argc, char** argv) {
     fmt::print("keyframe_logged_changes\t{}\n", w.keyframes.logged_changes);
     fmt::print("keyframe_sought_fields\t{}\n", w.keyframes.sought_fields);
     fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);
+    fmt::print("live_commits\t{}\n", w.live_commits);
+    fmt::print("live_last_tick\t{}\n", w.live_last_tick);
+    fmt::print("live_commit_seconds\t{:.6f}\n", w.live_commit_seconds);
+    fmt::print("live_chunk_rows\t{}\n", w.live_chunk_rows);
   }
   return 0;
 }

@@ -101,6 +101,16 @@ OutputFile::~OutputFile() {
   if (!committed_) Abandon();
 }
 
+Status OutputFile::PrepareLive() {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    const std::string file = path_ + suffix;
+    if (unlink(file.c_str()) != 0 && errno != ENOENT) {
+      return Status::CannotCreate("cannot replace " + file + ": " + std::strerror(errno));
+    }
+  }
+  return Status::Ok();
+}
+
 Status OutputFile::Prepare(const std::string& path, bool force) {
   path_ = path;
   struct stat st;

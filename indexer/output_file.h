@@ -31,6 +31,10 @@ class OutputFile {
   // temporary file.
   Status Prepare(const std::string& path, bool force);
   const std::string& temp_path() const { return temp_; }
+  // A live run (live_index.h) writes the output itself as it goes: after
+  // Prepare, removes the output Prepare allowed to be replaced (--force),
+  // with SQLite's side files, so that it can be created anew.
+  Status PrepareLive();
   // The directory both files are in (after Prepare).
   const std::string& directory() const { return directory_; }
   // Temporary files of dead runs that Prepare removed.

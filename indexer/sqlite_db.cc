@@ -126,7 +126,7 @@ Status Stmt::ForEachRow(const std::function<void(sqlite3_stmt*)>& row) {
   return Status::Ok();
 }
 
-Status Insert::Prepare(Db* db, std::string_view target, int columns) {
+Status Insert::Prepare(Db* db, std::string_view target, int columns, std::string_view verb) {
   columns_ = columns;
   // Within SQLite's limit on parameters of a statement.
   const int max_params = sqlite3_limit(db->handle(), SQLITE_LIMIT_VARIABLE_NUMBER, -1);
@@ -134,7 +134,8 @@ Status Insert::Prepare(Db* db, std::string_view target, int columns) {
   std::string row = "(";
   for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
   row += ")";
-  const std::string head = "INSERT INTO " + std::string(target) + " VALUES";
+  const std::string head =
+      std::string(verb) + " INTO " + std::string(target) + " VALUES";
   GEM_RETURN_IF_ERROR(one_.Prepare(db, head + row));
   std::string sql = head;
   for (int k = 0; k < rows_per_many_; ++k) sql += (k ? "," : "") + row;

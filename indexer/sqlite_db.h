@@ -58,7 +58,10 @@ class Insert {
  public:
   static constexpr int kRowsPerMany = 32;
 
-  Status Prepare(Db* db, std::string_view target, int columns);
+  // `verb`: "INSERT", or "INSERT OR REPLACE" (a live index's rewritten
+  // rows).
+  Status Prepare(Db* db, std::string_view target, int columns,
+                 std::string_view verb = "INSERT");
   Stmt& one() { return one_; }
   // Row k's column c (both from 0) is parameter k * columns() + c + 1.
   Stmt& many() { return many_; }

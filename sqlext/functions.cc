@@ -43,8 +43,12 @@ bool FindTarget(sqlite3_context* ctx, int argc, sqlite3_value** argv, int tick_a
     Fail(ctx, error);
     return false;
   }
-  out->entity = out->reader->Entity(sqlite3_value_int64(argv[0]));
   out->tick = sqlite3_value_int64(argv[tick_arg]);
+  if (!out->reader->CheckTick(out->tick, &error)) {
+    Fail(ctx, error);
+    return false;
+  }
+  out->entity = out->reader->Entity(sqlite3_value_int64(argv[0]));
   if (out->entity == nullptr || !out->entity->AliveAt(out->tick)) {
     sqlite3_result_null(ctx);  // no such entity at that tick
     return false;

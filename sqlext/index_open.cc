@@ -40,9 +40,34 @@ bool IndexReader::Prepare(sqlite3_stmt** st, const std::string& sql, std::string
   return true;
 }
 
+// SQLite's count of the file's changes by other connections, as this
+// connection's read transaction sees it.
+static int DataVersion(sqlite3* db, const std::string& schema) {
+  int v = 0;
+  if (sqlite3_file_control(db, schema.c_str(), SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) {
+    return -1;
+  }
+  return v;
+}
+
 bool IndexReader::StillValid() const {
   const char* f = sqlite3_db_filename(db_, schema_.c_str());
-  return f != nullptr && filename_ == f;
+  if (f == nullptr || filename_ != f) return false;
+  return !live_ || DataVersion(db_, schema_) == data_version_;
+}
+
+bool IndexReader::CheckTick(int64_t tick, std::string* error) const {
+  if (!live_) return true;
+  if (last_tick_ == INT64_MAX) {
+    *error = "gem: the live index " + Named() + " has no tick committed yet: the match has " +
+             "only started being indexed";
+    return false;
+  }
+  if (tick <= last_tick_) return true;
+  *error = "gem: tick " + std::to_string(tick) + " is past the last commit of the live index " +
+           Named() + ", tick " + std::to_string(last_tick_) +
+           ": the match is still being indexed (meta's live_tick says how far it is)";
+  return false;
 }
 
 // Runs `st` to its end, handing each row to `row` (false stops with its
@@ -147,7 +172,7 @@ bool IndexReader::LoadMeta(std::string* error) {
   if (!Prepare(&st,
                "SELECT key, value FROM " + Table("meta") +
                    " WHERE key IN ('last_tick', 'cell_width', 'world_offset',"
-                   " 'keyframe_interval', 'keyframe_last_tick')",
+                   " 'keyframe_interval', 'keyframe_last_tick', 'live')",
                error)) {
     return false;
   }
@@ -168,6 +193,8 @@ bool IndexReader::LoadMeta(std::string* error) {
           keyframe_interval_ = std::max<int64_t>(0, sqlite3_column_int64(st, 1));
         } else if (key == "keyframe_last_tick" && type == SQLITE_INTEGER) {
           keyframe_last_tick_ = sqlite3_column_int64(st, 1);
+        } else if (key == "live" && type == SQLITE_INTEGER) {
+          live_ = sqlite3_column_int64(st, 1) == 1;
         }
         return true;
       },
@@ -211,6 +238,11 @@ bool IndexReader::Open(std::string* error) {
     return false;
   }
   filename_ = f;
+  // A live index's version first: a commit landing while this reads is
+  // then seen as a change by the next StillValid (the reads below may see
+  // the newer state only in a statement's own transaction; the version is
+  // read again there).
+  data_version_ = DataVersion(db_, schema_);
   if (!CheckFormat(error) || !LoadEntities(error) || !LoadMeta(error) || !LoadClasses(error)) {
     return false;
   }

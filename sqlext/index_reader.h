@@ -110,8 +110,16 @@ class IndexReader {
   // Checks the schema holds a gem index this code reads and loads the
   // entity list and class names. Idempotent; false with *error set.
   bool Open(std::string* error);
-  // Whether the schema still names the file this reader opened.
+  // Whether the schema still names the file this reader opened, and, for
+  // a live index, it has not changed since (a commit, or the finished
+  // index in its place: then the reader is opened anew).
   bool StillValid() const;
+  // A live index (meta live = 1: gem-index is still writing it; its
+  // last_tick is its last commit's tick).
+  bool live() const { return live_; }
+  // False with *error set when `tick` is past a live index's last commit:
+  // the state there is not known yet, and no answer is a guess at it.
+  bool CheckTick(int64_t tick, std::string* error) const;
 
   const std::string& schema() const { return schema_; }
   const std::vector<EntityInfo>& entities() const { return entities_; }  // by id order
@@ -285,6 +293,8 @@ class IndexReader {
   std::vector<EntityInfo> entities_;
   std::unordered_map<int32_t, ClassInfoRow> classes_;  // by class id
   int64_t last_tick_ = INT64_MAX;
+  bool live_ = false;
+  int data_version_ = 0;  // a live index's, when opened (StillValid)
   double cell_width_ = 0;
   double world_offset_ = 0;
   int64_t keyframe_interval_ = 0;

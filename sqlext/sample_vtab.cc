@@ -134,6 +134,9 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     c->reader = c->ext->readers.Get(c->args.db, &error);
     if (c->reader == nullptr) return CursorError(cur, error);
     if (c->args.empty) return SQLITE_OK;
+    // A live index's samples start at or before its last commit; they end
+    // there, as a finished index's end at its last tick.
+    if (!c->reader->CheckTick(c->args.from, &error)) return CursorError(cur, error);
     // Nothing is sampled past the replay's end.
     c->last = std::min(c->args.to, c->reader->last_tick());
     const int64_t first = c->args.from;

@@ -173,6 +173,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     if (c->reader == nullptr) return CursorError(cur, error);
     if (c->args.empty) return SQLITE_OK;
     const int64_t tick = c->args.tick_eq;
+    if (!c->reader->CheckTick(tick, &error)) return CursorError(cur, error);
     SelectEntities(
         c->reader, c->args, [&](const EntityInfo& e) { return e.AliveAt(tick); }, &c->entities);
     if (c->entities.empty()) return SQLITE_OK;

@@ -15,6 +15,7 @@ that stops sending ends the index as a cut replay after --idle-seconds;
 one that never answers is an input error (66). Every run is bounded by
 the test's own time limit."""
 import os
+import sqlite3
 import shutil
 import subprocess
 import sys
@@ -88,6 +89,17 @@ class BroadcastHttp(unittest.TestCase):
         assert_same_index(self, want, out, skip_meta=NAME_KEYS)
         self.assertEqual((relay.requests["/sync"], relay.requests["/match/sync"]), (1, 1))
 
+    def assert_failed_live(self, out, says):
+        """A live run that failed after its first commits: the index stays,
+        whole, as its last commit left it, and says why it stopped."""
+        con = sqlite3.connect(out)
+        self.assertEqual(con.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        con.close()
+        self.assertEqual(meta["live"], 1)
+        self.assertGreaterEqual(meta["live_tick"], 0)
+        self.assertIn(says, meta["live_error"])
+
     def test_a_gap_in_the_deltas_is_refused(self):
         directory, _ = self.recording(AUTO)
         out = os.path.join(TMP, "gap.db")
@@ -95,7 +107,7 @@ class BroadcastHttp(unittest.TestCase):
             got = index(relay.url, out, "--idle-seconds", "1.5")
         self.assertEqual(got.returncode, 65, got.stderr)
         self.assertIn("3/delta is missing and later deltas are not", got.stderr)
-        self.assertFalse(os.path.exists(out))
+        self.assert_failed_live(out, "3/delta is missing")
         self.assertEqual(relay.requests.get("/match/4/delta"), 1)  # the one look past it
 
     def test_a_relay_publishing_as_the_match_is_played(self):
@@ -141,7 +153,7 @@ class BroadcastHttp(unittest.TestCase):
                     code, kib, err = peak_kib([GEM_INDEX, "--quiet", relay.url, out])
                 self.assertEqual(code, 65, err)
                 self.assertIn(says, err)
-                self.assertFalse(os.path.exists(out))
+                self.assert_failed_live(out, says)
                 # A fragment holds 64 MiB at most (the endless one sends 200).
                 self.assertLess(kib, plain_kib + (96 << 10), "%s: %d KiB" % (fault, kib))
 

@@ -117,12 +117,17 @@ def connect(path=":memory:"):
 
 # meta keys that record the input as given, not the replay.
 INPUT_KEYS = ("compression", "source_name", "source_sha256", "source_bytes")
+# meta keys a live run adds (gem-index --follow, a URL, --commit-seconds):
+# its index is otherwise the plain one.
+LIVE_KEYS = ("live", "live_tick", "live_commit_seconds", "live_at_end",
+             "live_when_closed", "live_error")
 
 
 def assert_same_index(test, plain, other, skip_meta=INPUT_KEYS, skip_tables=()):
     """Every table of index `other` holds the rows of index `plain`, and
-    no other, meta's `skip_meta` keys and the tables `skip_tables` apart;
-    returns other's meta."""
+    no other, meta's `skip_meta` keys, its live rows (LIVE_KEYS) and the
+    tables `skip_tables` apart; returns other's meta."""
+    skip_meta = tuple(skip_meta) + LIVE_KEYS
     con = sqlite3.connect("file:%s?mode=ro" % other, uri=True)
     con.execute("ATTACH ? AS plain", ("file:%s?mode=ro" % plain,))
     listed = "SELECT name FROM %s.sqlite_master WHERE type = 'table' ORDER BY name"

@@ -146,6 +146,14 @@ GameSchema Build() {
                             {"attacker_y", "REAL"},
                             {"attacker_z", "REAL"}});
   s.after_sql = StatsViewsSql();
+  // Written at the end (TableSpec::written): rounds (a plant's site is
+  // named by the bomb's rows), grenades (a grenade's row says how it ended)
+  // and the bomb's rows (their site, from a plant later).
+  s.tables[kRounds].written = TableSpec::Written::kAtEnd;
+  s.tables[kGrenades].written = TableSpec::Written::kAtEnd;
+  s.tables[kBomb].written = TableSpec::Written::kAtEnd;
+  // A round's economy rows once it is over (what was spent).
+  s.tables[kEconomy].written = TableSpec::Written::kWhenClosed;
   return s;
 }
 

@@ -213,6 +213,11 @@ GameSchema Build() {
                     {"killer_ability", "TEXT"},
                     {"killer_ability_id", "INTEGER"}};
   s.after_sql = kViewsSql;
+  // Written at the end (TableSpec::written): the heroes the match had.
+  s.tables[kHeroes].written = TableSpec::Written::kAtEnd;
+  // A modifier's row once it is removed, a pause's once it ends.
+  s.tables[kModifiers].written = TableSpec::Written::kWhenClosed;
+  s.tables[kPauses].written = TableSpec::Written::kWhenClosed;
   return s;
 }
 

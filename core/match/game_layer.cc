@@ -210,4 +210,17 @@ void GameLayer::Finish(const ReplayMetadata& meta) {
   if (sink_ != nullptr) sink_->OnMatchSummary(s);
 }
 
+MatchSummary GameLayer::SoFar() const {
+  MatchSummary s;
+  s.world_offset = kWorldOffset;
+  if (module_ == nullptr || !options_.match_layer) {
+    s.note = "not written yet: the match is live";
+    return s;
+  }
+  s.cell_width = module_->cell_width();
+  s.timeline_step = step_;
+  s.note = "live: the players and the match's summary are written when it ends";
+  return s;
+}
+
 }  // namespace gem::match

@@ -57,6 +57,10 @@ class GameLayer {
   void SetTickInterval(double interval);
   // The module, or null.
   const GameModule* module() const { return module_.get(); }
+  // What the summary at the end will say of the position rule and the
+  // timeline's step, known as the parse goes (a live index's meta); its
+  // note says the rest comes at the end.
+  MatchSummary SoFar() const;
 
   // Whether the module reads user messages of this type, and the priority
   // it applies them at (see UserMessageSpec).

@@ -1,0 +1,381 @@
+"""A live index (gem-index --follow, --commit-seconds): readable while the
+replay is still being written, one commit at a time.
+
+- A reader queries in a loop while the index grows (a replay written at a
+  set pace, followed). Each answer is read in one read transaction and must
+  be the state of the tick meta names (live_tick), as the plain index of
+  the finished replay gives it at that tick: the rows filed under ticks up
+  to it and none after, in every table that files its rows by tick; the
+  entities created by then, deleted by then or not yet; and, for a sample
+  of the answers, gem_state of every entity. A tick past the last commit is
+  an error that says so. 0 errors, and more than a few distinct commits
+  seen, or the test proves nothing.
+- The finished index equals the plain one, table by table (meta's live
+  rows apart: live = 0 there, and the plain index has none).
+- SIGKILL mid-follow leaves an index readable up to its last commit (its
+  WAL is recovered by the next reader), meta still live = 1. A re-run
+  refuses it without --force and with --force starts over, to the plain
+  index.
+- A recorded broadcast indexed live commits at each fragment's end too.
+
+The expected answers come from the plain index of the same bytes (the
+code under test wrote both, but the plain index is checked against
+references elsewhere; here only agreement at each tick is asserted)."""
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import junit  # noqa: E402
+
+from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
+                     connect, gem_index, replay_path)
+
+LIMIT = 120
+NEVER = "3600"
+# Tables whose rows are written when the match ends are named by the live
+# index (meta's live_at_end): empty while live, and not checked by tick.
+# Tables a live index rewrites at each commit, or fills at the end only:
+# not compared row for row with the plain index while live (entities are,
+# by their own rule below; changes by gem_state).
+REWRITTEN = ("meta", "classes", "entities", "changes", "keyframes", "sqlite_stat1")
+
+
+CS2 = "cs2_demofilenet_14065_de_nuke"
+DEADLOCK = "deadlock_demofilenet_hltv_10423_dl_midtown"
+
+
+class Writer(threading.Thread):
+    """Writes `data` to `path` in `pieces` pieces over about `seconds`."""
+
+    def __init__(self, path, data, seconds, pieces=120, stop_at=None):
+        super().__init__(daemon=True)
+        self.path, self.data = path, data[:stop_at] if stop_at else data
+        self.piece = max(1, len(self.data) // pieces + 1)
+        self.pause = seconds / pieces
+        open(path, "wb").close()
+
+    def run(self):
+        with open(self.path, "ab") as f:
+            for at in range(0, len(self.data), self.piece):
+                f.write(self.data[at:at + self.piece])
+                f.flush()
+                time.sleep(self.pause)
+
+
+# Columns that end a row's interval: such a row is written when the
+# interval closes (a modifier removed, a pause over, a round ended), at the
+# commit of that tick, or at the end of the match if it never closed.
+END_COLUMNS = ("removed_tick", "end_tick", "respawn_tick")
+
+
+def tick_tables(con, schema="main"):
+    """(table, tick column, end column or None) of every table that files
+    its rows by tick."""
+    out = []
+    for (t,) in con.execute("SELECT name FROM %s.sqlite_master WHERE type = 'table' "
+                            "ORDER BY name" % schema):
+        cols = [r[1] for r in con.execute('PRAGMA %s.table_info("%s")' % (schema, t))]
+        if t in ("keyframes", "string_tables", "entities", "changes"):
+            continue
+        if "tick" in cols:
+            out.append((t, "tick", next((c for c in END_COLUMNS if c in cols), None)))
+    return out
+
+
+class Snapshots:
+    """Checks snapshots of a live index against the plain index."""
+
+    def __init__(self, test, live, plain):
+        self.test, self.live, self.plain = test, live, plain
+        self.errors, self.ticks, self.states_checked, self.past_checked = [], set(), 0, 0
+        self.subsets_checked = 0
+        self.finished = False
+        self.reported = set()
+
+    def check_once(self, con, tables, want_state, want_subset):
+        con.execute("BEGIN")
+        try:
+            meta = dict(con.execute("SELECT key, value FROM main.meta"))
+            if meta.get("live") == 1:
+                tick = meta.get("live_tick")
+                if tick is None:
+                    return
+                if meta.get("last_tick") != tick:
+                    self.errors.append("last_tick %s, live_tick %s" % (meta.get("last_tick"), tick))
+            elif meta.get("live") == 0:
+                self.finished = True
+                tick = meta["last_tick"]
+            else:
+                return  # (the schema's first commit: no meta yet)
+            self.ticks.add(tick)
+            at_end = (meta.get("live_at_end") or "").split(",") if meta.get("live") == 1 else []
+            if meta.get("live") == 1 and "players" not in at_end:
+                self.errors.append("meta's live_at_end is %r" % meta.get("live_at_end"))
+            closing = (meta.get("live_when_closed") or "").split(",")
+            for t, c, end in tables:
+                if (t, tick) in self.reported or t in at_end:
+                    continue
+                got = con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0]
+                started = con.execute('SELECT count(*) FROM plain."%s" WHERE "%s" <= ?'
+                                      % (t, c), (tick,)).fetchone()[0]
+                closed = started if t not in closing else 0
+                if end is not None:
+                    closed = con.execute('SELECT count(*) FROM plain."%s" WHERE "%s" <= ? AND '
+                                         '"%s" <= ?' % (t, c, end), (tick, tick)).fetchone()[0]
+                if not closed <= got <= started:
+                    self.reported.add((t, tick))
+                    self.errors.append("tick %d: %s has %d rows, the plain index %d to then%s"
+                                       % (tick, t, got, started,
+                                          "" if end is None else " (%d closed)" % closed))
+            # Entities: those created by then, their deletion if it came.
+            diff = con.execute(
+                "SELECT entity, ent_index, serial, handle, class_id, created_tick, "
+                "CASE WHEN deleted_tick <= ?1 THEN deleted_tick END FROM plain.entities "
+                "WHERE created_tick <= ?1 EXCEPT SELECT entity, ent_index, serial, handle, "
+                "class_id, created_tick, deleted_tick FROM main.entities", (tick,)).fetchall()
+            n = con.execute("SELECT count(*) FROM main.entities").fetchone()[0]
+            m = con.execute("SELECT count(*) FROM plain.entities WHERE created_tick <= ?",
+                            (tick,)).fetchone()[0]
+            if diff or n != m:
+                self.errors.append("tick %d: entities differ (%d against %d): %s"
+                                   % (tick, n, m, diff[:3]))
+            for t in at_end:
+                if t in self.names and con.execute(
+                        'SELECT count(*) FROM main."%s"' % t).fetchone()[0]:
+                    self.errors.append("tick %d: %s has rows while live" % (tick, t))
+            if want_subset:
+                # Every row of the snapshot is a row of the finished index:
+                # none is written that the end takes back.
+                for (t,) in con.execute("SELECT name FROM main.sqlite_master "
+                                        "WHERE type = 'table'").fetchall():
+                    if t in REWRITTEN:
+                        continue
+                    extra = con.execute('SELECT * FROM main."%s" EXCEPT SELECT * FROM plain."%s" '
+                                        'LIMIT 2' % (t, t)).fetchall()
+                    if extra:
+                        self.errors.append("tick %d: %s rows not in the plain index: %s"
+                                           % (tick, t, extra))
+                self.subsets_checked += 1
+            if want_state and tick >= 0:
+                q = ("SELECT entity, field, value FROM gem_state WHERE tick = ? AND db = ? "
+                     "ORDER BY entity, field")
+                got = con.execute(q, (tick, "main")).fetchall()
+                exp = con.execute(q, (tick, "plain")).fetchall()
+                self.states_checked += 1
+                if got != exp:
+                    bad = [(a, b) for a, b in zip(got, exp) if a != b][:3]
+                    self.errors.append("tick %d: gem_state differs (%d rows against %d): %s"
+                                       % (tick, len(got), len(exp), bad))
+            if meta.get("live") == 1:
+                try:
+                    con.execute("SELECT count(*) FROM gem_state WHERE tick = ?",
+                                (tick + 1,)).fetchall()
+                    self.errors.append("tick %d: gem_state past the live tick answered" % (tick + 1))
+                except sqlite3.OperationalError as e:
+                    if "is past the last commit of the live index" not in str(e):
+                        self.errors.append("past the live tick: %s" % e)
+                    self.past_checked += 1
+        finally:
+            con.execute("COMMIT")
+
+    def loop(self, proc):
+        while not os.path.exists(self.live) and proc.poll() is None:
+            time.sleep(0.005)
+        con = connect(self.live)
+        con.isolation_level = None
+        con.execute("ATTACH ? AS plain", ("file:%s?mode=ro" % self.plain,))
+        tables = tick_tables(con, "plain")
+        self.names = {n for (n,) in con.execute("SELECT name FROM plain.sqlite_master")}
+        n = 0
+        while True:
+            done = proc.poll() is not None
+            try:
+                self.check_once(con, tables, want_state=n % 4 == 0, want_subset=n % 8 == 0)
+            except sqlite3.Error as e:
+                self.errors.append("%s: %s" % (type(e).__name__, e))
+                try:
+                    con.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            n += 1
+            if done or self.finished:
+                break
+        con.close()
+        return tables
+
+
+class Live(unittest.TestCase):
+    def replay(self, stem):
+        path = replay_path(stem)
+        if not os.path.exists(path):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+        return open(path, "rb").read()
+
+    def plain_of(self, path, name):
+        plain = os.path.join(TMP, name + ".plain.db")
+        got = gem_index(path, plain)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        return plain
+
+    def test_a_reader_sees_one_commit_at_a_time_and_the_end_equals_the_plain_index(self):
+        # Commits often enough for several in these short replays (CS2's
+        # and Deadlock's are 3 seconds of play).
+        for stem, every in ((NEKIT, "2"), (AUTO, "0.5"), (CS2, "0.25"), (DEADLOCK, "0.25")):
+            with self.subTest(replay=stem):
+                data = self.replay(stem)
+                plain = self.plain_of(replay_path(stem), stem)
+                growing = os.path.join(TMP, stem + ".growing.dem")
+                out = os.path.join(TMP, stem + ".live.db")
+                for f in (out, out + "-wal", out + "-shm"):
+                    if os.path.exists(f):
+                        os.remove(f)
+                writer = Writer(growing, data, seconds=4)
+                writer.start()
+                proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds",
+                                         NEVER, "--commit-seconds", every, growing, out],
+                                        stderr=subprocess.PIPE, text=True)
+                snaps = Snapshots(self, out, plain)
+                tables = snaps.loop(proc)
+                _, err = proc.communicate(timeout=LIMIT)
+                writer.join()
+                self.assertEqual(proc.returncode, 0, err)
+                self.assertEqual(len(snaps.errors), 0, "%d errors:\n%s" % (len(snaps.errors), "\n".join(snaps.errors[:12])))
+                # The reader saw the index grow, and checked states on the way.
+                self.assertGreaterEqual(len(snaps.ticks), 5, sorted(snaps.ticks))
+                self.assertGreaterEqual(snaps.states_checked, 3)
+                self.assertGreaterEqual(snaps.past_checked, 3)
+                self.assertGreaterEqual(snaps.subsets_checked, 2)
+                self.assertIn(("game_events", "tick", None), tables)
+                self.assertIn(("entity_states", "tick", None), tables)
+                meta = assert_same_index(self, plain, out, skip_meta=("source_name",))
+                self.assertEqual(meta["live"], 0)
+                con = sqlite3.connect(plain)
+                self.assertEqual(con.execute("SELECT count(*) FROM meta WHERE key LIKE 'live%'")
+                                 .fetchone()[0], 0)
+                con.close()
+
+    def test_sigkill_leaves_the_last_commit_and_a_rerun_starts_over(self):
+        data = self.replay(AUTO)
+        growing = os.path.join(TMP, "killed.dem")
+        out = os.path.join(TMP, "killed.db")
+        for f in (out, out + "-wal", out + "-shm"):
+            if os.path.exists(f):
+                os.remove(f)
+        # The writer stops at 60%: the index stays live until it is killed.
+        writer = Writer(growing, data, seconds=0.5, stop_at=len(data) * 3 // 5)
+        writer.start()
+        writer.join()
+        cut_plain = self.plain_of(growing, "killed-cut")  # the bytes written
+        con = sqlite3.connect(cut_plain)
+        cut_last = con.execute("SELECT value FROM meta WHERE key = 'last_tick'").fetchone()[0]
+        con.close()
+        proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", NEVER,
+                                 growing, out], stderr=subprocess.PIPE, text=True)
+        tick, deadline = None, time.time() + LIMIT / 2
+        while time.time() < deadline:
+            try:
+                con = sqlite3.connect("file:%s?mode=ro" % out, uri=True)
+                row = con.execute("SELECT value FROM meta WHERE key = 'live_tick'").fetchone()
+                con.close()
+                if row and row[0] is not None and row[0] >= cut_last // 2:
+                    tick = row[0]
+                    break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.02)
+        self.assertIsNotNone(tick, "no commit of tick %d or later came" % (cut_last // 2))
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=LIMIT)
+        self.assertEqual(proc.returncode, -signal.SIGKILL)
+        # Readable: its last commit, whole.
+        con = connect(out)
+        self.assertEqual(con.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["live"], 1)
+        last = meta["live_tick"]
+        self.assertGreaterEqual(last, tick)
+        con.execute("ATTACH ? AS plain", (cut_plain,))
+        at_end = meta["live_at_end"].split(",")
+        self.assertIn("draft", at_end)
+        for t in at_end:
+            self.assertEqual(con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0], 0, t)
+        closing = meta["live_when_closed"].split(",")
+        for t, c, end in tick_tables(con, "plain"):
+            if end is not None or t in at_end or t in closing:
+                continue
+            got = con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0]
+            want = con.execute('SELECT count(*) FROM plain."%s" WHERE "%s" <= ?' % (t, c),
+                               (last,)).fetchone()[0]
+            self.assertEqual(got, want, t)
+        q = ("SELECT entity, field, value FROM gem_state WHERE tick = ? AND db = ? "
+             "ORDER BY entity, field")
+        got = con.execute(q, (last, "main")).fetchall()
+        self.assertGreater(len(got), 10000)
+        self.assertEqual(got, con.execute(q, (last, "plain")).fetchall())
+        with self.assertRaisesRegex(sqlite3.OperationalError, "past the last commit"):
+            con.execute("SELECT gem_value(1, 'm_iTeamNum', ?)", (last + 1,)).fetchall()
+        con.close()
+        # A re-run: the output exists, as any would.
+        again = subprocess.run([GEM_INDEX, "--quiet", growing, out], capture_output=True,
+                               text=True, timeout=LIMIT)
+        self.assertEqual(again.returncode, 73, again.stderr)
+        self.assertIn("exists; use --force", again.stderr)
+        again = subprocess.run([GEM_INDEX, "--quiet", "--force", "--follow", "--idle-seconds",
+                                "1", growing, out], capture_output=True, text=True,
+                               timeout=LIMIT)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        meta = assert_same_index(self, cut_plain, out, skip_meta=())
+        self.assertEqual((meta["live"], meta["truncated"]), (0, 1))
+        self.assertFalse(os.path.exists(out + "-wal") and os.path.getsize(out + "-wal") > 0)
+
+    def test_a_recorded_broadcast_indexed_live_equals_the_plain_index(self):
+        data = self.replay(NEKIT)
+        del data
+        directory = os.path.join(TMP, "nekit.broadcast")
+        if not os.path.exists(directory):
+            got = subprocess.run([GEM_DUMP, "broadcast", replay_path(NEKIT), directory],
+                                 capture_output=True, text=True, timeout=LIMIT)
+            self.assertEqual(got.returncode, 0, got.stderr)
+        plain = os.path.join(TMP, "nekit.broadcast.plain.db")
+        got = gem_index(directory, plain)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        out = os.path.join(TMP, "nekit.broadcast.live.db")
+        got = gem_index(directory, out, "--commit-seconds", "30", "--stats")
+        self.assertEqual(got.returncode, 0, got.stderr)
+        stats = dict(line.split("\t") for line in got.stdout.splitlines())
+        # Commits at each fragment's end (3 s of ticks), not only every 30 s.
+        self.assertGreater(int(stats["live_commits"]), 1922 // 90)
+        assert_same_index(self, plain, out, skip_meta=())
+
+    def test_a_live_run_that_fails_before_its_first_commit_leaves_nothing(self):
+        growing = os.path.join(TMP, "not-a-replay.dem")
+        with open(growing, "wb") as f:
+            f.write(b"PBDEMS2\0" + b"\xff" * 4096)
+        out = os.path.join(TMP, "not-a-replay.db")
+        got = gem_index(growing, out, "--follow", "--idle-seconds", "1")
+        self.assertEqual(got.returncode, 65, got.stderr)
+        for f in (out, out + "-wal", out + "-shm", out + ".gem-live-new"):
+            self.assertFalse(os.path.exists(f), f)
+
+    def test_bad_live_options_are_usage_errors(self):
+        replay = replay_path(AUTO)
+        out = os.path.join(TMP, "usage-live.db")
+        for options, says in ((["--commit-seconds", "0"], "--commit-seconds needs"),
+                              (["--commit-seconds", "x"], "--commit-seconds needs"),
+                              (["--commit-seconds", "1", "--no-live"], "contradict")):
+            with self.subTest(options=options):
+                got = gem_index(replay, out, *options)
+                self.assertEqual(got.returncode, 64, got.stderr)
+                self.assertIn(says, got.stderr)
+                self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -277,6 +277,7 @@ class Live(unittest.TestCase):
         con.close()
         proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", NEVER,
                                  growing, out], stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: proc.poll() is None and proc.kill())
         tick, deadline = None, time.time() + LIMIT / 2
         while time.time() < deadline:
             try:

@@ -3,7 +3,9 @@
 API over the matches. Parameters are checked before any query: a tick that
 is not a whole number, or past the match, or a step out of range, is a 400
 with a JSON message; an index that cannot answer is a 422 with its error,
-and the server lives on."""
+and the server lives on. A live index (gem-index --follow) is read at its
+latest commit by every request: its last_tick is the commit's, a tick past
+it a 400; before its first commit every answer but info is a 409."""
 import http.server
 import json
 import os
@@ -96,7 +98,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if url.path == "/api/matches":
                 return self.send_json(200, {"matches": [
                     dict(id=m.id, label=m.label, error=m.error, game=m.facts.get("game"),
-                         map=m.facts.get("map"), last_tick=m.facts.get("last_tick"))
+                         map=m.facts.get("map"), last_tick=m.facts.get("last_tick"),
+                         live=bool(m.facts.get("live")))
                     for m in self.server.matches.values()]})
             image = IMAGE.match(url.path)
             if image:
@@ -109,6 +112,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_json(404, {"error": "no match %s" % m.group(1)})
             if match.error:
                 return self.send_json(422, {"error": match.error})
+            match.refresh()  # a live index: its latest commit
+            if match.facts.get("waiting") and m.group(2) != "info":
+                return self.send_json(409, {"error": "%s is live and has no tick committed "
+                                            "yet: ask again" % match.label})
             return self.send_json(200, self.answer(match, m.group(2), params))
         except BadRequest as e:
             return self.send_json(400, {"error": str(e)})

@@ -7,6 +7,8 @@ import json
 import os
 import sqlite3
 import struct
+import threading
+import time
 import queue
 import urllib.parse
 
@@ -39,10 +41,35 @@ class Match:
         self._page = None
         self.error = None
         self.facts = {}
+        # A live index (gem-index --follow): where it stood when loaded,
+        # and when that was last asked (refresh()).
+        self._live_key = None
+        self._live_checked = 0.0
+        self._live_lock = threading.Lock()
         try:
             self._load()
         except (sqlite3.Error, IndexError_, ValueError) as e:
             self.error = "%s: %s" % (self.label, e)
+
+    LIVE_KEYS = ("live", "live_tick", "live_error")
+
+    def refresh(self):
+        """A live index grows: when it has a newer commit (or has become
+        the finished index) than the one loaded, load it again. Asked at
+        most every 0.2 s; a finished index never changes."""
+        if not self.facts.get("live"):
+            return
+        with self._live_lock:
+            now = time.monotonic()
+            if now - self._live_checked < 0.2:
+                return
+            self._live_checked = now
+            meta = dict(self.query("SELECT key, value FROM meta WHERE key IN (?, ?, ?)",
+                                   self.LIVE_KEYS))
+            if tuple(meta.get(k) for k in self.LIVE_KEYS) == self._live_key:
+                return
+            self._page = None
+            self._load()
 
     def _open(self):
         uri = "file:%s?mode=ro" % urllib.parse.quote(self.path)
@@ -86,10 +113,19 @@ class Match:
                                                "('table', 'view')")}
 
     def _load(self):
+        meta = dict(self.query("SELECT key, value FROM meta"))
+        live = meta.get("live") == 1
+        self._live_key = tuple(meta.get(k) for k in self.LIVE_KEYS)
+        if live and meta.get("live_tick") is None:
+            # Live, and nothing committed yet: the page waits for a tick.
+            self.units, self.tables = [], set()
+            self.facts = dict(id=self.id, label=self.label, live=True, waiting=True,
+                              live_error=meta.get("live_error"))
+            return
         # gem_debug() fails on an index libgem refuses; gem_version reads no
         # table, so ask the extension about the file itself first.
-        self.query("SELECT count(*) FROM gem_state(0) WHERE entity = 0")
-        meta = dict(self.query("SELECT key, value FROM meta"))
+        self.query("SELECT count(*) FROM gem_state(?) WHERE entity = 0",
+                   (meta.get("live_tick") if live else 0,))
         tables = self._tables()
         game = meta.get("game") or ""
         first, last = int(meta.get("first_tick", 0) or 0), int(meta.get("last_tick", 0) or 0)
@@ -98,6 +134,12 @@ class Match:
         if "players" in tables:
             players = [dict(slot=s, team=t, name=n, hero=h) for s, t, n, h in self.query(
                 "SELECT slot, team, name, hero FROM players ORDER BY slot")]
+        if not players and live and "timeline" in tables:
+            # The players table is written when the match ends: until then
+            # the timeline's slots, with their latest team, stand in.
+            players = [dict(slot=s, team=t, name=None, hero=None) for s, t in self.query(
+                "SELECT slot, (SELECT team FROM timeline t2 WHERE t2.slot = t1.slot "
+                "ORDER BY tick DESC LIMIT 1) FROM timeline t1 GROUP BY slot ORDER BY slot")]
         columns = []
         if "timeline" in tables:
             columns = [c for (c,) in self.query("SELECT name FROM pragma_table_info('timeline')")]
@@ -120,7 +162,8 @@ class Match:
             winner=meta.get("winner"), players=players, timeline_columns=columns,
             charts=[c for c in kinds.CHARTS.get(game, []) if c in columns],
             has_kills="kills" in tables, has_wards="wards" in tables,
-            bounds=self._bounds(tables))
+            bounds=self._bounds(tables), live=live, live_error=meta.get("live_error"),
+            live_at_end=(meta.get("live_at_end") or "").split(",") if live else [])
         self.facts["heatmaps"] = heatmaps.available(self)
 
     def _bounds(self, tables):

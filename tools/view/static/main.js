@@ -7,40 +7,102 @@ async function openMatch(id) {
   if (pageShown) showPage(false);
   try {
     info = await api(`/api/m/${id}/info`);
-    $("title").textContent = `${info.label} · ${info.game} · ${info.map || ""}`;
-    const span = (info.last_tick - info.first_tick) * info.tick_interval;
-    const step = Math.max(1, Math.round(span / 2400));  // the timeline samples once a second
-    const tl = await api(`/api/m/${id}/timeline?step=${step}`);
-    const ev = await api(`/api/m/${id}/events`);
-    col = {};
-    tl.columns.forEach((c, i) => (col[c] = i));
-    rows = tl.rows;
-    bySlot = {};
-    for (const r of rows) (bySlot[r[col.slot]] = bySlot[r[col.slot]] || []).push(r);
-    ticks = [...new Set(rows.map((r) => r[0]))];
-    kills = ev.kills ? ev.kills.rows.map((r) => rowObject(ev.kills.columns, r)) : [];
-    wards = ev.wards ? ev.wards.rows.map((r) => rowObject(ev.wards.columns, r)) : [];
-    tables = {};
-    for (const [name, t] of Object.entries(ev)) {
-      if (name !== "kills" && name !== "wards") tables[name] = t.rows.map((r) => rowObject(t.columns, r));
+    while (info.waiting) {
+      // A live index with no tick committed yet.
+      $("title").textContent = `${info.label} · live: waiting for its first commit`;
+      await new Promise((r) => setTimeout(r, 500));
+      info = await api(`/api/m/${id}/info`);
     }
-    const scrub = $("scrub");
-    scrub.min = info.first_tick;
-    scrub.max = info.last_tick;
+    $("title").textContent = `${info.label} · ${info.game} · ${info.map || ""}`;
+    await loadMatchData(id);
     const first = await api(`/api/m/${id}/frame?tick=${info.first_tick}`);
     fitWorld(union(info.bounds, boundsOf(first.units)));
     drawBackground(first.units);
     await loadMapImage(id);
-    buildCharts();
-    buildMarks();
     heatControls();
+    showLive();
     const hash = new URLSearchParams(location.hash.slice(1));
-    await seek(hash.has("t") ? Number(hash.get("t")) : info.game_start_tick || info.first_tick);
+    const start = info.live ? info.last_tick : info.game_start_tick || info.first_tick;
+    G.following = !!info.live && !hash.has("t");
+    await seek(hash.has("t") ? Number(hash.get("t")) : start);
   } catch (e) {
     showError(e);
   }
   G.ready = true;
 }
+
+// The timeline, the events and what is drawn from them: the charts, the
+// marks under the scrubber, its range. Again at each commit of a live
+// index, so that the charts extend.
+async function loadMatchData(id) {
+  const span = (info.last_tick - info.first_tick) * info.tick_interval;
+  const step = Math.max(1, Math.round(span / 2400));  // the timeline samples once a second
+  const tl = await api(`/api/m/${id}/timeline?step=${step}`);
+  const ev = await api(`/api/m/${id}/events`);
+  col = {};
+  tl.columns.forEach((c, i) => (col[c] = i));
+  rows = tl.rows;
+  bySlot = {};
+  for (const r of rows) (bySlot[r[col.slot]] = bySlot[r[col.slot]] || []).push(r);
+  ticks = [...new Set(rows.map((r) => r[0]))];
+  kills = ev.kills ? ev.kills.rows.map((r) => rowObject(ev.kills.columns, r)) : [];
+  wards = ev.wards ? ev.wards.rows.map((r) => rowObject(ev.wards.columns, r)) : [];
+  tables = {};
+  for (const [name, t] of Object.entries(ev)) {
+    if (name !== "kills" && name !== "wards") tables[name] = t.rows.map((r) => rowObject(t.columns, r));
+  }
+  const scrub = $("scrub");
+  scrub.min = info.first_tick;
+  scrub.max = info.last_tick;
+  buildCharts();
+  buildMarks();
+}
+
+// A live index (gem-index --follow): the page asks for its latest commit
+// every second. A newer one moves the scrubber's end and extends the
+// charts; the clock follows the live edge while the Live button is on
+// (a seek of the user's elsewhere turns it off). When the match ends the
+// finished index is opened in its place, at the same tick.
+G.live = { updates: 0 };
+function showLive() {
+  const b = $("live");
+  b.hidden = !info.live;
+  b.classList.toggle("on", !!G.following);
+  G.live.live = !!info.live;
+  G.live.last_tick = info.last_tick;
+  G.live.error = info.live_error || null;
+  if (info.live_error) showError(new Error("the live index stopped: " + info.live_error));
+}
+let livePolling = false;
+async function pollLive() {
+  if (livePolling || !info || !info.live || info.live_error || !G.ready) return;
+  livePolling = true;
+  try {
+    const now = await api(`/api/m/${matchId}/info`);
+    if (now.waiting || (now.live && now.last_tick === info.last_tick &&
+                        now.live_error === info.live_error)) return;
+    const follow = G.following;
+    if (!now.live) {
+      // Finished: the whole index, the players and the match page with it.
+      const at = G.tick;
+      location.hash = `t=${follow ? now.last_tick : at}`;
+      G.live.updates += 1;
+      await openMatch(matchId);
+      return;
+    }
+    info = now;
+    await loadMatchData(matchId);
+    G.live.updates += 1;
+    showLive();
+    if (follow && !G.playing) await seek(info.last_tick);
+    else if (!follow) draw();
+  } catch (e) {
+    showError(e);
+  } finally {
+    livePolling = false;
+  }
+}
+setInterval(pollLive, 1000);
 
 function wire() {
   const c = $("map");
@@ -77,7 +139,16 @@ function wire() {
     view.oy = wy + e.offsetY / view.scale;
     draw();
   }, { passive: false });
-  $("scrub").addEventListener("input", (e) => seek(Number(e.target.value)));
+  $("scrub").addEventListener("input", (e) => {
+    G.following = info && info.live && Number(e.target.value) >= info.last_tick;
+    showLive();
+    seek(Number(e.target.value));
+  });
+  $("live").addEventListener("click", () => {
+    G.following = true;
+    showLive();
+    seek(info.last_tick);
+  });
   $("play").addEventListener("click", () => (G.playing = !G.playing));
   $("trail").addEventListener("change", () => draw());
   $("matches").addEventListener("change", (e) => openMatch(Number(e.target.value)));

@@ -82,6 +82,57 @@ class PythonPackage(unittest.TestCase):
         self.assertGreater(len(want), 10)
         self.assertEqual(result["rows"], want)
 
+    def test_a_live_index_says_how_far_it_is(self):
+        """An index whose live run was killed mid-follow: gemdb.live names
+        its last commit's tick, gemdb.frame reads the state there, and a
+        finished index is not live."""
+        import signal
+        import time
+        data = open(replay_path(AUTO), "rb").read()
+        growing = os.path.join(self.work, "growing.dem")
+        with open(growing, "wb") as f:
+            f.write(data[:len(data) * 3 // 5])
+        db = os.path.join(self.work, "live.db")
+        proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", "3600",
+                                 "--commit-seconds", "0.5", growing, db])
+        self.addCleanup(lambda: proc.poll() is None and proc.kill())
+        tick, deadline = None, time.time() + 60
+        while tick is None and time.time() < deadline:
+            time.sleep(0.05)
+            try:
+                con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+                row = con.execute("SELECT value FROM meta WHERE key = 'live_tick'").fetchone()
+                con.close()
+                tick = row[0] if row and row[0] is not None and row[0] >= 30 else None
+            except sqlite3.Error:
+                pass
+        self.assertIsNotNone(tick)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        finished = os.path.join(self.work, "finished.db")
+        subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), finished], check=True)
+        got = run_in_venv('''
+            import gemdb, json
+            state = gemdb.live(%r)
+            df = gemdb.frame(%r, "SELECT count(*) AS n FROM gem_state(?)", (state["tick"],))
+            print(json.dumps({"live": state, "rows": int(df["n"][0]),
+                              "finished": gemdb.live(%r)}))
+        ''' % (db, db, finished), self.work)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        import json
+        result = json.loads(got.stdout)
+        con = connect(db)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        want = con.execute("SELECT count(*) FROM gem_state(?)", (meta["live_tick"],)).fetchone()[0]
+        con.close()
+        self.assertEqual(result["live"]["tick"], meta["live_tick"])
+        self.assertGreaterEqual(result["live"]["tick"], tick)
+        self.assertIsNone(result["live"]["error"])
+        self.assertIn("draft", result["live"]["at_end"])
+        self.assertEqual(result["rows"], want)
+        self.assertGreater(want, 1000)
+        self.assertIsNone(result["finished"])
+
     def test_params_and_query_without_pandas(self):
         db = os.path.join(self.work, "m.db")
         subprocess.run([GEM_INDEX, "--quiet", replay_path(AUTO), db], check=True)

@@ -13,7 +13,9 @@ next requests: "notready" (404), "error" (503), "forbidden" (403),
 closed with no answer), "slow" (the answer after 1.5 s), "garbage" (200
 with bytes that are no fragment), "huge" (a Content-Length of 1 GiB),
 "endless" (a body that never ends: it stops after 200 MiB or 20 s, so the
-test stays bounded). `requests` counts the requests per path."""
+test stays bounded). `requests` counts the requests per path, `served`
+the monotonic time each path's first fragment went out (tools/bench's
+live_lag.py measures from it)."""
 import gzip
 import http.server
 import os
@@ -30,6 +32,7 @@ class RelayServer:
         self.speed = speed
         self.faults = {k: list(v) for k, v in (faults or {}).items()}
         self.requests = {}
+        self.served = {}
         self.lock = threading.Lock()
         self.started = time.monotonic()
         relay = self
@@ -130,6 +133,8 @@ class RelayServer:
             body = f.read()
         gz = "gzip" in (h.headers.get("Accept-Encoding") or "")
         self.send(h, 200, gzip.compress(body, mtime=0) if gz else body, gz)
+        with self.lock:
+            self.served.setdefault(path, time.monotonic())
 
     @staticmethod
     def send(h, status, body, gz=False):

@@ -249,7 +249,10 @@ Status BroadcastSource::Produce(bool* done) {
       full_done_ ? FragmentStore::Kind::kDelta : FragmentStore::Kind::kFull;
   const int64_t n = full_done_ ? next_delta_ : sync_.fragment;
   const std::string what = std::to_string(n) + "/" + FragmentStore::KindName(kind);
-  if (full_done_ && waiting_) waiting_();
+  // Only with every byte made read: a read ahead for a frame's head may
+  // come before the fragment's last frame (a small one) is, in the middle
+  // of its tick.
+  if (full_done_ && waiting_ && window_.size() == window_begin_) waiting_();
   GEM_RETURN_IF_ERROR(store_->Fetch(kind, n, &fragment_, &missing));
   if (missing) {
     if (kind == FragmentStore::Kind::kFull) {

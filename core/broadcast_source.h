@@ -102,9 +102,9 @@ class BroadcastSource : public ReplaySource {
   uint64_t position() const override { return position_; }
   // Bytes of fragments read so far (as fetched).
   uint64_t fragment_bytes() const { return fragment_bytes_; }
-  // Called (on the parse's thread, from Peek) before each delta is
-  // fetched: every frame made so far has been read, and it ends a tick (a
-  // fragment holds whole ticks). A live index commits there.
+  // Called (on the parse's thread, from Peek) before a delta is fetched
+  // when every byte made so far has been read: the frames read end a tick
+  // (a fragment holds whole ticks). A live index commits there.
   void SetWaiting(std::function<void()> waiting) { waiting_ = std::move(waiting); }
 
  private:

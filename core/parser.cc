@@ -240,6 +240,12 @@ const ParserCounters& Parser::counters() const {
 
 MatchSummary Parser::summary_so_far() const { return game_->SoFar(); }
 
+void Parser::InputWaiting() {
+  if (!signon_done_) return;
+  game_->SampleThroughLastFrame();
+  if (sink_) sink_->OnInputWaiting();
+}
+
 std::vector<std::pair<std::string, uint64_t>> Parser::game_counters() const {
   const match::GameModule* m = game_->module();
   return m == nullptr ? std::vector<std::pair<std::string, uint64_t>>() : m->Counters();

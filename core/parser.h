@@ -129,6 +129,12 @@ class Parser {
   // The match layer's summary as far as it is known mid-parse
   // (GameLayer::SoFar).
   MatchSummary summary_so_far() const;
+  // Called by the input, between frames, when it has no more bytes for
+  // now and those it gave end a tick (a broadcast's fragment holds whole
+  // ticks): the match layer's samples due up to that tick are taken now,
+  // as the next frame would take them, and the sink is told
+  // (Sink::OnInputWaiting). On the parse's thread, from within Parse().
+  void InputWaiting();
   const TickInfo& current() const { return tick_; }
   // Once Parse() has returned and nothing will read the entities again:
   // frees their states (EntityManager::ReleaseStates).

@@ -97,6 +97,10 @@ class Sink {
   virtual void OnFrameStart(const TickInfo&) {}
   // After every outer frame has been applied.
   virtual void OnFrameEnd(const TickInfo&) {}
+  // The input has no more bytes for now, and what it gave ends a tick (a
+  // broadcast between fragments: Parser::InputWaiting): every event of
+  // the ticks so far has been reported.
+  virtual void OnInputWaiting() {}
   // Once, at the end (also after a recoverable error).
   virtual void OnMetadata(const ReplayMetadata&) {}
 

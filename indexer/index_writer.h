@@ -103,10 +103,7 @@ class IndexWriter : public Sink {
   // `commit_seconds` of game time (at the first frame of a later tick),
   // reading classes and the replay's facts from `parser` then.
   Status OpenLive(const std::string& path, double commit_seconds, const Parser* parser);
-  // The input is about to wait for more (a broadcast between fragments,
-  // which end on a tick boundary): commits now if a commit is due, so
-  // that the fragment's last ticks do not wait for the next one.
-  void InputWaiting();
+
   // After Finish: puts the finished index at `final_path` into the live
   // one (LiveIndex::Finish).
   Status FinishLive(const std::string& final_path);
@@ -141,6 +138,10 @@ class IndexWriter : public Sink {
   void OnWard(const WardRow& w) override;
   void OnMatchSummary(const MatchSummary& s) override { summary_ = s; }
   void OnFrameStart(const TickInfo& t) override;
+  // A live run commits there (a broadcast between fragments, which end on
+  // a tick boundary), so that a fragment's last ticks do not wait for the
+  // next one.
+  void OnInputWaiting() override;
   void OnFrameEnd(const TickInfo& t) override;
   void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
   // A row the worker failed to insert (disk full) stops the parse.

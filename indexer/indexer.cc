@@ -124,7 +124,7 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   if (live) {
     GEM_RETURN_IF_ERROR(output.PrepareLive());
     GEM_RETURN_IF_ERROR(writer.OpenLive(out, options.commit_seconds, &parser));
-    input.SetWaiting([&writer] { writer.InputWaiting(); });
+    input.SetWaiting([&parser] { parser.InputWaiting(); });
   }
   // A live run that fails keeps its live index as the last commit left it
   // (IndexWriter::AbandonLive; a no-op once finished).

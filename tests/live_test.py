@@ -16,7 +16,8 @@ replay is still being written, one commit at a time.
   WAL is recovered by the next reader), meta still live = 1. A re-run
   refuses it without --force and with --force starts over, to the plain
   index.
-- A recorded broadcast indexed live commits at each fragment's end too.
+- A broadcast read live over HTTP commits at each fragment's end, each
+  commit the snapshot of the tick the fragment ends at.
 
 The expected answers come from the plain index of the same bytes (the
 code under test wrote both, but the plain index is checked against
@@ -35,6 +36,7 @@ import junit  # noqa: E402
 
 from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
                      connect, gem_index, replay_path)
+from relay_server import RelayServer  # noqa: E402
 
 LIMIT = 120
 NEVER = "3600"
@@ -336,9 +338,12 @@ class Live(unittest.TestCase):
         self.assertEqual((meta["live"], meta["truncated"]), (0, 1))
         self.assertFalse(os.path.exists(out + "-wal") and os.path.getsize(out + "-wal") > 0)
 
-    def test_a_recorded_broadcast_indexed_live_equals_the_plain_index(self):
-        data = self.replay(NEKIT)
-        del data
+    def test_a_broadcast_read_live_commits_whole_ticks_at_each_fragment(self):
+        """A relay publishing nekit's fragments (3 s of ticks each) at 16
+        times real time, read with commits due only every 30 s of game
+        time: the commits come at the fragments' ends, each a snapshot of
+        the tick the fragment ends at (its timeline samples in)."""
+        self.replay(NEKIT)
         directory = os.path.join(TMP, "nekit.broadcast")
         if not os.path.exists(directory):
             got = subprocess.run([GEM_DUMP, "broadcast", replay_path(NEKIT), directory],
@@ -348,12 +353,25 @@ class Live(unittest.TestCase):
         got = gem_index(directory, plain)
         self.assertEqual(got.returncode, 0, got.stderr)
         out = os.path.join(TMP, "nekit.broadcast.live.db")
-        got = gem_index(directory, out, "--commit-seconds", "30", "--stats")
-        self.assertEqual(got.returncode, 0, got.stderr)
-        stats = dict(line.split("\t") for line in got.stdout.splitlines())
-        # Commits at each fragment's end (3 s of ticks), not only every 30 s.
-        self.assertGreater(int(stats["live_commits"]), 1922 // 90)
-        assert_same_index(self, plain, out, skip_meta=())
+        for f in (out, out + "-wal", out + "-shm"):
+            if os.path.exists(f):
+                os.remove(f)
+        with RelayServer(directory, speed=16) as relay:
+            proc = subprocess.Popen([GEM_INDEX, "--quiet", "--stats", "--commit-seconds", "30",
+                                     relay.url, out], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+            snaps = Snapshots(self, out, plain)
+            snaps.loop(proc)
+            stdout, err = proc.communicate(timeout=LIMIT)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(len(snaps.errors), 0, "%d errors:\n%s" % (
+            len(snaps.errors), "\n".join(snaps.errors[:12])))
+        stats = dict(line.split("\t") for line in stdout.splitlines())
+        # About a commit a fragment (21 of them), not one every 30 s (2).
+        self.assertGreater(int(stats["live_commits"]), 15)
+        self.assertGreaterEqual(len(snaps.ticks), 8, sorted(snaps.ticks))
+        self.assertGreaterEqual(snaps.states_checked, 3)
+        assert_same_index(self, plain, out, skip_meta=("source_name",))
 
     def test_a_live_run_that_fails_before_its_first_commit_leaves_nothing(self):
         growing = os.path.join(TMP, "not-a-replay.dem")

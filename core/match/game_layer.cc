@@ -96,6 +96,14 @@ void GameLayer::BeforeFrame(const TickInfo& next) {
   moved_ = true;
 }
 
+void GameLayer::SampleThroughLastFrame() {
+  if (!started_ || module_ == nullptr || !options_.match_layer) return;
+  while (next_sample_ <= ticks_.last()) {
+    Sample(next_sample_);
+    next_sample_ += step_;
+  }
+}
+
 void GameLayer::AfterFrame(const TickInfo& t, ReplayMetadata* meta) {
   At(t);
   if (module_ != nullptr) module_->OnFrameEnd(ctx_, meta);

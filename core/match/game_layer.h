@@ -72,6 +72,10 @@ class GameLayer {
   size_t ReadsEnd() const { return reads_.size(); }
 
   void BeforeFrame(const TickInfo& next);
+  // The samples due up to the last frame's tick, taken now rather than
+  // before the next frame (which is later than it: the input says so;
+  // Parser::InputWaiting), with nothing else of the clock moved.
+  void SampleThroughLastFrame();
   // The frame has been applied: its tick and the server tick it ended on
   // are where the state is.
   void AfterFrame(const TickInfo& t, ReplayMetadata* meta);

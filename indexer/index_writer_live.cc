@@ -1,0 +1,104 @@
+// IndexWriter's live run (live_index.h): when commits happen, what each
+// carries besides the parse's rows (entities, classes, meta), and how the
+// live index ends.
+#include "core/class_fields.h"
+#include "indexer/index_writer.h"
+#include "indexer/index_schema.h"
+
+namespace gem::index {
+
+void IndexWriter::OnFrameStart(const TickInfo& t) {
+  if (live_ == nullptr) return;
+  // This frame's tick N is later than every event so far: they are all
+  // in, and nothing happened between the last of them and N, so the
+  // snapshot is of tick N - 1 (the match layer's samples due before N are
+  // in too).
+  const int64_t next = ticks_.Peek(t);
+  if (next <= max_tick_ || next - 1 <= live_committed_) return;
+  const double interval = live_parser_->metadata().tick_interval;
+  const double due = live_committed_ == INT64_MIN
+                         ? 0
+                         : static_cast<double>(live_committed_) +
+                               live_commit_seconds_ / (interval > 0 ? interval : 1.0 / 30);
+  if (static_cast<double>(next - 1) >= due) LiveCommit(next - 1);
+}
+
+void IndexWriter::OnInputWaiting() {
+  if (live_ == nullptr || max_tick_ <= live_committed_) return;
+  // The input waits between fragments, which end on a tick boundary: the
+  // last tick is whole. Committed whether due or not: the fragment's
+  // arrival is what readers wait for.
+  LiveCommit(max_tick_);
+}
+
+void IndexWriter::LiveCommit(int64_t tick) {
+  for (uint64_t id : live_entities_) {
+    const EntityRow& e = entities_[id];
+    RowBuffer& row = pipeline_.LiveRow(LiveIndex::kEntityRow);
+    row.Int(static_cast<int64_t>(id))
+        .Int(e.index)
+        .Int(e.serial)
+        .Int(e.handle)
+        .Int(e.class_id)
+        .Int(e.created_tick);
+    if (e.deleted_tick == kNoTick) row.Null(); else row.Int(e.deleted_tick);
+  }
+  live_entities_.clear();
+  const Schema& schema = live_parser_->schema();
+  if (schema.class_slots() != live_classes_) {
+    for (size_t c = 0; c < schema.class_slots(); ++c) {
+      const ClassInfo* info = schema.GetClass(static_cast<int32_t>(c));
+      if (info == nullptr) continue;
+      pipeline_.LiveRow(LiveIndex::kClassRow).Int(info->id).Text(info->name);
+    }
+    live_classes_ = schema.class_slots();
+  }
+  MetaOut out;
+  out.text = [this](const char* key, std::string_view v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Text(v);
+    return Status::Ok();
+  };
+  out.num = [this](const char* key, int64_t v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Int(v);
+    return Status::Ok();
+  };
+  out.real = [this](const char* key, double v) {
+    pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Real(v);
+    return Status::Ok();
+  };
+  (void)EmitMeta(*live_parser_, live_parser_->metadata(), nullptr, true, tick, out);
+  pipeline_.Commit(tick);
+  live_committed_ = tick;
+}
+
+Status IndexWriter::OpenLive(const std::string& path, double commit_seconds,
+                             const Parser* parser) {
+  live_parser_ = parser;
+  live_commit_seconds_ = commit_seconds;
+  live_ = std::make_unique<LiveIndex>(kMaxChangesPerChunk, ChangeStore::kMaxChunkBytes,
+                                      &quantizer_ids_);
+  Status s = live_->Open(
+      path, [this](Db* db) { return CreateSchema(db, timeline_); }, row_targets_);
+  if (!s.ok()) {
+    live_.reset();
+    return s;
+  }
+  pipeline_.SetLive(live_.get());
+  return Status::Ok();
+}
+
+Status IndexWriter::FinishLive(const std::string& final_path) {
+  if (live_ == nullptr) return Status::Ok();
+  Status s = live_->Finish(final_path);
+  live_.reset();
+  return s;
+}
+
+void IndexWriter::AbandonLive(const Status& why) {
+  if (live_ == nullptr) return;
+  pipeline_.Abandon();  // the worker stops using it first
+  live_->Close(why.ToString());
+  live_.reset();
+}
+
+}  // namespace gem::index

@@ -10,7 +10,8 @@ connection, a slow answer, each on the sync, the start, the full and
 deltas; a 403 is an input error (66), not asked again. What cannot be read is
 refused with its reason (65): a fragment that is no fragment, one that
 claims a gigabyte, one that never ends (memory stays bounded), a delta
-missing while later ones are there. A relay
+missing while later ones are there; the live index (a URL is read live)
+then keeps its last commit, whole, with meta's live_error. A relay
 that stops sending ends the index as a cut replay after --idle-seconds;
 one that never answers is an input error (66). Every run is bounded by
 the test's own time limit."""

@@ -12,37 +12,18 @@ import gzip
 import os
 import subprocess
 import sys
-import threading
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
-                     gem_index, replay_path)
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
+                     assert_same_index, gem_index, replay_path)
 
 # Far longer than any wait here: a run that waited this long would be
 # stopped by the test's own limit first.
 NEVER = "3600"
 LIMIT = 120
-
-
-class Writer(threading.Thread):
-    """Writes `data` to `path` in pieces of `piece` bytes, `pause` seconds
-    apart, flushing each, as a game client writes its replay."""
-
-    def __init__(self, path, data, piece=7919, pause=0.002):
-        super().__init__(daemon=True)
-        self.path, self.data, self.piece, self.pause = path, data, piece, pause
-        open(path, "wb").close()  # there, and empty, before gem-index starts
-
-    def run(self):
-        with open(self.path, "ab") as f:
-            for at in range(0, len(self.data), self.piece):
-                f.write(self.data[at:at + self.piece])
-                f.flush()
-                time.sleep(self.pause)
 
 
 def index(replay, out, *options):
@@ -60,7 +41,7 @@ class Follow(unittest.TestCase):
         """Follows `data` written as `name`; the index must equal the plain
         index of the file written. Returns its meta."""
         growing = os.path.join(TMP, name)
-        writer = Writer(growing, data, piece=piece)
+        writer = Writer(growing, data, piece, 0.002)
         writer.start()
         out = os.path.join(TMP, name + ".followed.db")
         got = index(growing, out, "--follow", "--idle-seconds", idle)

@@ -7,6 +7,8 @@ import sqlite3
 import struct
 import subprocess
 import tempfile
+import threading
+import time
 import unittest
 
 RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""))
@@ -149,6 +151,30 @@ def assert_same_index(test, plain, other, skip_meta=INPUT_KEYS, skip_tables=()):
     meta = dict(con.execute("SELECT key, value FROM meta"))
     con.close()
     return meta
+
+
+class Writer(threading.Thread):
+    """Writes `data` to `path` as a game client writes its replay: in
+    pieces of `piece` bytes, `pause` seconds apart, flushing each. The file
+    is made empty first (there before gem-index starts), unless `append`."""
+
+    def __init__(self, path, data, piece, pause, append=False):
+        super().__init__(daemon=True)
+        self.path, self.data, self.piece, self.pause = path, data, max(1, piece), pause
+        if not append:
+            open(path, "wb").close()
+
+    @classmethod
+    def over(cls, path, data, seconds, pieces=120, append=False):
+        """`data` in `pieces` pieces over about `seconds`."""
+        return cls(path, data, len(data) // pieces + 1, seconds / pieces, append)
+
+    def run(self):
+        with open(self.path, "ab") as f:
+            for at in range(0, len(self.data), self.piece):
+                f.write(self.data[at:at + self.piece])
+                f.flush()
+                time.sleep(self.pause)
 
 
 def gem_index(replay, out, *options, timeout=120):

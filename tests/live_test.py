@@ -27,15 +27,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP, assert_same_index,  # noqa: E402
-                     connect, gem_index, replay_path)
+from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
+                     assert_same_index, connect, gem_index, replay_path)
 from relay_server import RelayServer  # noqa: E402
 
 LIMIT = 120
@@ -52,27 +51,6 @@ CS2 = "cs2_demofilenet_14065_de_nuke"
 DEADLOCK = "deadlock_demofilenet_hltv_10423_dl_midtown"
 
 
-class Writer(threading.Thread):
-    """Writes `data` to `path` in `pieces` pieces over about `seconds`."""
-
-    def __init__(self, path, data, seconds, pieces=120, stop_at=None):
-        super().__init__(daemon=True)
-        self.path, self.data = path, data[:stop_at] if stop_at else data
-        self.piece = max(1, len(self.data) // pieces + 1)
-        self.pause = seconds / pieces
-        open(path, "wb").close()
-
-    def run(self):
-        with open(self.path, "ab") as f:
-            for at in range(0, len(self.data), self.piece):
-                f.write(self.data[at:at + self.piece])
-                f.flush()
-                time.sleep(self.pause)
-
-
-# Columns that end a row's interval: such a row is written when the
-# interval closes (a modifier removed, a pause over, a round ended), at the
-# commit of that tick, or at the end of the match if it never closed.
 END_COLUMNS = ("removed_tick", "end_tick", "respawn_tick")
 
 
@@ -237,7 +215,7 @@ class Live(unittest.TestCase):
                 for f in (out, out + "-wal", out + "-shm"):
                     if os.path.exists(f):
                         os.remove(f)
-                writer = Writer(growing, data, seconds=4)
+                writer = Writer.over(growing, data, seconds=4)
                 writer.start()
                 proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds",
                                          NEVER, "--commit-seconds", every, growing, out],
@@ -270,7 +248,7 @@ class Live(unittest.TestCase):
             if os.path.exists(f):
                 os.remove(f)
         # The writer stops at 60%: the index stays live until it is killed.
-        writer = Writer(growing, data, seconds=0.5, stop_at=len(data) * 3 // 5)
+        writer = Writer.over(growing, data[:len(data) * 3 // 5], seconds=0.5)
         writer.start()
         writer.join()
         cut_plain = self.plain_of(growing, "killed-cut")  # the bytes written

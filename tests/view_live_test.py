@@ -13,7 +13,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import unittest
 import urllib.error
@@ -22,27 +21,11 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import CHECKOUT, FIXTURES, GEM_INDEX, LIB, NEKIT, TMP, replay_path  # noqa: E402
+from gemtest import (CHECKOUT, FIXTURES, GEM_INDEX, LIB, NEKIT, TMP, Writer,  # noqa: E402
+                     replay_path)
 
 VIEW = os.path.join(CHECKOUT, "tools", "view")
 LIMIT = 180
-
-
-class Writer(threading.Thread):
-    """Appends `data` to `path` in `pieces` pieces over about `seconds`."""
-
-    def __init__(self, path, data, seconds, pieces=150):
-        super().__init__(daemon=True)
-        self.path, self.data = path, data
-        self.piece = len(data) // pieces + 1
-        self.pause = seconds / pieces
-
-    def run(self):
-        with open(self.path, "ab") as f:
-            for at in range(0, len(self.data), self.piece):
-                f.write(self.data[at:at + self.piece])
-                f.flush()
-                time.sleep(self.pause)
 
 
 def get(url):
@@ -69,7 +52,7 @@ class ViewLive(unittest.TestCase):
         head = len(data) * 2 // 5
         with open(growing, "wb") as f:
             f.write(data[:head])
-        writer = Writer(growing, data[head:], seconds=12)
+        writer = Writer.over(growing, data[head:], seconds=12, pieces=150, append=True)
         index = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", "3600",
                                   "--commit-seconds", "2", growing, out],
                                  stderr=subprocess.PIPE, text=True)

@@ -35,7 +35,8 @@ async function main() {
     while (Date.now() < deadline) {
       await page.waitForTimeout(100);
       const s = await state();
-      if (s.updates === seen) continue;
+      // (Not while a commit or the finished index is being loaded.)
+      if (s.updates === seen || !s.ready) continue;
       seen = s.updates;
       s.phase = phase;
       out.samples.push(s);

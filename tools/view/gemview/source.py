@@ -113,7 +113,13 @@ class Match:
                                                "('table', 'view')")}
 
     def _load(self):
-        meta = dict(self.query("SELECT key, value FROM meta"))
+        try:
+            meta = dict(self.query("SELECT key, value FROM meta"))
+        except IndexError_:
+            # Not a gem index, or a damaged one: libgem says which (its
+            # check of the file reads no table of it first).
+            self.query("SELECT count(*) FROM gem_state(0) WHERE entity = 0")
+            raise
         live = meta.get("live") == 1
         self._live_key = tuple(meta.get(k) for k in self.LIVE_KEYS)
         if live and meta.get("live_tick") is None:

@@ -86,6 +86,7 @@ async function pollLive() {
       // Finished: the whole index, the players and the match page with it.
       const at = G.tick;
       location.hash = `t=${follow ? now.last_tick : at}`;
+      G.live.live = false;
       G.live.updates += 1;
       await openMatch(matchId);
       return;

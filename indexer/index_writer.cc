@@ -439,8 +439,8 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     }
     GEM_RETURN_IF_ERROR(text("live_at_end", at_end));
     GEM_RETURN_IF_ERROR(text("live_when_closed", when_closed));
-    GEM_RETURN_IF_ERROR(num("live", live ? 1 : 0));
-    GEM_RETURN_IF_ERROR(num("live_tick", live ? live_tick : max_tick_));
+    GEM_RETURN_IF_ERROR(num("live", 1));
+    GEM_RETURN_IF_ERROR(num("live_tick", live_tick));
     GEM_RETURN_IF_ERROR(real("live_commit_seconds", live_commit_seconds_));
   }
   return Status::Ok();
@@ -534,7 +534,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   if (live_ != nullptr) {
     stats_.live_commits = live_->commits();
     stats_.live_last_tick = live_->last_commit_tick();
-    stats_.live_commit_seconds = live_->commit_seconds();
+    stats_.live_commit_time_seconds = live_->commit_time_seconds();
     stats_.live_chunk_rows = live_->chunk_rows_written();
   }
 

@@ -68,7 +68,7 @@ struct WriterStats {
   // worker's seconds in them, and chunk rows written (rewrites counted).
   uint64_t live_commits = 0;
   int64_t live_last_tick = 0;
-  double live_commit_seconds = 0;
+  double live_commit_time_seconds = 0;
   uint64_t live_chunk_rows = 0;
 };
 

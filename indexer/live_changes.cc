@@ -6,7 +6,13 @@ void LiveChanges::Add(uint64_t entity, std::span<const HeldChange> changes,
                       std::string_view arena) {
   EntityChunks& chunks = entities_[entity];
   for (const HeldChange& held : changes) {
-    Chunk& chunk = chunks.by_field[held.field];
+    if (held.field >= chunks.slot.size()) chunks.slot.resize(held.field + 1, 0);
+    if (chunks.slot[held.field] == 0) {
+      chunks.chunks.emplace_back();
+      chunks.field_of.push_back(held.field);
+      chunks.slot[held.field] = static_cast<uint32_t>(chunks.chunks.size());
+    }
+    Chunk& chunk = chunks.chunks[chunks.slot[held.field] - 1];
     const Value value = held.Get(arena);
     if (!chunk.writer.empty() &&
         (!chunk.writer.Accepts(value) || chunk.writer.count() >= max_per_chunk_ ||
@@ -37,9 +43,9 @@ void LiveChanges::Close(uint64_t entity, uint32_t field, Chunk* chunk) {
 void LiveChanges::CloseEntity(uint64_t entity) {
   auto it = entities_.find(entity);
   if (it == entities_.end()) return;
-  for (auto& [field, chunk] : it->second.by_field) {
-    if (!chunk.writer.empty()) Close(entity, field, &chunk);
-    chunk.dirty = false;
+  EntityChunks& chunks = it->second;
+  for (size_t i = 0; i < chunks.chunks.size(); ++i) {
+    if (!chunks.chunks[i].writer.empty()) Close(entity, chunks.field_of[i], &chunks.chunks[i]);
   }
   entities_.erase(it);
 }
@@ -61,9 +67,9 @@ Status LiveChanges::Write(Insert* replace) {
   for (const auto& [entity, field] : dirty_) {
     auto e = entities_.find(entity);
     if (e == entities_.end()) continue;  // gone: its chunks were closed
-    auto f = e->second.by_field.find(field);
-    if (f == e->second.by_field.end()) continue;
-    Chunk& chunk = f->second;
+    Chunk* found = e->second.Find(field);
+    if (found == nullptr) continue;
+    Chunk& chunk = *found;
     chunk.dirty = false;
     if (chunk.writer.empty()) continue;  // closed after its change
     // The open chunk as it stands, encoded from a copy: the writer goes on.

@@ -75,8 +75,16 @@ class LiveChanges {
     uint32_t count;
     std::string data;
   };
+  // An entity's chunks by field: slot[field] is its chunk's index + 1 (0:
+  // none yet), as ChangeStore finds its writers, with no hashing per
+  // change.
   struct EntityChunks {
-    std::unordered_map<uint32_t, Chunk> by_field;
+    std::vector<uint32_t> slot;
+    std::vector<Chunk> chunks;
+    std::vector<uint32_t> field_of;  // chunk index -> field id
+    Chunk* Find(uint32_t field) {
+      return field < slot.size() && slot[field] != 0 ? &chunks[slot[field] - 1] : nullptr;
+    }
   };
   // Ends `chunk` into closed_ and readies it for the next one.
   void Close(uint64_t entity, uint32_t field, Chunk* chunk);

@@ -85,7 +85,7 @@ Status LiveIndex::Commit(const RowBuffer& rows, int64_t tick) {
   GEM_RETURN_IF_ERROR(db_.Exec("COMMIT; BEGIN;"));
   ++commits_;
   last_commit_tick_ = tick;
-  commit_seconds_ +=
+  commit_time_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return Status::Ok();
 }

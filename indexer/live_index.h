@@ -75,7 +75,7 @@ class LiveIndex {
 
   uint64_t commits() const { return commits_; }
   int64_t last_commit_tick() const { return last_commit_tick_; }
-  double commit_seconds() const { return commit_seconds_; }  // time in Commit
+  double commit_time_seconds() const { return commit_time_seconds_; }  // spent in Commit
   uint64_t chunk_rows_written() const { return changes_.rows_written(); }
 
  private:
@@ -87,7 +87,7 @@ class LiveIndex {
   LiveChanges changes_;
   uint64_t commits_ = 0;
   int64_t last_commit_tick_ = INT64_MIN;
-  double commit_seconds_ = 0;
+  double commit_time_seconds_ = 0;
   bool open_ = false;
 };
 

@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
     fmt::print("truncated\t{}\n", report.meta.truncated ? 1 : 0);
     fmt::print("live_commits\t{}\n", w.live_commits);
     fmt::print("live_last_tick\t{}\n", w.live_last_tick);
-    fmt::print("live_commit_seconds\t{:.6f}\n", w.live_commit_seconds);
+    fmt::print("live_commit_time_seconds\t{:.6f}\n", w.live_commit_time_seconds);
     fmt::print("live_chunk_rows\t{}\n", w.live_chunk_rows);
   }
   return 0;

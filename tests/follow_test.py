@@ -17,8 +17,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
-                     assert_same_index, gem_index, replay_path)
+from gemtest import (AUTO, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
+                     assert_same_index, gem_index, replay_bytes, replay_path)
 
 # Far longer than any wait here: a run that waited this long would be
 # stopped by the test's own limit first.
@@ -32,10 +32,7 @@ def index(replay, out, *options):
 
 class Follow(unittest.TestCase):
     def replay(self, stem):
-        path = replay_path(stem)
-        if not os.path.exists(path):
-            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
-        return open(path, "rb").read()
+        return replay_bytes(self, stem)
 
     def follow(self, name, data, idle, piece=7919):
         """Follows `data` written as `name`; the index must equal the plain

@@ -62,6 +62,15 @@ def need(stem, *options):
     return path
 
 
+def replay_bytes(test, stem):
+    """A fixture's bytes; skips `test` (saying so) when it is missing."""
+    path = replay_path(stem)
+    if not os.path.exists(path):
+        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def need_some(stems):
     """Skips the whole test (not just its subtests) when none of `stems`'
     fixtures is there: for tests that also assert over all of them."""

@@ -33,8 +33,9 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
-                     assert_same_index, connect, gem_index, replay_path)
+from gemtest import (AUTO, GEM_DUMP, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
+                     assert_same_index, connect, gem_index, replay_bytes,
+                     replay_path)
 from relay_server import RelayServer  # noqa: E402
 
 LIMIT = 120
@@ -192,10 +193,7 @@ class Snapshots:
 
 class Live(unittest.TestCase):
     def replay(self, stem):
-        path = replay_path(stem)
-        if not os.path.exists(path):
-            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
-        return open(path, "rb").read()
+        return replay_bytes(self, stem)
 
     def plain_of(self, path, name):
         plain = os.path.join(TMP, name + ".plain.db")

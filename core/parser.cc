@@ -240,6 +240,8 @@ const ParserCounters& Parser::counters() const {
 
 MatchSummary Parser::summary_so_far() const { return game_->SoFar(); }
 
+void Parser::WriteSoFar() { game_->WriteSoFar(); }
+
 void Parser::InputWaiting() {
   if (!signon_done_) return;
   game_->SampleThroughLastFrame();

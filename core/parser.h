@@ -129,6 +129,10 @@ class Parser {
   // The match layer's summary as far as it is known mid-parse
   // (GameLayer::SoFar).
   MatchSummary summary_so_far() const;
+  // The game's end-written tables as they stand (GameLayer::WriteSoFar),
+  // given to the sink as table rows; for a live index's commit, from
+  // within Parse() (between frames).
+  void WriteSoFar();
   // Called by the input, between frames, when it has no more bytes for
   // now and those it gave end a tick (a broadcast's fragment holds whole
   // ticks): the match layer's samples due up to that tick are taken now,

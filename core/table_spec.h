@@ -38,9 +38,11 @@ struct TableSpec {
   //    pause ended, a round's economy settled), at the end of the replay
   //    if it never is; a row filed under an earlier tick. Meta's
   //    live_when_closed names these.
-  //  - kAtEnd: all when the replay ends (only known whole then: a draft
-  //    may start over, a bomb site is named by a plant later). A live index
-  //    has none until then; meta's live_at_end names these.
+  //  - kAtEnd: all when the replay ends (only known whole then: a restart
+  //    voids rounds, a bomb site is named by a plant later). A live index
+  //    rewrites them whole at each commit as they stand then
+  //    (GameModule::WriteSoFar): rows a later commit may take back. Meta's
+  //    live_rewritten names these.
   enum class Written { kAtTick, kWhenClosed, kAtEnd };
   Written written = Written::kAtTick;
 };

@@ -113,7 +113,7 @@ void ChangePipeline::Apply(const Batch& batch) {
   }
   if (live_ != nullptr) {
     if (s.ok() && !batch.rows.empty()) s = live_->RunRows(batch.rows);
-    if (s.ok() && batch.commit) s = live_->Commit(batch.live_rows, batch.commit_tick);
+    if (s.ok() && batch.commit) s = live_->Commit(batch.live_rows, batch.commit_tick, batch.commit_clock);
   }
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(mu_);

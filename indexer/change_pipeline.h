@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -84,10 +85,12 @@ class ChangePipeline {
   RowBuffer& LiveRow(uint8_t stmt) { return filling_->live_rows.Begin(stmt); }
   // Ends the filling batch with a commit of the live index as the
   // snapshot of `tick`: once the worker has applied it and every batch
-  // before it.
-  void Commit(int64_t tick) {
+  // before it. `clock`: where the game clock reads 0 and the tick rate,
+  // once known (the live index gives rows without a clock theirs).
+  void Commit(int64_t tick, std::optional<LiveClock> clock) {
     filling_->commit = true;
     filling_->commit_tick = tick;
+    filling_->commit_clock = clock;
     Submit();
   }
   // Applies everything queued and stops the worker; the store and the
@@ -129,6 +132,7 @@ class ChangePipeline {
     RowBuffer live_rows;   // LiveIndex::LiveStmt rows of its commit
     bool commit = false;   // ends with a commit of the live index
     int64_t commit_tick = 0;
+    std::optional<LiveClock> commit_clock;
   };
 
   void AddChangesAcrossBatches(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,

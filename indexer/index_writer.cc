@@ -241,7 +241,15 @@ void IndexWriter::OnTableRow(uint32_t table, std::span<const MatchValue> values)
   // A module's row that does not fit its table is a bug of the module:
   // the row buffer refuses it, and the index fails, saying so.
   if (table >= game_.tables.size()) return;
-  RowBuffer& row = pipeline_.Row(static_cast<uint8_t>(kRowStmts + table));
+  if (live_ != nullptr) {
+    if (so_far_ && so_far_stmts_[table] == 0) return;  // (the module's bug: not end-written)
+    const int clock = clock_columns_[table];
+    if (clock >= 0 && static_cast<size_t>(clock) < values.size() && values[clock].is_null()) {
+      live_clockless_ = true;
+    }
+  }
+  RowBuffer& row = so_far_ ? pipeline_.LiveRow(so_far_stmts_[table])
+                           : pipeline_.Row(static_cast<uint8_t>(kRowStmts + table));
   // Runs of NULLs (most of a combat-log entry's columns) in one tag each.
   int nulls = 0;
   for (const MatchValue& v : values) {
@@ -254,15 +262,21 @@ void IndexWriter::OnTableRow(uint32_t table, std::span<const MatchValue> values)
     AddValue(&row, v);
   }
   if (nulls > 0) row.Nulls(nulls);
-  ++stats_.game_table_rows;
+  if (!so_far_) ++stats_.game_table_rows;
 }
 
 void IndexWriter::OnTimelineRow(std::span<const MatchValue> values) {
   RowBuffer& row = pipeline_.Row(kTimelineRow);
   for (const MatchValue& v : values) AddValue(&row, v);
+  if (live_ != nullptr && values.size() > kTlGameTime && values[kTlGameTime].is_null()) {
+    live_clockless_ = true;
+  }
 }
 
-void IndexWriter::OnKill(const KillRow& k) { AddKill(&pipeline_.Row(kKillRow), k, game_.kill_columns.size()); }
+void IndexWriter::OnKill(const KillRow& k) {
+  AddKill(&pipeline_.Row(kKillRow), k, game_.kill_columns.size());
+  if (live_ != nullptr && k.game_time.is_null()) live_clockless_ = true;
+}
 
 void IndexWriter::OnWard(const WardRow& w) { AddWard(&pipeline_.Row(kWardRow), w); }
 
@@ -427,17 +441,19 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
   // LiveMetaRows: its statistics are then the plain index's); a plain run
   // writes neither.
   if (live) {
-    // The tables a live index leaves empty until the match ends: the
-    // match layer's summary (players, match_info) and the game's tables
-    // whose rows are known whole only then (TableSpec::at_end).
-    std::string at_end = "match_info,players", when_closed;
+    // The tables a live index leaves empty until the match ends (the match
+    // layer's summary), those it rewrites at each commit as they stand
+    // (the game's tables known whole only at the end) and those whose
+    // rows come when what they describe is over (TableSpec::written).
+    std::string rewritten, when_closed;
     for (const TableSpec& t : game_.tables) {
-      if (t.written == TableSpec::Written::kAtEnd) at_end += "," + t.name;
-      if (t.written == TableSpec::Written::kWhenClosed) {
-        when_closed += (when_closed.empty() ? "" : ",") + t.name;
-      }
+      std::string* list = t.written == TableSpec::Written::kAtEnd        ? &rewritten
+                          : t.written == TableSpec::Written::kWhenClosed ? &when_closed
+                                                                          : nullptr;
+      if (list != nullptr) *list += (list->empty() ? "" : ",") + t.name;
     }
-    GEM_RETURN_IF_ERROR(text("live_at_end", at_end));
+    GEM_RETURN_IF_ERROR(text("live_at_end", "match_info,players"));
+    GEM_RETURN_IF_ERROR(text("live_rewritten", rewritten));
     GEM_RETURN_IF_ERROR(text("live_when_closed", when_closed));
     GEM_RETURN_IF_ERROR(num("live", 1));
     GEM_RETURN_IF_ERROR(num("live_tick", live_tick));

@@ -101,8 +101,9 @@ class IndexWriter : public Sink {
   // A live run (live_index.h): after Open, before the parse, makes the
   // live index at `path` (which must not exist) and commits it every
   // `commit_seconds` of game time (at the first frame of a later tick),
-  // reading classes and the replay's facts from `parser` then.
-  Status OpenLive(const std::string& path, double commit_seconds, const Parser* parser);
+  // reading classes and the replay's facts from `parser` then, and the
+  // game's end-written tables as they stand (Parser::WriteSoFar).
+  Status OpenLive(const std::string& path, double commit_seconds, Parser* parser);
 
   // After Finish: puts the finished index at `final_path` into the live
   // one (LiveIndex::Finish).
@@ -196,7 +197,17 @@ class IndexWriter : public Sink {
   // commit's tick, entities created or deleted since it, and the classes
   // it wrote.
   std::unique_ptr<LiveIndex> live_;
-  const Parser* live_parser_ = nullptr;
+  Parser* live_parser_ = nullptr;
+  // While a commit takes the end-written tables' rows: game table rows go
+  // to it alone, by statement so_far_stmts_[table] (0: not one of them).
+  bool so_far_ = false;
+  std::vector<uint8_t> so_far_stmts_;
+  // The live index's clock fill (LiveIndex::Commit): asked at the first
+  // commit that knows the start tick, then only after a row of a clock
+  // table came without one (a game table's game_time column by table, -1
+  // for none).
+  std::vector<int> clock_columns_;
+  bool live_clockless_ = false, live_clock_given_ = false;
   double live_commit_seconds_ = 0;
   int64_t live_committed_ = INT64_MIN;
   std::vector<uint64_t> live_entities_;

@@ -4,6 +4,7 @@
 #include "core/class_fields.h"
 #include "indexer/index_writer.h"
 #include "indexer/index_schema.h"
+#include "indexer/match_tables.h"
 
 namespace gem::index {
 
@@ -67,18 +68,52 @@ void IndexWriter::LiveCommit(int64_t tick) {
     return Status::Ok();
   };
   (void)EmitMeta(*live_parser_, live_parser_->metadata(), nullptr, true, tick, out);
-  pipeline_.Commit(tick);
+  // The game's end-written tables, as they stand (OnTableRow sends them
+  // here while so_far_ is set).
+  so_far_ = true;
+  live_parser_->WriteSoFar();
+  so_far_ = false;
+  const MatchSummary so_far = live_parser_->summary_so_far();
+  std::optional<LiveClock> clock;
+  if (so_far.start_tick && (!live_clock_given_ || live_clockless_)) {
+    clock = LiveClock{*so_far.start_tick, so_far.tick_rate};
+    live_clock_given_ = true;
+    live_clockless_ = false;
+  }
+  pipeline_.Commit(tick, clock);
   live_committed_ = tick;
 }
 
 Status IndexWriter::OpenLive(const std::string& path, double commit_seconds,
-                             const Parser* parser) {
+                             Parser* parser) {
   live_parser_ = parser;
   live_commit_seconds_ = commit_seconds;
   live_ = std::make_unique<LiveIndex>(kMaxChangesPerChunk, ChangeStore::kMaxChunkBytes,
                                       &quantizer_ids_);
+  const std::vector<std::string> clock_tables = ClockTables(game_);
+  clock_columns_.assign(game_.tables.size(), -1);
+  for (size_t t = 0; t < game_.tables.size(); ++t) {
+    const std::vector<TableColumn>& columns = game_.tables[t].columns;
+    bool tick = false;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      tick |= columns[c].name == "tick";
+      if (columns[c].name == "game_time") clock_columns_[t] = static_cast<int>(c);
+    }
+    if (!tick) clock_columns_[t] = -1;  // (ClockTables' rule: both columns)
+  }
+  // The game's tables written at the end: rewritten at each commit as they
+  // stand, after the live statements.
+  std::vector<LiveIndex::Rewritten> rewritten;
+  so_far_stmts_.assign(game_.tables.size(), 0);
+  for (size_t t = 0; t < game_.tables.size(); ++t) {
+    if (game_.tables[t].written != TableSpec::Written::kAtEnd) continue;
+    so_far_stmts_[t] = static_cast<uint8_t>(LiveIndex::kLiveStmts + rewritten.size());
+    rewritten.push_back({game_.tables[t].name, row_targets_[kRowStmts + t].first,
+                         row_targets_[kRowStmts + t].second});
+  }
   Status s = live_->Open(
-      path, [this](Db* db) { return CreateSchema(db, timeline_); }, row_targets_);
+      path, [this](Db* db) { return CreateSchema(db, timeline_); }, row_targets_, clock_tables,
+      rewritten);
   if (!s.ok()) {
     live_.reset();
     return s;

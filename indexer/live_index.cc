@@ -6,13 +6,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <string_view>
 
 #include "indexer/index_schema.h"
+#include "indexer/match_tables.h"
 
 namespace gem::index {
 
 Status LiveIndex::Open(const std::string& path, const std::function<Status(Db*)>& create_schema,
-                       std::span<const std::pair<std::string, int>> targets) {
+                       std::span<const std::pair<std::string, int>> targets,
+                       std::span<const std::string> clock_tables,
+                       std::span<const Rewritten> rewritten) {
   path_ = path;
   // Made whole under another name, then renamed onto `path`: a WAL
   // database's first commits live in its -wal file, and a reader that
@@ -63,7 +67,20 @@ Status LiveIndex::Open(const std::string& path, const std::function<Status(Db*)>
   inserts_.resize(targets.size());
   for (size_t i = 0; i < targets.size(); ++i) {
     if (targets[i].first.empty()) continue;
-    GEM_RETURN_IF_ERROR(inserts_[i].Prepare(&db_, targets[i].first, targets[i].second));
+    // A rewritten table's rows of the parse come at the end, after the
+    // last commit and over its rows (and are rolled back then).
+    bool over = false;
+    for (const Rewritten& r : rewritten) over |= r.target == targets[i].first;
+    GEM_RETURN_IF_ERROR(inserts_[i].Prepare(&db_, targets[i].first, targets[i].second,
+                                            over ? "INSERT OR REPLACE" : "INSERT"));
+  }
+  live_inserts_.resize(kLiveStmts + rewritten.size());
+  clear_rewritten_.reserve(rewritten.size());
+  for (size_t i = 0; i < rewritten.size(); ++i) {
+    GEM_RETURN_IF_ERROR(live_inserts_[kLiveStmts + i].Prepare(&db_, rewritten[i].target,
+                                                              rewritten[i].columns));
+    GEM_RETURN_IF_ERROR(
+        clear_rewritten_.emplace_back().Prepare(&db_, "DELETE FROM \"" + rewritten[i].name + "\""));
   }
   GEM_RETURN_IF_ERROR(live_inserts_[kEntityRow].Prepare(
       &db_,
@@ -73,20 +90,61 @@ Status LiveIndex::Open(const std::string& path, const std::function<Status(Db*)>
       live_inserts_[kClassRow].Prepare(&db_, "classes(class_id, name)", 2, "INSERT OR REPLACE"));
   GEM_RETURN_IF_ERROR(
       live_inserts_[kMetaRow].Prepare(&db_, "meta(key, value)", 2, "INSERT OR REPLACE"));
+  clock_fills_.reserve(clock_tables.size());
+  for (const std::string& table : clock_tables) {
+    bool exists = false, rowid = true;
+    Stmt kind;
+    GEM_RETURN_IF_ERROR(kind.Prepare(&db_, "SELECT sql FROM sqlite_schema WHERE type = 'table' "
+                                           "AND name = ?"));
+    GEM_RETURN_IF_ERROR(kind.Text(1, table).ForEachRow([&](sqlite3_stmt* row) {
+      exists = true;
+      const unsigned char* sql = sqlite3_column_text(row, 0);
+      rowid = sql == nullptr ||
+              std::string_view(reinterpret_cast<const char*>(sql)).find("WITHOUT ROWID") ==
+                  std::string_view::npos;
+    }));
+    if (!exists) continue;
+    ClockFill& f = clock_fills_.emplace_back();
+    f.table = table;
+    f.by_rowid = rowid;
+    for (const Rewritten& r : rewritten) f.whole |= r.name == table;
+    GEM_RETURN_IF_ERROR(
+        f.fill.Prepare(&db_, FillClockSql(table, rowid ? "AND rowid > ?3" : "AND tick > ?3")));
+    if (rowid) {
+      GEM_RETURN_IF_ERROR(f.last.Prepare(&db_, "SELECT max(rowid) FROM \"" + table + "\""));
+    }
+  }
   return chunk_replace_.Prepare(
       &db_, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7,
       "INSERT OR REPLACE");
 }
 
-Status LiveIndex::Commit(const RowBuffer& rows, int64_t tick) {
+Status LiveIndex::Commit(const RowBuffer& rows, int64_t tick, std::optional<LiveClock> clock) {
   const auto start = std::chrono::steady_clock::now();
   GEM_RETURN_IF_ERROR(changes_.Write(&chunk_replace_));
+  for (Stmt& clear : clear_rewritten_) GEM_RETURN_IF_ERROR(clear.Run());
   if (!rows.empty()) GEM_RETURN_IF_ERROR(rows.RunAll(live_inserts_));
+  if (clock && clock->tick_rate > 0) GEM_RETURN_IF_ERROR(FillClock(*clock, tick));
   GEM_RETURN_IF_ERROR(db_.Exec("COMMIT; BEGIN;"));
   ++commits_;
   last_commit_tick_ = tick;
   commit_time_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::Ok();
+}
+
+Status LiveIndex::FillClock(const LiveClock& clock, int64_t tick) {
+  for (ClockFill& f : clock_fills_) {
+    GEM_RETURN_IF_ERROR(f.fill.Int(1, clock.start_tick).Real(2, clock.tick_rate).Int(3, f.after).Run());
+    if (f.whole) continue;  // its rows are new at each commit
+    if (!f.by_rowid) {
+      f.after = tick;
+      continue;
+    }
+    GEM_RETURN_IF_ERROR(f.last.ForEachRow([&](sqlite3_stmt* row) {
+      if (sqlite3_column_type(row, 0) != SQLITE_NULL) f.after = sqlite3_column_int64(row, 0);
+    }));
+  }
   return Status::Ok();
 }
 
@@ -96,6 +154,11 @@ Status LiveIndex::Finish(const std::string& final_path) {
   GEM_RETURN_IF_ERROR(db_.Exec("ROLLBACK;"));
   for (Insert& i : inserts_) i.Finalize();
   for (Insert& i : live_inserts_) i.Finalize();
+  for (Stmt& clear : clear_rewritten_) clear.Finalize();
+  for (ClockFill& f : clock_fills_) {
+    f.fill.Finalize();
+    f.last.Finalize();
+  }
   chunk_replace_.Finalize();
   Db source;
   GEM_RETURN_IF_ERROR(source.Open(final_path));
@@ -129,6 +192,11 @@ void LiveIndex::Close(const std::string& why) {
   open_ = false;
   for (Insert& i : inserts_) i.Finalize();
   for (Insert& i : live_inserts_) i.Finalize();
+  for (Stmt& clear : clear_rewritten_) clear.Finalize();
+  for (ClockFill& f : clock_fills_) {
+    f.fill.Finalize();
+    f.last.Finalize();
+  }
   chunk_replace_.Finalize();
   (void)db_.Exec("ROLLBACK;");
   if (commits_ == 0) {

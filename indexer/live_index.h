@@ -12,7 +12,10 @@
 // A commit is one transaction, at a tick boundary: every row filed under
 // ticks up to T and none after, with meta's `live` = 1 and `live_tick` =
 // `last_tick` = T. Readers in WAL mode see one commit or the next, never a
-// part of one.
+// part of one. Once the game clock's start is known, rows filed without a
+// clock (before the game said where it starts) get theirs as the end
+// gives it (match_tables.h, WriteMatchSummary): a snapshot holds what an
+// index of the replay cut at T would.
 //
 // At the end the finished plain index is copied into the live one in a
 // single transaction (SQLite's backup API): readers still on a commit keep
@@ -28,6 +31,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -40,10 +44,25 @@
 
 namespace gem::index {
 
+// Where the game clock reads 0, and ticks a second (MatchSummary's).
+struct LiveClock {
+  int64_t start_tick;
+  double tick_rate;
+};
+
 class LiveIndex {
  public:
-  // The statements of the rows a commit carries (RowBuffer stmt numbers).
+  // The statements of the rows a commit carries (RowBuffer stmt numbers);
+  // then, from kLiveStmts on, the rewritten tables' inserts in order.
   enum LiveStmt : uint8_t { kEntityRow, kClassRow, kMetaRow, kLiveStmts };
+  // A table rewritten whole at each commit (the game's end-written ones,
+  // as they stand: GameModule::WriteSoFar): its name, insert target and
+  // column count.
+  struct Rewritten {
+    std::string name;
+    std::string target;
+    int columns;
+  };
 
   LiveIndex(uint32_t max_per_chunk, size_t max_chunk_bytes, const QuantizerRegistry* quantizers)
       : changes_(max_per_chunk, max_chunk_bytes, quantizers) {}
@@ -51,9 +70,12 @@ class LiveIndex {
   // Creates the live index at `path` (which must not exist: the caller
   // checked), its schema by `create_schema`, and the inserts of the
   // parse's rows (`targets[i]`: the target and columns of the plain
-  // index's insert i). Starts the first transaction.
+  // index's insert i), and the clock's fill of `clock_tables`
+  // (ClockTables), and the tables rewritten at each commit. Starts the
+  // first transaction.
   Status Open(const std::string& path, const std::function<Status(Db*)>& create_schema,
-              std::span<const std::pair<std::string, int>> targets);
+              std::span<const std::pair<std::string, int>> targets,
+              std::span<const std::string> clock_tables, std::span<const Rewritten> rewritten);
 
   // The parse's data, as the plain index gets it (worker).
   void Add(uint64_t entity, std::span<const HeldChange> changes, std::string_view arena) {
@@ -62,8 +84,10 @@ class LiveIndex {
   void CloseEntity(uint64_t entity) { changes_.CloseEntity(entity); }
   Status RunRows(const RowBuffer& rows) { return rows.RunAll(inserts_); }
   // Writes the changed chunks and `rows` (LiveStmt rows: entities,
-  // classes, meta) and commits: the snapshot of tick `tick`.
-  Status Commit(const RowBuffer& rows, int64_t tick);
+  // classes, meta, the rewritten tables' rows, which replace theirs), gives the rows since the last commit their clock
+  // (all rows, the first time `clock` is known) and commits: the snapshot
+  // of tick `tick`.
+  Status Commit(const RowBuffer& rows, int64_t tick, std::optional<LiveClock> clock);
 
   // Copies the finished index at `final_path` into the live one, in one
   // transaction, and closes. After the worker has stopped.
@@ -82,8 +106,21 @@ class LiveIndex {
   Db db_;
   std::string path_;
   std::vector<Insert> inserts_;
-  Insert live_inserts_[kLiveStmts];
+  std::vector<Insert> live_inserts_;  // by LiveStmt, then rewritten table
+  std::vector<Stmt> clear_rewritten_;
   Insert chunk_replace_;
+  // A clock table's fill: of the rows past `after` (its last rowid, or the
+  // last commit's tick for a table without rowid, whose rows come in tick
+  // order: the timeline) at the last fill.
+  struct ClockFill {
+    std::string table;
+    bool by_rowid;
+    bool whole = false;  // a rewritten table: all its rows, every time
+    Stmt fill, last;  // last: the rowid to start after next time
+    int64_t after = INT64_MIN;
+  };
+  Status FillClock(const LiveClock& clock, int64_t tick);
+  std::vector<ClockFill> clock_fills_;
   LiveChanges changes_;
   uint64_t commits_ = 0;
   int64_t last_commit_tick_ = INT64_MIN;

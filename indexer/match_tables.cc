@@ -186,26 +186,33 @@ Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) 
   }
 
   if (m.start_tick && m.tick_rate > 0) {
-    // The match tables, and the game's that have a tick and a game_time.
-    std::vector<std::string> tables = {"timeline", "kills"};
-    for (const TableSpec& t : game.tables) {
-      bool tick = false, game_time = false;
-      for (const TableColumn& c : t.columns) {
-        tick |= c.name == "tick";
-        game_time |= c.name == "game_time";
-      }
-      if (tick && game_time) tables.push_back(t.name);
-    }
-    for (const std::string& table : tables) {
+    for (const std::string& table : ClockTables(game)) {
       Stmt clock;
-      GEM_RETURN_IF_ERROR(clock.Prepare(
-          db, "UPDATE \"" + table +
-                  "\" SET game_time = round((tick - ?1) / ?2, 3) "
-                  "WHERE game_time IS NULL AND tick IS NOT NULL"));
+      GEM_RETURN_IF_ERROR(clock.Prepare(db, FillClockSql(table, "")));
       GEM_RETURN_IF_ERROR(clock.Int(1, *m.start_tick).Real(2, m.tick_rate).Run());
     }
   }
   return Status::Ok();
+}
+
+std::vector<std::string> ClockTables(const GameSchema& game) {
+  // The match tables, and the game's that have a tick and a game_time.
+  std::vector<std::string> tables = {"timeline", "kills"};
+  for (const TableSpec& t : game.tables) {
+    bool tick = false, game_time = false;
+    for (const TableColumn& c : t.columns) {
+      tick |= c.name == "tick";
+      game_time |= c.name == "game_time";
+    }
+    if (tick && game_time) tables.push_back(t.name);
+  }
+  return tables;
+}
+
+std::string FillClockSql(const std::string& table, const std::string& where) {
+  return "UPDATE \"" + table +
+         "\" SET game_time = round((tick - ?1) / ?2, 3) "
+         "WHERE game_time IS NULL AND tick IS NOT NULL " + where;
 }
 
 }  // namespace gem::index

@@ -58,6 +58,13 @@ void AddWard(RowBuffer* row, const WardRow& w);
 // back from start_tick at the tick rate. Rows of the game's tables that
 // have a tick and a game_time column are given it the same way.
 Status WriteMatchSummary(Db* db, const MatchSummary& s, const GameSchema& game);
+// The tables whose rows WriteMatchSummary gives the clock to: timeline,
+// kills, and the game's that have a tick and a game_time column.
+std::vector<std::string> ClockTables(const GameSchema& game);
+// The statement that gives it, ?1 the start tick and ?2 the tick rate,
+// followed by `where` ("AND ..."): the live index gives the clock to its
+// rows with the very expression the end gives it with.
+std::string FillClockSql(const std::string& table, const std::string& where);
 
 }  // namespace gem::index
 

@@ -59,8 +59,8 @@ class SecondImplementations(unittest.TestCase):
         for name, con in self.indexes():
             with self.subTest(name):
                 rows = con.execute("SELECT tick, slot, life_state, respawn_tick FROM hero_deaths "
-                                   "ORDER BY id").fetchall()
-                self.assertEqual(rows, life_spans(con))
+                                   "ORDER BY tick, slot").fetchall()
+                self.assertEqual(rows, sorted(life_spans(con)))
 
     def test_pauses_are_the_pause_flags_spans_and_who_paused(self):
         for name, con in self.indexes():
@@ -211,7 +211,13 @@ class SyntheticTruth(unittest.TestCase):
         con, truth, _, _ = synthetic()
         last = con.execute("SELECT last_tick FROM match_info").fetchone()[0]
         rows = con.execute("SELECT tick, game_time, slot, life_state, respawn_tick, "
-                           "respawn_time, seconds_dead FROM hero_deaths ORDER BY id").fetchall()
+                           "respawn_time, seconds_dead FROM hero_deaths "
+                           "ORDER BY tick, slot").fetchall()
+        # Written as each hero is back (a live index has them then): ids in
+        # respawn order, the heroes dead at the end last.
+        back = [r[0] for r in con.execute("SELECT coalesce(respawn_tick, 1e18) FROM hero_deaths "
+                                          "ORDER BY id")]
+        self.assertEqual(back, sorted(back))
         want = sorted((t["tick"], t["slot"], t["respawn_tick"] if t["respawn_tick"] <= last
                        else None) for t in truth["death"])
         self.assertEqual([(r[0], r[2], r[4]) for r in rows], want)

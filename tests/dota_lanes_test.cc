@@ -2,7 +2,8 @@
 // samples: the map's cells, the rounding of a position to its cell, the
 // 45% roaming line on either side, the tie between two lanes, and the
 // window's end (samples after 10:00 count for nothing; those before the
-// clock count when their clock, counted back, is in the window).
+// clock count when their clock, counted back, is in the window), and the
+// rows written as the window closes, not at the end.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -37,7 +38,7 @@ struct Player {
   // `n` samples of slot 0 (Radiant) at cell (cx, cy), the clock at 0.
   void At(int64_t cx, int64_t cy, int n, MatchValue clock = MatchValue::Real(0)) {
     for (int i = 0; i < n; ++i) {
-      lanes.OnSample(0, tick += 30, MatchValue::Int(2), clock, MatchValue::Real(World(cx)),
+      lanes.OnSample(ctx, 0, tick += 30, MatchValue::Int(2), clock, MatchValue::Real(World(cx)),
                      MatchValue::Real(World(cy)));
     }
   }
@@ -112,6 +113,23 @@ TEST(DotaLanes, OnlyTheFirstTenMinutesCount) {
   run.At(kBot[0], kBot[1], 5, MatchValue::Real(600));
   run.At(kTop[0], kTop[1], 9, MatchValue::Real(600.001));
   EXPECT_EQ(run.Row(), (std::vector<int64_t>{1, 0, 5, 5}));
+}
+
+TEST(DotaLanes, TheRowsAreWrittenAtTheFirstSamplePastTheWindow) {
+  Player run;
+  run.At(kTop[0], kTop[1], 4, MatchValue());  // ticks 30-120, no clock yet
+  run.At(kBot[0], kBot[1], 3, MatchValue::Real(599));
+  EXPECT_TRUE(run.sink.rows.empty());
+  // The sample that shows the clock past 10:00 has set the start tick:
+  // the four before the clock read -18,000 + 30..120 ticks, in the window.
+  run.ctx.SetStartTick(-18000 + 600);
+  run.At(kMid[0], kMid[1], 1, MatchValue::Real(600.5));
+  ASSERT_EQ(run.sink.rows.size(), 1u);
+  EXPECT_EQ(run.sink.rows[0][7].i, 7);  // samples
+  EXPECT_EQ(run.sink.rows[0][2].i, 3);  // top: 4 of 7
+  run.At(kMid[0], kMid[1], 50, MatchValue::Real(700));
+  run.lanes.Finish(run.ctx, int64_t{0});
+  EXPECT_EQ(run.sink.rows.size(), 1u);  // written once
 }
 
 TEST(DotaLanes, SamplesBeforeTheClockCountWhenTheirClockIsInTheWindow) {

@@ -18,6 +18,20 @@ replay is still being written, one commit at a time.
   index.
 - A broadcast read live over HTTP commits at each fragment's end, each
   commit the snapshot of the tick the fragment ends at.
+- The tables a live index rewrites at each commit (CS2's rounds, grenades
+  and bomb, Deadlock's heroes) hold at each what was there by then: as
+  many rows as were started by the tick, and each row of what was over by
+  then as the finished index has it (a CS2 match of gem-synth's, 4
+  rounds, read live as the fixtures are).
+- A Dota match read live (gem-synth's, 13 minutes: a draft, the horn,
+  deaths, fights, a pause, the laning phase's end) has each row written
+  when what it describes is over (meta's live_when_closed), and exactly
+  those: a hero death once the hero is back, a pause once it ended, a
+  fight 15 s after its last death (once the clock is past its end_time),
+  the lanes once the clock is past 10:00, the draft once the horn has
+  sounded, the combat log's names of every entry shown. Rows filed before
+  the game's clock was known get theirs (counted back) once it is, as the
+  finished index does.
 
 The expected answers come from the plain index of the same bytes (the
 code under test wrote both, but the plain index is checked against
@@ -33,7 +47,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
-from gemtest import (AUTO, GEM_DUMP, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
+from gemtest import (AUTO, GEM_DUMP, GEM_INDEX, GEM_SYNTH, NEKIT, TMP, Writer,  # noqa: E402
                      assert_same_index, connect, gem_index, replay_bytes,
                      replay_path)
 from relay_server import RelayServer  # noqa: E402
@@ -42,6 +56,8 @@ LIMIT = 120
 NEVER = "3600"
 # Tables whose rows are written when the match ends are named by the live
 # index (meta's live_at_end): empty while live, and not checked by tick.
+# Those it rewrites at each commit as they stand (meta's live_rewritten)
+# are checked by their own rule (Snapshots.check_rewritten).
 # Tables a live index rewrites at each commit, or fills at the end only:
 # not compared row for row with the plain index while live (entities are,
 # by their own rule below; changes by gem_state).
@@ -78,6 +94,14 @@ class Snapshots:
         self.subsets_checked = 0
         self.finished = False
         self.reported = set()
+        self.rewritten_seen = set()  # (table, rows) met in a live snapshot
+        self._columns = {}
+        con = sqlite3.connect("file:%s?mode=ro" % plain, uri=True)
+        info = con.execute("SELECT start_tick FROM match_info").fetchone()
+        self.start_tick = info[0] if info else None
+        step = con.execute("SELECT value FROM meta WHERE key = 'timeline_step'").fetchone()
+        self.step = step[0] if step and step[0] else 0
+        con.close()
 
     def check_once(self, con, tables, want_state, want_subset):
         con.execute("BEGIN")
@@ -99,8 +123,12 @@ class Snapshots:
             if meta.get("live") == 1 and "players" not in at_end:
                 self.errors.append("meta's live_at_end is %r" % meta.get("live_at_end"))
             closing = (meta.get("live_when_closed") or "").split(",")
+            rewritten = [t for t in (meta.get("live_rewritten") or "").split(",") if t] \
+                if meta.get("live") == 1 else []
+            for t in rewritten:
+                self.check_rewritten(con, tick, t)
             for t, c, end in tables:
-                if (t, tick) in self.reported or t in at_end:
+                if (t, tick) in self.reported or t in at_end or t in rewritten:
                     continue
                 got = con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0]
                 started = con.execute('SELECT count(*) FROM plain."%s" WHERE "%s" <= ?'
@@ -132,13 +160,19 @@ class Snapshots:
                     self.errors.append("tick %d: %s has rows while live" % (tick, t))
             if want_subset:
                 # Every row of the snapshot is a row of the finished index:
-                # none is written that the end takes back.
+                # none is written that the end takes back. Before the
+                # game's clock is known (the first sample at or past where
+                # it reads 0), rows without one have none yet: the clock is
+                # not compared then.
+                clockless = self.start_tick is not None and tick < self.start_tick + self.step
                 for (t,) in con.execute("SELECT name FROM main.sqlite_master "
                                         "WHERE type = 'table'").fetchall():
-                    if t in REWRITTEN:
+                    if t in REWRITTEN or t in rewritten:
                         continue
-                    extra = con.execute('SELECT * FROM main."%s" EXCEPT SELECT * FROM plain."%s" '
-                                        'LIMIT 2' % (t, t)).fetchall()
+                    cols = ", ".join('"%s"' % c for c in self.columns(con, t)
+                                     if not (clockless and c == "game_time"))
+                    extra = con.execute('SELECT %s FROM main."%s" EXCEPT SELECT %s FROM plain."%s" '
+                                        'LIMIT 2' % (cols, t, cols, t)).fetchall()
                     if extra:
                         self.errors.append("tick %d: %s rows not in the plain index: %s"
                                            % (tick, t, extra))
@@ -162,8 +196,50 @@ class Snapshots:
                     if "is past the last commit of the live index" not in str(e):
                         self.errors.append("past the live tick: %s" % e)
                     self.past_checked += 1
+            self.check_more(con, tick, meta)
         finally:
             con.execute("COMMIT")
+
+    def check_more(self, con, tick, meta):
+        """A subclass's checks of the snapshot at `tick`."""
+
+    def check_rewritten(self, con, tick, t):
+        """A table rewritten at each commit: its rows are what was there by
+        `tick`. As many as the finished index has started by then (for a
+        table that files them by tick; else no more than it has), and the
+        rows of what was over by then (an end column at or before the tick)
+        as it has them. Rows of what is still going on are not compared:
+        they end later."""
+        cols = self.columns(con, t)
+        got = self.count(con, 'SELECT count(*) FROM main."%s"' % t)
+        if "tick" in cols:
+            want = self.count(con, 'SELECT count(*) FROM plain."%s" WHERE tick <= ?' % t, tick)
+            ok = got == want
+        else:
+            want = self.count(con, 'SELECT count(*) FROM plain."%s"' % t)
+            ok = got <= want
+        self.rewritten_seen.add((t, got))
+        if not ok:
+            self.errors.append("tick %d: %s has %d rows as it stands, %d started by then"
+                               % (tick, t, got, want))
+        ends = [c for c in cols if c in END_COLUMNS + ("official_end_tick",)]
+        if not ends:
+            return
+        over = " AND ".join('"%s" <= ?' % c for c in ends)
+        sel = ", ".join('"%s"' % c for c in cols)
+        missing = con.execute('SELECT %s FROM plain."%s" WHERE %s EXCEPT SELECT %s FROM main."%s"'
+                              % (sel, t, over, sel, t), (tick,) * len(ends)).fetchall()
+        if missing:
+            self.errors.append("tick %d: %s lacks rows over by then: %s" % (tick, t, missing[:2]))
+
+    def count(self, con, sql, *args):
+        return con.execute(sql, args).fetchone()[0]
+
+    def columns(self, con, table):
+        if table not in self._columns:
+            self._columns[table] = [r[1] for r in con.execute('PRAGMA plain.table_info("%s")'
+                                                               % table)]
+        return self._columns[table]
 
     def loop(self, proc):
         while not os.path.exists(self.live) and proc.poll() is None:
@@ -189,6 +265,65 @@ class Snapshots:
                 break
         con.close()
         return tables
+
+
+class ClosedRows(Snapshots):
+    """Snapshots of a Dota match read live, and the rows that must be in
+    each: those of what was over by then, and only those."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.seen = set()  # (table, "none" | "some" | "all") met
+
+    def same(self, con, tick, table, where, *args):
+        """main's rows of `table` (its id apart) are plain's WHERE `where`."""
+        cols = ", ".join('"%s"' % c for c in self.columns(con, table) if c != "id")
+        got = sorted(con.execute('SELECT %s FROM main."%s"' % (cols, table)).fetchall(),
+                     key=repr)
+        want = sorted(con.execute('SELECT %s FROM plain."%s" WHERE %s' % (cols, table, where),
+                                  args).fetchall(), key=repr)
+        if got != want:
+            self.errors.append("tick %d: %s has %d rows, %d closed by then: %s"
+                               % (tick, table, len(got), len(want),
+                                  [r for r in got if r not in want][:2]
+                                  + [r for r in want if r not in got][:2]))
+        total = self.count(con, 'SELECT count(*) FROM plain."%s"' % table)
+        self.seen.add((table, "none" if not want else "all" if len(want) == total else "some"))
+
+    def check_more(self, con, tick, meta):
+        if meta.get("live") != 1:
+            return
+        closing = (meta.get("live_when_closed") or "").split(",")
+        for t in ("hero_deaths", "pauses", "teamfights", "teamfight_players", "lanes", "draft",
+                  "combat_log_names"):
+            if t not in closing:
+                self.errors.append("tick %d: %s is not in live_when_closed" % (tick, t))
+        # The clock of the last sample by then (the module's clock).
+        clock = self.count(con, "SELECT max(game_time) FROM plain.timeline WHERE tick <= ?", tick)
+        self.same(con, tick, "hero_deaths", "respawn_tick <= ?", tick)
+        self.same(con, tick, "pauses", "end_tick <= ?", tick)
+        # A fight: 15 s past its last death, once the clock has reached its
+        # end_time (its rounding allowed for).
+        self.same(con, tick, "teamfights", "end_tick < ? AND end_time <= ? + 0.001",
+                  tick, -1e9 if clock is None else clock)
+        self.same(con, tick, "teamfight_players",
+                  "id IN (SELECT id FROM main.teamfights)")
+        late = clock is not None and clock > 600
+        self.same(con, tick, "lanes", "?", 1 if late else 0)
+        # The draft: once the horn has sounded (written at the first frame
+        # in progress), none before it; the second between is not asked.
+        if clock is None or clock < -1 or clock >= 1:
+            self.same(con, tick, "draft", "?", 1 if clock is not None and clock >= 1 else 0)
+        # The names of every combat-log entry shown (that the end names).
+        missing = 0
+        for col in ("damage_source_name_idx", "target_name_idx", "inflictor_name_idx",
+                    "attacker_name_idx", "target_source_name_idx"):
+            missing += self.count(
+                con, 'SELECT count(*) FROM main.combat_log_entries c WHERE "%s" IN '
+                     '(SELECT idx FROM plain.combat_log_names) AND "%s" NOT IN '
+                     '(SELECT idx FROM main.combat_log_names)' % (col, col))
+        if missing:
+            self.errors.append("tick %d: %d combat-log names used and not written" % (tick, missing))
 
 
 class Live(unittest.TestCase):
@@ -238,6 +373,68 @@ class Live(unittest.TestCase):
                                  .fetchone()[0], 0)
                 con.close()
 
+    def synthetic(self, name, *argv):
+        dem = os.path.join(TMP, name + ".dem")
+        got = subprocess.run([GEM_SYNTH] + list(argv) + ["--quiet", dem], capture_output=True,
+                             text=True, timeout=LIMIT)
+        self.assertEqual(got.returncode, 0, got.stderr)
+        return dem, self.plain_of(dem, name)
+
+    def read_live(self, dem, name, snaps_class, every):
+        """`dem` indexed live (as fast as it goes, committing every `every`
+        seconds of game time), a reader checking in a loop; the reader."""
+        out = os.path.join(TMP, name + ".live.db")
+        for f in (out, out + "-wal", out + "-shm"):
+            if os.path.exists(f):
+                os.remove(f)
+        proc = subprocess.Popen([GEM_INDEX, "--quiet", "--commit-seconds", every, dem, out],
+                                stderr=subprocess.PIPE, text=True)
+        snaps = snaps_class(self, out, os.path.join(TMP, name + ".plain.db"))
+        snaps.loop(proc)
+        _, err = proc.communicate(timeout=LIMIT)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(len(snaps.errors), 0, "%d errors:\n%s" % (
+            len(snaps.errors), "\n".join(snaps.errors[:12])))
+        assert_same_index(self, snaps.plain, out, skip_meta=("source_name",))
+        return snaps
+
+    def test_the_tables_rewritten_at_each_commit_hold_what_was_there_by_then(self):
+        self.replay(CS2)
+        dem, plain = self.synthetic("rewritten-cs2", "--from", replay_path(CS2), "--rounds", "4",
+                                    "--seed", "3")
+        con = sqlite3.connect(plain)
+        counts = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
+                  for t in ("rounds", "grenades", "bomb")}
+        con.close()
+        self.assertTrue(all(counts.values()), counts)
+        snaps = self.read_live(dem, "rewritten-cs2", Snapshots, "1")
+        for t, n in counts.items():
+            seen = sorted(k for (table, k) in snaps.rewritten_seen if table == t)
+            # Several states of each on the way, and more than none.
+            self.assertGreaterEqual(len(seen), 3, (t, seen))
+            self.assertGreater(seen[-1], 0, t)
+        self.assertGreaterEqual(snaps.subsets_checked, 3)
+
+    def test_a_match_read_live_has_each_row_once_what_it_describes_is_over(self):
+        self.replay(AUTO)
+        dem, plain = self.synthetic("closing-13", "--from", replay_path(AUTO), "--minutes", "13",
+                                    "--seed", "7")
+        con = sqlite3.connect(plain)
+        counts = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
+                  for t in ("hero_deaths", "pauses", "teamfights", "lanes", "draft")}
+        con.close()
+        # The match has each of them, or the test proves nothing.
+        self.assertTrue(all(counts.values()), counts)
+        snaps = self.read_live(dem, "closing-13", ClosedRows, "2")
+        # Snapshots before, during and after each table filled.
+        for t in ("hero_deaths", "teamfights"):
+            for phase in ("none", "some"):
+                self.assertIn((t, phase), snaps.seen)
+        for t in ("lanes", "draft"):
+            for phase in ("none", "all"):
+                self.assertIn((t, phase), snaps.seen)
+        self.assertGreaterEqual(snaps.subsets_checked, 3)
+
     def test_sigkill_leaves_the_last_commit_and_a_rerun_starts_over(self):
         data = self.replay(AUTO)
         growing = os.path.join(TMP, "killed.dem")
@@ -282,10 +479,11 @@ class Live(unittest.TestCase):
         self.assertGreaterEqual(last, tick)
         con.execute("ATTACH ? AS plain", (cut_plain,))
         at_end = meta["live_at_end"].split(",")
-        self.assertIn("draft", at_end)
+        self.assertIn("players", at_end)
         for t in at_end:
             self.assertEqual(con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0], 0, t)
         closing = meta["live_when_closed"].split(",")
+        self.assertIn("draft", closing)
         for t, c, end in tick_tables(con, "plain"):
             if end is not None or t in at_end or t in closing:
                 continue

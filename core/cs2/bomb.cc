@@ -154,28 +154,31 @@ void Bomb::OnFrameEnd(MatchContext& ctx, MatchState& state) {
   rise(exploded_field_, &exploded_, "explode", [&] { return last_holder_; });
 }
 
-void Bomb::Finish(MatchContext& ctx) {
+void Bomb::Write(MatchContext& ctx, std::vector<Plant>* plants,
+                 uint64_t* unknown_sites) const {
   // Events where the replay has them; else what the entities showed.
-  std::vector<Row>& rows = from_events_.empty() ? from_entities_ : from_events_;
-  for (Row& r : rows) {
-    if (r.site.empty() && r.site_index >= 0) {
+  const std::vector<Row>& rows = from_events_.empty() ? from_entities_ : from_events_;
+  std::string site;
+  for (const Row& r : rows) {
+    site = r.site;
+    if (site.empty() && r.site_index >= 0) {
       auto it = site_letters_.find(r.site_index);
-      if (it != site_letters_.end()) r.site = it->second;
+      if (it != site_letters_.end()) site = it->second;
     }
     const bool sited = r.kind != "pickup" && r.kind != "drop";
-    if (sited && r.site.empty()) ++unknown_sites_;
+    if (sited && site.empty()) ++*unknown_sites;
     std::array<MatchValue, kBombColumns> row{};
     row[kBombTick] = MatchValue::Int(r.tick);
     row[kBombTime] = r.game_time;
     row[kBombRound] = r.round;
     row[kBombKind] = MatchValue::Text(r.kind);
     if (r.slot >= 0) row[kBombSlot] = MatchValue::Int(r.slot);
-    if (sited && !r.site.empty()) row[kBombSite] = MatchValue::Text(r.site);
+    if (sited && !site.empty()) row[kBombSite] = MatchValue::Text(site);
     row[kBombX] = r.x;
     row[kBombY] = r.y;
     row[kBombZ] = r.z;
     ctx.Row(kBomb, row);
-    if (r.kind == "plant") plants_.push_back({r.tick, r.round, r.site});
+    if (r.kind == "plant") plants->push_back({r.tick, r.round, site});
   }
 }
 

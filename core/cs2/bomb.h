@@ -46,13 +46,18 @@ class Bomb {
                    EventKeys& keys);
   void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
   // Writes the rows; the plants of each round for the rounds table.
-  void Finish(match::MatchContext& ctx);
+  void Finish(match::MatchContext& ctx) { Write(ctx, &plants_, &unknown_sites_); }
 
   struct Plant {
     int64_t tick;
     MatchValue round;
     std::string site;  // "" unknown
   };
+  // The rows as Finish writes them, as they stand (a live index's commit
+  // asks mid-parse); adds the plants to `plants` and counts the rows of
+  // no site in `unknown_sites`.
+  void Write(match::MatchContext& ctx, std::vector<Plant>* plants,
+             uint64_t* unknown_sites) const;
   // Every plant, in order (valid after Finish).
   const std::vector<Plant>& plants() const { return plants_; }
 

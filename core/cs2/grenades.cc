@@ -239,7 +239,7 @@ void Grenades::OnFrameEnd(MatchContext& ctx, MatchState& state) {
   fires_gone_now_.clear();
 }
 
-void Grenades::Finish(MatchContext& ctx) {
+void Grenades::Finish(MatchContext& ctx) const {
   for (const Grenade& g : grenades_) {
     std::array<MatchValue, kGrenadeColumns> row{};
     row[kGrenId] = MatchValue::Int(g.id);

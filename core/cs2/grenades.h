@@ -49,7 +49,7 @@ class Grenades {
   // After every frame: paths, and detonations the projectiles tell.
   void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
   // The grenades table's rows (grenades still flying end NULL).
-  void Finish(match::MatchContext& ctx);
+  void Finish(match::MatchContext& ctx) const;
   // The id of the grenade whose projectile is at entity index `index`.
   MatchValue IdAt(int32_t index) const;
   // The last flashbang that went off at index tick `tick`: false if none.

@@ -74,6 +74,7 @@ class Module : public match::GameModule, public MatchState {
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
+  void WriteSoFar(MatchContext& ctx) override;
   std::vector<std::pair<std::string, uint64_t>> Counters() const override;
 
   // MatchState.
@@ -432,6 +433,18 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   if (out->players.empty()) {
     out->note = "no players: no CCSPlayerController was on team 2 or 3";
   }
+}
+
+void Module::WriteSoFar(MatchContext& ctx) {
+  // Finish's end-written tables (tables.cc), as they stand: the grenades
+  // thrown so far (those in the air have no end yet), the bomb's rows, the
+  // rounds the game counts now.
+  if (!ctx.has_sink()) return;
+  grenades_.Finish(ctx);
+  std::vector<Bomb::Plant> plants;
+  uint64_t unknown_sites = 0;
+  bomb_.Write(ctx, &plants, &unknown_sites);
+  rounds_.Write(ctx, plants);
 }
 
 std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {

@@ -177,7 +177,7 @@ void Rounds::OnFrameEnd(MatchContext& ctx, MatchState& state) {
   event_start_ = event_freeze_end_ = event_end_ = event_official_end_ = false;
 }
 
-void Rounds::Finish(MatchContext& ctx, const Bomb& bomb) {
+void Rounds::Write(MatchContext& ctx, const std::vector<Bomb::Plant>& plants) const {
   const Source& s = UseEvents() ? events_ : game_rules_;
   for (const Round& round : s.rounds) {
     std::array<MatchValue, kRoundColumns> row{};
@@ -191,7 +191,7 @@ void Rounds::Finish(MatchContext& ctx, const Bomb& bomb) {
     row[kRoundReason] = round.reason;
     row[kRoundCtScore] = round.ct_score;
     row[kRoundTScore] = round.t_score;
-    for (const Bomb::Plant& p : bomb.plants()) {
+    for (const Bomb::Plant& p : plants) {
       if (p.round.kind != MatchValue::Kind::kInt || p.round.i != round.number) continue;
       row[kRoundPlantTick] = MatchValue::Int(p.tick);
       if (!p.site.empty()) row[kRoundSite] = MatchValue::Text(p.site);

@@ -64,8 +64,11 @@ class Rounds {
     return !current_.is_null() && ((!events_.rounds.empty() && events_.rounds.back().ended) ||
                                    (!game_rules_.rounds.empty() && game_rules_.rounds.back().ended));
   }
-  // Writes the rounds table.
-  void Finish(match::MatchContext& ctx, const Bomb& bomb);
+  // Writes the rounds table: the rounds as they stand (a live index's
+  // commit asks mid-parse; a later restart may void some), each with its
+  // first plant of `plants`.
+  void Write(match::MatchContext& ctx, const std::vector<Bomb::Plant>& plants) const;
+  void Finish(match::MatchContext& ctx, const Bomb& bomb) { Write(ctx, bomb.plants()); }
 
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 

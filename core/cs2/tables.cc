@@ -146,9 +146,10 @@ GameSchema Build() {
                             {"attacker_y", "REAL"},
                             {"attacker_z", "REAL"}});
   s.after_sql = StatsViewsSql();
-  // Written at the end (TableSpec::written): rounds (a plant's site is
-  // named by the bomb's rows), grenades (a grenade's row says how it ended)
-  // and the bomb's rows (their site, from a plant later).
+  // Written at the end (TableSpec::written; a live index's commits rewrite
+  // them as they stand): rounds (a restart voids the rounds it undoes; a
+  // plant's site is named by the bomb's rows), grenades (a grenade's row
+  // says how it ended) and the bomb's rows (their site, from a plant later).
   s.tables[kRounds].written = TableSpec::Written::kAtEnd;
   s.tables[kGrenades].written = TableSpec::Written::kAtEnd;
   s.tables[kBomb].written = TableSpec::Written::kAtEnd;

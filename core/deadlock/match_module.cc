@@ -130,6 +130,7 @@ class Module : public match::GameModule, public MessageHost {
                        size_t size) override;
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
+  void WriteSoFar(MatchContext& ctx) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
 
   // MessageHost.
@@ -382,6 +383,14 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
                         &k.z);
   ctx.Kill(k);
   return Status::Ok();
+}
+
+void Module::WriteSoFar(MatchContext& ctx) {
+  // The heroes table as Finish writes it, as it stands: a copy takes the
+  // bans, so that nothing the parse goes on with changes.
+  HeroNames heroes = heroes_;
+  for (int64_t id : messages_.banned()) heroes.Saw(id, {});
+  (void)heroes.Write(ctx);
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {

@@ -213,7 +213,8 @@ GameSchema Build() {
                     {"killer_ability", "TEXT"},
                     {"killer_ability_id", "INTEGER"}};
   s.after_sql = kViewsSql;
-  // Written at the end (TableSpec::written): the heroes the match had.
+  // Written at the end (TableSpec::written): the heroes the match had (a
+  // live index's commits rewrite it as it stands).
   s.tables[kHeroes].written = TableSpec::Written::kAtEnd;
   // A modifier's row once it is removed, a pause's once it ends.
   s.tables[kModifiers].written = TableSpec::Written::kWhenClosed;

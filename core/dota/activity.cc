@@ -4,7 +4,7 @@ namespace gem::dota {
 
 void Activity::OnSample(match::MatchContext& ctx, int slot, std::span<const MatchValue> row) {
   if (On(ctx)) {
-    lanes_.OnSample(slot, row[kTlTick].i, row[kTlTeam], row[kTlGameTime], row[kTlX], row[kTlY]);
+    lanes_.OnSample(ctx, slot, row[kTlTick].i, row[kTlTeam], row[kTlGameTime], row[kTlX], row[kTlY]);
   }
 }
 

@@ -65,7 +65,9 @@ class Activity {
   void OnSample(match::MatchContext& ctx, int slot, std::span<const MatchValue> row);
   template <typename Clock>
   void OnFrameEnd(match::MatchContext& ctx, const Entity* rules, Clock&& clock) {
-    if (On(ctx)) pauses_.OnFrameEnd(ctx, rules, clock);
+    if (!On(ctx)) return;
+    pauses_.OnFrameEnd(ctx, rules, clock);
+    deaths_.OnFrameEnd(ctx);
   }
   // `start_tick` the tick where the clock read 0 (rows before the clock
   // was known count back from it).

@@ -39,7 +39,7 @@ TableSpec CombatLogTypesTable() {
 
 TableSpec CombatLogNamesTable() {
   return NamesTable("combat_log_names", "idx",
-                    "CombatLogNames at the end of the replay (names never change)");
+                    "CombatLogNames entries, each once it has a name (names never change)");
 }
 
 TableSpec CombatLogEntriesTable() {
@@ -145,6 +145,25 @@ std::span<const MatchValue> CombatLogRow::Build(int64_t tick, const CombatLogEnt
     put(MatchValue::Text(extra_));
   }
   return std::span<const MatchValue>(values_.data(), n);
+}
+
+void CombatLogNameRows::Write(match::MatchContext& ctx, bool at_end) {
+  const StringTable* names = ctx.tables().Find("CombatLogNames");
+  if (names == nullptr) return;
+  auto write = [&](int64_t i) {
+    const StringTableEntry* e = names->Find(i);
+    if (e == nullptr || e->name.empty()) return false;
+    const MatchValue row[] = {MatchValue::Int(i), MatchValue::Text(e->name)};
+    ctx.Row(kCombatLogNames, row);
+    return true;
+  };
+  if (at_end) {
+    for (int64_t i : unnamed_) write(i);
+    unnamed_.clear();
+  }
+  for (; next_ < names->size(); ++next_) {
+    if (!write(static_cast<int64_t>(next_))) unnamed_.push_back(static_cast<int64_t>(next_));
+  }
 }
 
 }  // namespace gem::dota

@@ -1,7 +1,7 @@
 // The combat log as tables: combat_log_entries (one row per entry, name
 // fields as CombatLogNames indexes, the fields real entries seldom set in
-// an `extra` JSON object), combat_log_names (the final CombatLogNames:
-// names never change), combat_log_types (DOTA_COMBATLOG_TYPES), and the
+// an `extra` JSON object), combat_log_names (CombatLogNames, each entry
+// written once it has a name: names never change), combat_log_types (DOTA_COMBATLOG_TYPES), and the
 // combat_log view that joins them, names beside their indexes.
 #ifndef GEM_CORE_DOTA_COMBAT_LOG_TABLE_H_
 #define GEM_CORE_DOTA_COMBAT_LOG_TABLE_H_
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/dota/combat_log.h"
+#include "core/match/match_context.h"
 #include "core/match_rows.h"
 #include "core/table_spec.h"
 
@@ -32,6 +33,22 @@ class CombatLogRow {
  private:
   std::vector<MatchValue> values_;
   std::string assist_, extra_;
+};
+
+// combat_log_names' rows: each CombatLogNames entry as soon as the table
+// has it with a name (after every frame), so that a live index names what
+// its entries use. An entry added without a name is looked at again at the
+// end. Cheap per frame: a lookup and a size compared.
+class CombatLogNameRows {
+ public:
+  void OnFrameEnd(match::MatchContext& ctx) { Write(ctx, false); }
+  void Finish(match::MatchContext& ctx) { Write(ctx, true); }
+
+ private:
+  void Write(match::MatchContext& ctx, bool at_end);
+
+  size_t next_ = 0;                   // entries before it are written or unnamed_
+  std::vector<int64_t> unnamed_;      // added without a name
 };
 
 }  // namespace gem::dota

@@ -13,7 +13,8 @@ namespace {
 // up to its length.
 constexpr int kRulesSlots = 24;
 constexpr int kMaxNewBans = 64;
-constexpr int64_t kStateHeroSelection = 2, kStatePreGame = 4, kStateDisconnect = 7;
+constexpr int64_t kStateHeroSelection = 2, kStatePreGame = 4, kStateGameInProgress = 5,
+                  kStateDisconnect = 7;
 
 int64_t TeamCell(std::optional<int64_t> v) {
   return v && (*v == kTeamRadiant || *v == kTeamDire) ? *v : 0;
@@ -45,11 +46,14 @@ match::FieldReader& Draft::Indexed(std::vector<std::unique_ptr<match::FieldReade
 }
 
 bool Draft::Polls(const Entity* rules) {
-  if (rules == nullptr) return false;
+  if (rules == nullptr || written_) return false;
   if (!ended_) return true;
-  // A game that goes back to hero selection (a lobby restarted) drafts
-  // again: the draft is its last one.
-  if (match::ReadInt(state_, rules).value_or(0) != kStateHeroSelection) return false;
+  const int64_t state = match::ReadInt(state_, rules).value_or(0);
+  // The horn has sounded: the draft is the one played, and is written.
+  if (state >= kStateGameInProgress && state <= kStateDisconnect) return true;
+  // A game that goes back to hero selection before it (a lobby restarted)
+  // drafts again: the draft is its last one.
+  if (state != kStateHeroSelection) return false;
   ended_ = resolved_ = false;
   seen_.clear();
   known_.clear();
@@ -61,7 +65,12 @@ bool Draft::Polls(const Entity* rules) {
 
 void Draft::OnFrameEnd(match::MatchContext& ctx, const Entity* rules,
                        const MatchValue& game_time) {
-  if (rules != nullptr && !ended_) Poll(ctx, rules, game_time);
+  if (rules == nullptr || written_) return;
+  if (!ended_) {
+    Poll(ctx, rules, game_time);
+  } else {
+    WriteRules(ctx);  // (Polls saw the game in progress)
+  }
 }
 
 void Draft::Poll(match::MatchContext& ctx, const Entity* rules, const MatchValue& game_time) {
@@ -126,7 +135,8 @@ void Draft::ResolveSlots(match::MatchContext& ctx) {
   }
 }
 
-void Draft::Finish(match::MatchContext& ctx) {
+void Draft::WriteRules(match::MatchContext& ctx) {
+  written_ = true;
   if (!resolved_) ResolveSlots(ctx);
   bool has[4] = {};
   for (const Seen& s : seen_) has[s.source] = true;
@@ -135,7 +145,6 @@ void Draft::Finish(match::MatchContext& ctx) {
   const Entity* res = roster_->resource(ctx);
   std::vector<MatchValue> row;
   int64_t ord = 0;
-  std::vector<std::pair<bool, int64_t>> ours;
   std::string hero;
   for (size_t i = 0; i < seen_.size(); ++i) {
     const Seen& s = seen_[i];
@@ -145,14 +154,19 @@ void Draft::Finish(match::MatchContext& ctx) {
     int64_t team = s.team;
     if (is_pick && team == 0 && slot >= 0 && res != nullptr) team = roster_->TeamOf(res, slot);
     hero = HeroName(s.hero_id);
-    ours.push_back({is_pick, s.hero_id});
+    ours_.push_back({is_pick, s.hero_id});
     row.assign({MatchValue::Int(++ord), MatchValue::Int(s.tick), s.game_time,
                 team ? MatchValue::Int(team) : MatchValue(), MatchValue::Int(is_pick),
                 MatchValue::Int(s.hero_id), hero.empty() ? MatchValue() : MatchValue::Text(hero),
                 slot >= 0 ? MatchValue::Int(slot) : MatchValue(), MatchValue::Text("game_rules")});
     ctx.Row(kDraft, row);
   }
+}
+
+void Draft::Finish(match::MatchContext& ctx) {
+  if (!written_) WriteRules(ctx);
   if (file_info_.empty()) return;
+  const std::vector<std::pair<bool, int64_t>>& ours = ours_;
   const size_t n = std::max(ours.size(), file_info_.size());
   for (size_t i = 0; i < n; ++i) {
     if (i >= ours.size() || i >= file_info_.size() || ours[i].first != file_info_[i].is_pick ||
@@ -162,6 +176,10 @@ void Draft::Finish(match::MatchContext& ctx) {
   }
   if (!ours.empty()) return;
   // The rules showed no draft (a replay that starts later): the server's.
+  const Entity* res = roster_->resource(ctx);
+  std::vector<MatchValue> row;
+  int64_t ord = 0;
+  std::string hero;
   for (const FileInfoPick& p : file_info_) {
     int slot = -1;
     if (p.is_pick && res != nullptr) {

@@ -73,12 +73,16 @@ class Draft {
   };
   void Poll(match::MatchContext& ctx, const Entity* rules, const MatchValue& game_time);
   void ResolveSlots(match::MatchContext& ctx);
+  // Writes the rows of the rules' draft (ours_ says what they were).
+  void WriteRules(match::MatchContext& ctx);
   match::FieldReader& Indexed(std::vector<std::unique_ptr<match::FieldReader>>& readers,
                               const char* format, int i);
 
   Roster* roster_;
   bool ended_ = false;
   bool resolved_ = false;
+  bool written_ = false;
+  std::vector<std::pair<bool, int64_t>> ours_;  // written: (is_pick, hero id)
   int64_t active_before_ = 0;
   std::vector<Seen> seen_;
   std::set<std::pair<int, int64_t>> known_;  // (source, hero id) seen

@@ -1,7 +1,5 @@
 #include "core/dota/hero_deaths.h"
 
-#include <algorithm>
-
 #include "core/dota/tables.h"
 #include "core/match/game_module.h"
 
@@ -26,15 +24,24 @@ void HeroDeaths::OnLifeState(match::MatchContext& ctx, int slot, int64_t state,
   if (it == open_.end()) return;
   closed_.push_back({slot, it->second, MatchValue::Int(ctx.tick()), game_time});
   open_.erase(it);
+  Write(ctx, ctx.start_tick(), false);
 }
 
 void HeroDeaths::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick) {
   for (const auto& [slot, o] : open_) closed_.push_back({slot, o, MatchValue(), MatchValue()});
   open_.clear();
-  std::stable_sort(closed_.begin(), closed_.end(), [](const Span& a, const Span& b) {
-    return a.begin.tick != b.begin.tick ? a.begin.tick < b.begin.tick : a.slot < b.slot;
-  });
+  Write(ctx, start_tick, true);
+}
+
+void HeroDeaths::Write(match::MatchContext& ctx, std::optional<int64_t> start_tick,
+                       bool at_end) {
+  size_t written = 0;
   for (const Span& d : closed_) {
+    if (!at_end && !start_tick &&
+        (d.begin.game_time.kind != MatchValue::Kind::kReal ||
+         d.respawn_time.kind != MatchValue::Kind::kReal)) {
+      break;
+    }
     const MatchValue died = match::GameModule::ClockOrCountedBack(
         d.begin.game_time, d.begin.tick, start_tick, ctx.tick_interval());
     const MatchValue back =
@@ -51,8 +58,9 @@ void HeroDeaths::Finish(match::MatchContext& ctx, std::optional<int64_t> start_t
                               d.respawn_tick,                back,
                               seconds};
     ctx.Row(kHeroDeaths, row);
+    ++written;
   }
-  closed_.clear();
+  closed_.erase(closed_.begin(), closed_.begin() + static_cast<ptrdiff_t>(written));
 }
 
 }  // namespace gem::dota

@@ -6,8 +6,10 @@
 // does); a hero still dead at the replay's end has no respawn and no
 // seconds. The rows are what the field says: a reincarnation (the aegis,
 // Wraith King) that passes through a life state other than 0 is a row too,
-// though the kills table counts no death. Rows are written at the end of
-// the parse in the order the spans began (tick, then slot).
+// though the kills table counts no death. A row is written as the hero is
+// alive again (once the clocks it counts back from are known: the horn's
+// tick), so rows (and ids) are in the order the heroes came back; those
+// dead at the replay's end are written at the end, by slot.
 #ifndef GEM_CORE_DOTA_HERO_DEATHS_H_
 #define GEM_CORE_DOTA_HERO_DEATHS_H_
 
@@ -29,8 +31,12 @@ class HeroDeaths {
   // Slot's hero's m_lifeState is now `state`; `game_time` the clock now.
   void OnLifeState(match::MatchContext& ctx, int slot, int64_t state,
                    const MatchValue& game_time);
-  // Writes the rows; heroes dead at the end have no respawn. A clock not
-  // known yet at a death or a respawn is counted back from `start_tick`.
+  // After every frame: writes the spans that waited for the start tick.
+  void OnFrameEnd(match::MatchContext& ctx) {
+    if (!closed_.empty() && ctx.start_tick()) Write(ctx, ctx.start_tick(), false);
+  }
+  // Writes the rows left; heroes dead at the end have no respawn. A clock
+  // not known yet at a death or a respawn is counted back from `start_tick`.
   void Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick);
 
  private:
@@ -45,8 +51,12 @@ class HeroDeaths {
     MatchValue respawn_tick, respawn_time;
   };
 
+  // Writes the closed spans whose times are known (all at `at_end`), in
+  // order: one that cannot be timed yet holds back those after it.
+  void Write(match::MatchContext& ctx, std::optional<int64_t> start_tick, bool at_end);
+
   std::map<int, Open> open_;
-  std::vector<Span> closed_;
+  std::vector<Span> closed_;  // not written yet
 };
 
 }  // namespace gem::dota

@@ -63,8 +63,16 @@ int LaneOfCell(int64_t cx, int64_t cy) {
   return 2;
 }
 
-void Lanes::OnSample(int slot, int64_t tick, const MatchValue& team,
+void Lanes::OnSample(match::MatchContext& ctx, int slot, int64_t tick, const MatchValue& team,
                      const MatchValue& game_time, const MatchValue& x, const MatchValue& y) {
+  if (written_) return;
+  // The clock runs on (it stops in pauses, never goes back): no sample to
+  // come is in the window. The sample that showed the clock set the start
+  // tick, which times those taken before it.
+  if (game_time.kind == MatchValue::Kind::kReal && game_time.r > kLaningSeconds) {
+    Finish(ctx, ctx.start_tick());
+    return;
+  }
   if (x.kind != MatchValue::Kind::kReal || y.kind != MatchValue::Kind::kReal) return;
   const Cell cell{CellOf(x.r), CellOf(y.r)};
   if (game_time.kind != MatchValue::Kind::kReal) {
@@ -81,6 +89,8 @@ void Lanes::Count(int slot, const MatchValue& team, Cell cell) {
 }
 
 void Lanes::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick) {
+  if (written_) return;
+  written_ = true;
   for (const Pending& s : pending_) {
     const MatchValue t = match::GameModule::ClockOrCountedBack(MatchValue(), s.tick, start_tick,
                                                                ctx.tick_interval());

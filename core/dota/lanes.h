@@ -1,6 +1,7 @@
 // Lanes: each hero's lane and role in the laning phase, by OpenDota's rule
 // (odota/core's getLaneFromPosData over odota/parser's lane_pos), written
-// as the lanes table at the end of the parse.
+// as the lanes table once the window has closed: at the first sample past
+// 600 s (every sample in it is in by then), else at the end of the parse.
 //
 // The positions are the timeline's: every sample of the player's hero
 // with game_time <= 600 (hero selection and the pre-game included, as
@@ -54,9 +55,9 @@ int64_t CellOf(double world);
 class Lanes {
  public:
   // A timeline sample of slot's hero (the row's tick, game_time, x, y and
-  // team).
-  void OnSample(int slot, int64_t tick, const MatchValue& team, const MatchValue& game_time,
-                const MatchValue& x, const MatchValue& y);
+  // team). The first one past the window writes the rows.
+  void OnSample(match::MatchContext& ctx, int slot, int64_t tick, const MatchValue& team,
+                const MatchValue& game_time, const MatchValue& x, const MatchValue& y);
   // Writes a row for every slot with a position in the window. A sample
   // taken before the clock was known counts when its clock, counted back
   // from `start_tick` as the timeline's is, is in it.
@@ -76,6 +77,7 @@ class Lanes {
   };
   void Count(int slot, const MatchValue& team, Cell cell);
 
+  bool written_ = false;
   std::map<int, Player> players_;
   std::vector<Pending> pending_;  // samples without a clock yet
 };

@@ -157,6 +157,7 @@ class Module : public GameModule {
   std::vector<int8_t> update_kinds_;  // by class id; -1 not looked at yet
   CombatLogDecoder combat_log_;
   CombatLogRow combat_row_;
+  CombatLogNameRows names_;
   ChatDecoder chat_;
   ChatMessage chat_message_;
   ChatEvent chat_event_;
@@ -405,10 +406,12 @@ void Module::ResolveHeld(MatchContext& ctx, const MatchValue& clock) {
 
 void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
   rules_.OnFrameEnd(ctx, meta);
+  names_.OnFrameEnd(ctx);
   if (!ctx.match_layer()) return;
   FollowHeroes(ctx);
   const Entity* rules = rules_.Get(ctx);
   activity_.OnFrameEnd(ctx, rules, [&] { return Clock(ctx); });
+  teamfights_.OnFrameEnd(ctx, meta->first_tick, last_game_time_);
   const bool draft = draft_.Polls(rules);
   if (draft || items_.pending() || abilities_.pending() || events_.pending()) {
     const MatchValue clock = Clock(ctx);
@@ -532,15 +535,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
-  // Names never change: the table's last state names every entry.
-  if (const StringTable* names = ctx.tables().Find("CombatLogNames")) {
-    for (size_t i = 0; i < names->size(); ++i) {
-      const std::string& name = names->entry(i).name;
-      if (name.empty()) continue;
-      const MatchValue row[] = {MatchValue::Int(static_cast<int64_t>(i)), MatchValue::Text(name)};
-      ctx.Row(kCombatLogNames, row);
-    }
-  }
+  names_.Finish(ctx);
   if (!ctx.match_layer()) return;
   events_.OnFrameEnd(ctx, Clock(ctx));
   ResolveHeld(ctx, Clock(ctx));

@@ -28,9 +28,15 @@ void Pauses::Move(match::MatchContext& ctx, bool paused, const MatchValue& game_
 void Pauses::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick) {
   if (open_) closed_.push_back({*open_, std::nullopt, paused_by_});
   open_.reset();
+  Write(ctx, start_tick, true);
+}
+
+void Pauses::Write(match::MatchContext& ctx, std::optional<int64_t> start_tick, bool at_end) {
   const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
   std::span<Roster::Slot> slots = roster_->heroes(ctx);
+  size_t written = 0;
   for (const Closed& p : closed_) {
+    if (!at_end && p.begin.game_time.kind != MatchValue::Kind::kReal && !start_tick) break;
     MatchValue slot, team;
     if (p.by >= 0 && p.by < kMaxPlayers) {
       slot = MatchValue::Int(p.by);
@@ -47,8 +53,9 @@ void Pauses::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick)
         slot,
         team};
     ctx.Row(kPauses, row);
+    ++written;
   }
-  closed_.clear();
+  closed_.erase(closed_.begin(), closed_.begin() + static_cast<ptrdiff_t>(written));
 }
 
 }  // namespace gem::dota

@@ -8,7 +8,9 @@
 // over the tick rate; game_time the (stopped) game clock at its start,
 // counted back from the horn before the clock is known. The columns are
 // Deadlock's pauses' (tick, game_time, end_tick, duration_s, team) and the
-// player. Rows are written at the end of the parse, in order.
+// player. A row is written as its pause ends (once the clock it counts back
+// from is known: the horn's tick), in order; the team is the pausing
+// player's then. A pause still on at the replay's end is written at the end.
 #ifndef GEM_CORE_DOTA_PAUSES_H_
 #define GEM_CORE_DOTA_PAUSES_H_
 
@@ -39,11 +41,11 @@ class Pauses {
   template <typename Clock>
   void OnFrameEnd(match::MatchContext& ctx, const Entity* rules, Clock&& game_time) {
     const bool paused = match::ReadInt(paused_field_, rules).value_or(0) != 0;
-    if (paused == open_.has_value()) return;
-    Move(ctx, paused, game_time());
+    if (paused != open_.has_value()) Move(ctx, paused, game_time());
+    if (!closed_.empty()) Write(ctx, ctx.start_tick(), false);
   }
-  // Writes the rows; a pause still open has no end. A start before the
-  // clock is known is counted back from `start_tick`.
+  // Writes the rows left; a pause still open has no end. A start before
+  // the clock is known is counted back from `start_tick`.
   void Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick);
 
  private:
@@ -57,12 +59,15 @@ class Pauses {
     int32_t by;  // the pausing player's slot; -1 when none
   };
   void Move(match::MatchContext& ctx, bool paused, const MatchValue& game_time);
+  // Writes the ended pauses whose start can be timed (all at `at_end`),
+  // in order: one that cannot yet holds back those after it.
+  void Write(match::MatchContext& ctx, std::optional<int64_t> start_tick, bool at_end);
 
   Roster* roster_;
   match::FieldReader paused_field_{"m_pGameRules.m_bGamePaused"};
   std::optional<Open> open_;
   int32_t paused_by_ = -1;
-  std::vector<Closed> closed_;
+  std::vector<Closed> closed_;  // ended, not written yet
 };
 
 }  // namespace gem::dota

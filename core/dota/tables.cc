@@ -88,21 +88,16 @@ GameSchema Build() {
       "CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);\n"
       "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
   s.after_sql += PlayerViewsSql();
-  // Written at the end (TableSpec::written): the draft (a game may draft
-  // again), hero deaths and pauses (each row also says how it ended), lanes
-  // and teamfights (read from the whole match), the combat log's names (the
-  // ones it used).
-  s.tables[kDraft].written = TableSpec::Written::kAtEnd;
-  s.tables[kHeroDeaths].written = TableSpec::Written::kAtEnd;
-  s.tables[kLanes].written = TableSpec::Written::kAtEnd;
-  s.tables[kPauses].written = TableSpec::Written::kAtEnd;
-  s.tables[kTeamfights].written = TableSpec::Written::kAtEnd;
-  s.tables[kTeamfightPlayers].written = TableSpec::Written::kAtEnd;
-  s.tables[kCombatLogNames].written = TableSpec::Written::kAtEnd;
-  // Streaks and multi-kills: the replay's own announcements as they come,
-  // or (a replay without them) counted from the kills at the end.
-  s.tables[kKillStreaks].written = TableSpec::Written::kWhenClosed;
-  s.tables[kMultiKills].written = TableSpec::Written::kWhenClosed;
+  // Written when what they describe is over (TableSpec::written): a hero
+  // death at the respawn, a pause at its end, a fight 15 s after its last
+  // death, the lanes at 10:00, the draft at the horn, the combat log's
+  // names as the table gets them; streaks and multi-kills as the replay
+  // announces them (or, a replay without them, counted from the kills at
+  // the end).
+  for (size_t t : {kDraft, kHeroDeaths, kLanes, kPauses, kTeamfights, kTeamfightPlayers,
+                   kCombatLogNames, kKillStreaks, kMultiKills}) {
+    s.tables[t].written = TableSpec::Written::kWhenClosed;
+  }
   return s;
 }
 

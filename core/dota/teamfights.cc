@@ -94,9 +94,10 @@ void Teamfights::OnDeath(const KillRow& k) {
   deaths_.push_back({k.tick, k.victim, k.game_time, k.x, k.y});
 }
 
-void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
-                        std::optional<double> last_game_time,
-                        std::optional<int64_t> start_tick) {
+void Teamfights::Write(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
+                       std::optional<double> last_game_time,
+                       std::optional<int64_t> start_tick) {
+  const bool at_end = last_tick >= 0;
   const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
   // A death's clock: its own, else counted from the start tick.
   auto clock_of = [&](const Death& d) -> std::optional<double> {
@@ -108,22 +109,32 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t la
     return t ? MatchValue::Real(match::GameModule::RoundToMillisecond(*t)) : MatchValue();
   };
   const int64_t cooldown = std::llround(kCooldownSeconds * rate);
-  std::span<Roster::Slot> slots = roster_->heroes(ctx);
-  size_t i = 0;
-  int64_t id = 0;
-  size_t scan = 0;  // entries before this are before every later fight
   std::vector<MatchValue> row;
-  while (i < deaths_.size()) {
+  std::span<Roster::Slot> slots;
+  while (next_ < deaths_.size()) {
+    const size_t i = next_;
     // One fight: deaths each within the cooldown of the one before.
     size_t j = i + 1;
     while (j < deaths_.size() && deaths_[j].tick - deaths_[j - 1].tick <= cooldown) ++j;
     const Death& first = deaths_[i];
     const Death& last = deaths_[j - 1];
+    // Before the end: a death at last + cooldown would still join it.
+    if (!at_end && ctx.tick() <= last.tick + cooldown) return;
+    const bool counts = static_cast<int>(j - i) >= kMinDeaths;
+    if (counts && !at_end) {
+      // Its times must be final: its clocks known, and the clock past its
+      // end_time (the replay's end, at or after now, cannot cap it).
+      const std::optional<double> a = clock_of(first), z = clock_of(last);
+      if (!a || !z || !last_game_time || *last_game_time < *z + kCooldownSeconds) return;
+    }
+    next_ = j;
+    if (!counts) continue;
     const bool clamped = first.tick - cooldown < first_tick;
     const int64_t start = clamped ? std::min(first_tick, first.tick) : first.tick - cooldown;
-    const int64_t end = std::min(last.tick + cooldown, std::max(last.tick, last_tick));
-    if (static_cast<int>(j - i) >= kMinDeaths) {
-      ++id;
+    const int64_t end = at_end ? std::min(last.tick + cooldown, std::max(last.tick, last_tick))
+                               : last.tick + cooldown;
+    const int64_t id = ++id_;
+    {
       int64_t deaths[kMaxPlayers] = {}, sums[kMaxPlayers][4] = {};
       double sx = 0, sy = 0;
       int placed = 0;
@@ -136,8 +147,8 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t la
           ++placed;
         }
       }
-      while (scan < entries_.size() && entries_[scan].tick < start) ++scan;
-      for (size_t k = scan; k < entries_.size() && entries_[k].tick <= end; ++k) {
+      while (scan_ < entries_.size() && entries_[scan_].tick < start) ++scan_;
+      for (size_t k = scan_; k < entries_.size() && entries_[k].tick <= end; ++k) {
         sums[entries_[k].slot][entries_[k].kind] += entries_[k].value;
       }
       std::optional<double> start_time = clock_of(first), end_time = clock_of(last);
@@ -155,6 +166,7 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t la
                   placed ? MatchValue::Real(sy / placed) : MatchValue(),
                   MatchValue::Int(clamped ? 1 : 0)});
       ctx.Row(kTeamfights, row);
+      if (slots.empty()) slots = roster_->heroes(ctx);
       for (int s = 0; s < kMaxPlayers; ++s) {
         if (slots[s].team == 0 && deaths[s] == 0) continue;
         row.assign({MatchValue::Int(id), MatchValue::Int(s), MatchValue::Int(deaths[s]),
@@ -163,7 +175,6 @@ void Teamfights::Finish(match::MatchContext& ctx, int64_t first_tick, int64_t la
         ctx.Row(kTeamfightPlayers, row);
       }
     }
-    i = j;
   }
 }
 

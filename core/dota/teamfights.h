@@ -17,6 +17,13 @@
 // A death before the clock is known is timed from the start tick (as the
 // tables' game_time is counted back), and every time is rounded to the
 // millisecond.
+//
+// A fight is written once it has closed (a frame past its last death and
+// the cooldown: every death and entry of it is in) and nothing to come
+// can change its row: its clocks are known (the start tick too, for a
+// death before the clock) and the clock has reached its end_time, so the
+// end's cap cannot apply. Fights still open at the replay's end are
+// written then. Ids count fights in order either way.
 #ifndef GEM_CORE_DOTA_TEAMFIGHTS_H_
 #define GEM_CORE_DOTA_TEAMFIGHTS_H_
 
@@ -43,11 +50,20 @@ class Teamfights {
   void OnCombatLog(match::MatchContext& ctx, const CombatLogEntry& c);
   // Every row of the kills table.
   void OnDeath(const KillRow& k);
-  // Writes the fights. `first_tick`, `last_tick`, `last_game_time`: where
-  // the replay begins and ends; `start_tick`: where the clock reads 0
-  // (none when the replay does not say).
+  // After every frame: writes the fights closed by now (see above).
+  // `first_tick` where the replay begins, `game_time` the clock of the last
+  // timeline sample (none before the clock is known).
+  void OnFrameEnd(match::MatchContext& ctx, int64_t first_tick,
+                  std::optional<double> game_time) {
+    if (next_ < deaths_.size()) Write(ctx, first_tick, -1, game_time, ctx.start_tick());
+  }
+  // Writes the fights left. `first_tick`, `last_tick`, `last_game_time`:
+  // where the replay begins and ends; `start_tick`: where the clock reads
+  // 0 (none when the replay does not say).
   void Finish(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
-              std::optional<double> last_game_time, std::optional<int64_t> start_tick);
+              std::optional<double> last_game_time, std::optional<int64_t> start_tick) {
+    Write(ctx, first_tick, last_tick, last_game_time, start_tick);
+  }
 
  private:
   enum Kind : int8_t { kDamage, kHealing, kGold, kXp };
@@ -62,12 +78,19 @@ class Teamfights {
     int32_t slot;
     MatchValue game_time, x, y;
   };
+  // Writes the fights from deaths_[next_] on: all of them when `last_tick`
+  // is the replay's end, else (-1) those closed for good by ctx.tick().
+  void Write(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
+             std::optional<double> game_time, std::optional<int64_t> start_tick);
   // The slot of the hero a CombatLogNames index names, cached per roster.
   int SlotOfName(match::MatchContext& ctx, bool has, uint32_t index, std::string_view name);
 
   Roster* roster_;
   std::vector<Entry> entries_;
   std::vector<Death> deaths_;
+  size_t next_ = 0;  // deaths_ before it are in fights written or dropped
+  size_t scan_ = 0;  // entries_ before it are before every fight to come
+  int64_t id_ = 0;   // the last fight's id
   std::vector<int8_t> slot_by_name_;  // -2 not looked up, -1 none
   uint64_t cached_generation_ = 0;
 };

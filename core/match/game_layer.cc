@@ -115,6 +115,7 @@ void GameLayer::Sample(int64_t tick) {
   last_game_time_ = game_time;
   if (game_time && *game_time >= 0 && !start_tick_ && ctx_.tick_interval() > 0) {
     start_tick_ = tick - std::llround(*game_time / ctx_.tick_interval());
+    ctx_.SetStartTick(*start_tick_);
   }
   for (MatchValue& v : row_) v = MatchValue();
   row_[kTlTick] = MatchValue::Int(tick);
@@ -184,11 +185,7 @@ void GameLayer::Finish(const ReplayMetadata& meta) {
   s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
   s.first_tick = meta.first_tick;
   s.last_tick = meta.last_tick;
-  // The interval is a float32 of 1/rate: the rate is the whole number it
-  // rounds to (1/0.0333333351 is 30).
-  const double interval = ctx_.tick_interval();
-  s.tick_rate = interval > 0 ? 1.0 / interval : 0;
-  if (std::abs(s.tick_rate - std::round(s.tick_rate)) < 1e-4) s.tick_rate = std::round(s.tick_rate);
+  s.tick_rate = TickRate();
   s.world_offset = kWorldOffset;
   if (module_ == nullptr) {
     s.note = "no players: the match layer reads " + KnownGames() + "; this replay's game is " +
@@ -218,9 +215,26 @@ void GameLayer::Finish(const ReplayMetadata& meta) {
   if (sink_ != nullptr) sink_->OnMatchSummary(s);
 }
 
+double GameLayer::TickRate() const {
+  // The interval is a float32 of 1/rate: the rate is the whole number it
+  // rounds to (1/0.0333333351 is 30).
+  const double interval = ctx_.tick_interval();
+  double rate = interval > 0 ? 1.0 / interval : 0;
+  if (std::abs(rate - std::round(rate)) < 1e-4) rate = std::round(rate);
+  return rate;
+}
+
+void GameLayer::WriteSoFar() {
+  if (module_ != nullptr && options_.match_layer && options_.game_tables) {
+    module_->WriteSoFar(ctx_);
+  }
+}
+
 MatchSummary GameLayer::SoFar() const {
   MatchSummary s;
   s.world_offset = kWorldOffset;
+  s.tick_rate = TickRate();
+  s.start_tick = start_tick_;
   if (module_ == nullptr || !options_.match_layer) {
     s.note = "not written yet: the match is live";
     return s;

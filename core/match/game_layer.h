@@ -57,10 +57,14 @@ class GameLayer {
   void SetTickInterval(double interval);
   // The module, or null.
   const GameModule* module() const { return module_.get(); }
-  // What the summary at the end will say of the position rule and the
-  // timeline's step, known as the parse goes (a live index's meta); its
-  // note says the rest comes at the end.
+  // What the summary at the end will say of the position rule, the
+  // timeline's step, the tick rate and the start tick, known as the parse
+  // goes (a live index's meta and clock); its note says the rest comes at
+  // the end.
   MatchSummary SoFar() const;
+  // The module's rows of its end-written tables as of now
+  // (GameModule::WriteSoFar), when its tables are written.
+  void WriteSoFar();
 
   // Whether the module reads user messages of this type, and the priority
   // it applies them at (see UserMessageSpec).
@@ -148,6 +152,8 @@ class GameLayer {
   int64_t last_sampled_ = -1;
   std::optional<double> last_game_time_;
   std::optional<int64_t> start_tick_;
+  // Ticks a second, as the summary says it.
+  double TickRate() const;
 };
 
 }  // namespace gem::match

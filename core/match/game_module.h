@@ -140,6 +140,11 @@ class GameModule {
   // winner), or a note saying why there are none; the last rows of its
   // tables.
   virtual void Finish(MatchContext&, const ReplayMetadata& meta, MatchSummary* out) = 0;
+  // A live index's commit, mid-parse: the rows of the tables written at
+  // the end (TableSpec::Written::kAtEnd), through ctx.Row, as Finish would
+  // write them if the replay ended now. Changes nothing the parse goes on
+  // with (the sink takes these rows for the commit only). None by default.
+  virtual void WriteSoFar(MatchContext&) {}
  protected:
   // The game's own clock at `tick`, unrounded (see GameTime).
   virtual std::optional<double> ClockAt(MatchContext&, int64_t tick) = 0;

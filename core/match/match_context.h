@@ -55,6 +55,11 @@ class MatchContext {
   // The server tick at index tick `t` (ticks advance together).
   int64_t ServerTickAt(int64_t t) const { return net_tick_ + (t - tick_); }
   double tick_interval() const { return tick_interval_; }
+  // The tick where the game clock read 0, once a timeline sample has
+  // shown it (the match summary's start_tick, known so far): a row timed
+  // before the clock was known counts back from it, so a row written
+  // when it closes waits for it (or for the end, where it is final).
+  std::optional<int64_t> start_tick() const { return start_tick_; }
 
   // Whether the match layer runs: its tables (players, timeline, kills,
   // wards and a game's analyst tables) are wanted. The game's own messages
@@ -93,6 +98,7 @@ class MatchContext {
     net_tick_ = info.net_tick;
   }
   void SetTickInterval(double interval) { tick_interval_ = interval; }
+  void SetStartTick(int64_t tick) { start_tick_ = tick; }
   void SetMatchLayer(bool on) { match_layer_ = on; }
   void SetGameTables(bool on) { game_tables_ = on; }
   // The game layer's watched classes (by class id: -1 not asked yet, 0
@@ -108,6 +114,7 @@ class MatchContext {
   int64_t tick_ = -1;
   int64_t net_tick_ = 0;
   double tick_interval_ = 0;
+  std::optional<int64_t> start_tick_;
   bool match_layer_ = false;
   bool game_tables_ = true;
   uint64_t chat_lines_ = 0;

@@ -121,9 +121,11 @@ def live(con_or_path):
     """For a live index (gem-index --follow, a broadcast: still being
     written, or left by a run that stopped), how far it is: a dict with
     `tick` (its last commit's; ask of no later tick), `error` (why its run
-    stopped, or None), `at_end` and `when_closed` (the tables whose rows
-    come when the match ends, or when what they describe is over). None
-    for a finished index."""
+    stopped, or None), `at_end` (the tables empty until the match ends:
+    players, match_info), `rewritten` (those each commit rewrites as they
+    stand then: a later one may take rows back) and `when_closed` (those
+    whose rows come when what they describe is over). None for a finished
+    index."""
     def run(con):
         meta = dict(con.execute("SELECT key, value FROM meta WHERE key LIKE 'live%'"))
         if meta.get("live") != 1:
@@ -131,6 +133,7 @@ def live(con_or_path):
         split = lambda v: [t for t in (v or "").split(",") if t]  # noqa: E731
         return dict(tick=meta.get("live_tick"), error=meta.get("live_error"),
                     at_end=split(meta.get("live_at_end")),
+                    rewritten=split(meta.get("live_rewritten")),
                     when_closed=split(meta.get("live_when_closed")))
     return _with_connection(con_or_path, run)
 

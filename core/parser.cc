@@ -238,7 +238,7 @@ const ParserCounters& Parser::counters() const {
   return counters_;
 }
 
-MatchSummary Parser::summary_so_far() const { return game_->SoFar(); }
+MatchSummary Parser::summary_so_far() const { return game_->SoFar(meta_); }
 
 void Parser::WriteSoFar() { game_->WriteSoFar(); }
 

@@ -441,10 +441,10 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
   // LiveMetaRows: its statistics are then the plain index's); a plain run
   // writes neither.
   if (live) {
-    // The tables a live index leaves empty until the match ends (the match
-    // layer's summary), those it rewrites at each commit as they stand
-    // (the game's tables known whole only at the end) and those whose
-    // rows come when what they describe is over (TableSpec::written).
+    // The tables a live index rewrites at each commit as they stand (the
+    // match layer's summary, the game's tables known whole only at the
+    // end) and those whose rows come when what they describe is over
+    // (TableSpec::written).
     std::string rewritten, when_closed;
     for (const TableSpec& t : game_.tables) {
       std::string* list = t.written == TableSpec::Written::kAtEnd        ? &rewritten
@@ -452,8 +452,10 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
                                                                           : nullptr;
       if (list != nullptr) *list += (list->empty() ? "" : ",") + t.name;
     }
-    GEM_RETURN_IF_ERROR(text("live_at_end", "match_info,players"));
-    GEM_RETURN_IF_ERROR(text("live_rewritten", rewritten));
+    // (None is left for the end now: the key stays, for readers of it.)
+    GEM_RETURN_IF_ERROR(text("live_at_end", ""));
+    GEM_RETURN_IF_ERROR(text("live_rewritten", "match_info,players" +
+                                                   (rewritten.empty() ? "" : "," + rewritten)));
     GEM_RETURN_IF_ERROR(text("live_when_closed", when_closed));
     GEM_RETURN_IF_ERROR(num("live", 1));
     GEM_RETURN_IF_ERROR(num("live_tick", live_tick));

@@ -68,12 +68,20 @@ void IndexWriter::LiveCommit(int64_t tick) {
     return Status::Ok();
   };
   (void)EmitMeta(*live_parser_, live_parser_->metadata(), nullptr, true, tick, out);
+  MatchSummary so_far = live_parser_->summary_so_far();
+  if (so_far.ran) {
+    // match_info and players as they stand (WriteMatchSummary's rows).
+    so_far.last_tick = tick;
+    AddMatchInfo(&pipeline_.LiveRow(LiveIndex::kMatchInfoRow), so_far);
+    for (const PlayerRow& p : so_far.players) {
+      AddPlayer(&pipeline_.LiveRow(LiveIndex::kPlayerRow), p);
+    }
+  }
   // The game's end-written tables, as they stand (OnTableRow sends them
   // here while so_far_ is set).
   so_far_ = true;
   live_parser_->WriteSoFar();
   so_far_ = false;
-  const MatchSummary so_far = live_parser_->summary_so_far();
   std::optional<LiveClock> clock;
   if (so_far.start_tick && (!live_clock_given_ || live_clockless_)) {
     clock = LiveClock{*so_far.start_tick, so_far.tick_rate};

@@ -75,7 +75,15 @@ Status LiveIndex::Open(const std::string& path, const std::function<Status(Db*)>
                                             over ? "INSERT OR REPLACE" : "INSERT"));
   }
   live_inserts_.resize(kLiveStmts + rewritten.size());
-  clear_rewritten_.reserve(rewritten.size());
+  clear_rewritten_.reserve(rewritten.size() + 2);
+  GEM_RETURN_IF_ERROR(
+      live_inserts_[kMatchInfoRow].Prepare(&db_, kMatchInfoInsertTarget, kMatchInfoColumns));
+  GEM_RETURN_IF_ERROR(
+      live_inserts_[kPlayerRow].Prepare(&db_, kPlayersInsertTarget, kPlayersColumns));
+  for (const char* table : {"match_info", "players"}) {
+    GEM_RETURN_IF_ERROR(
+        clear_rewritten_.emplace_back().Prepare(&db_, std::string("DELETE FROM ") + table));
+  }
   for (size_t i = 0; i < rewritten.size(); ++i) {
     GEM_RETURN_IF_ERROR(live_inserts_[kLiveStmts + i].Prepare(&db_, rewritten[i].target,
                                                               rewritten[i].columns));

@@ -54,7 +54,9 @@ class LiveIndex {
  public:
   // The statements of the rows a commit carries (RowBuffer stmt numbers);
   // then, from kLiveStmts on, the rewritten tables' inserts in order.
-  enum LiveStmt : uint8_t { kEntityRow, kClassRow, kMetaRow, kLiveStmts };
+  // match_info and players are rewritten at each commit too (the match
+  // layer's summary so far).
+  enum LiveStmt : uint8_t { kEntityRow, kClassRow, kMetaRow, kMatchInfoRow, kPlayerRow, kLiveStmts };
   // A table rewritten whole at each commit (the game's end-written ones,
   // as they stand: GameModule::WriteSoFar): its name, insert target and
   // column count.

@@ -130,60 +130,44 @@ void AddWard(RowBuffer* row, const WardRow& w) {
   AddValue(row, w.z);
 }
 
-namespace {
-
-Stmt& Bind(Stmt& s, int i, const MatchValue& v) {
-  switch (v.kind) {
-    case MatchValue::Kind::kNull: return s.Null(i);
-    case MatchValue::Kind::kInt: return s.Int(i, v.i);
-    case MatchValue::Kind::kReal: return s.Real(i, v.r);
-    case MatchValue::Kind::kText: return s.Text(i, v.s);
-  }
-  return s.Null(i);
+void AddMatchInfo(RowBuffer* row, const MatchSummary& m) {
+  auto text = [row](const std::string& v) {
+    if (v.empty()) row->Null(); else row->Text(v);
+  };
+  row->Text(m.game);
+  text(m.map);
+  if (m.match_id != 0) row->Int(static_cast<int64_t>(m.match_id)); else row->Null();
+  AddValue(row, m.game_mode);
+  AddValue(row, m.winner);
+  text(m.winner_name);
+  if (m.tick_rate > 0) row->Real(m.tick_rate); else row->Null();
+  if (m.first_tick >= 0) row->Int(m.first_tick); else row->Null();
+  if (m.last_tick >= 0) row->Int(m.last_tick); else row->Null();
+  if (m.start_tick) row->Int(*m.start_tick); else row->Null();
+  AddValue(row, m.duration_s);
+  AddValue(row, m.match_mode);
 }
 
-Stmt& TextOrNull(Stmt& s, int i, const std::string& v) {
-  return v.empty() ? s.Null(i) : s.Text(i, v);
+void AddPlayer(RowBuffer* row, const PlayerRow& p) {
+  row->Int(p.slot);
+  AddValue(row, p.player_id);
+  AddValue(row, p.team);
+  if (p.name.empty()) row->Null(); else row->Text(p.name);
+  if (p.steam_id != 0) row->Int(static_cast<int64_t>(p.steam_id)); else row->Null();
+  if (p.hero.empty()) row->Null(); else row->Text(p.hero);
+  if (p.controller != 0) row->Int(p.controller); else row->Null();
+  if (p.pawn != 0) row->Int(p.pawn); else row->Null();
 }
-
-}  // namespace
 
 Status WriteMatchSummary(Db* db, const MatchSummary& m, const GameSchema& game) {
   if (!m.ran) return Status::Ok();  // no game module: meta says why
-  Stmt info;
-  GEM_RETURN_IF_ERROR(info.Prepare(
-      db, "INSERT INTO match_info(game, map, match_id, game_mode, winner, winner_name, "
-          "tick_rate, first_tick, last_tick, start_tick, duration_s, match_mode) "
-          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
-  info.Text(1, m.game);
-  TextOrNull(info, 2, m.map);
-  if (m.match_id != 0) info.Int(3, static_cast<int64_t>(m.match_id)); else info.Null(3);
-  Bind(info, 4, m.game_mode);
-  Bind(info, 5, m.winner);
-  TextOrNull(info, 6, m.winner_name);
-  if (m.tick_rate > 0) info.Real(7, m.tick_rate); else info.Null(7);
-  if (m.first_tick >= 0) info.Int(8, m.first_tick); else info.Null(8);
-  if (m.last_tick >= 0) info.Int(9, m.last_tick); else info.Null(9);
-  if (m.start_tick) info.Int(10, *m.start_tick); else info.Null(10);
-  Bind(info, 11, m.duration_s);
-  Bind(info, 12, m.match_mode);
-  GEM_RETURN_IF_ERROR(info.Run());
-
-  Stmt player;
-  GEM_RETURN_IF_ERROR(player.Prepare(
-      db, "INSERT INTO players(slot, player_id, team, name, steam_id, hero, controller, pawn) "
-          "VALUES(?,?,?,?,?,?,?,?)"));
-  for (const PlayerRow& p : m.players) {
-    player.Int(1, p.slot);
-    Bind(player, 2, p.player_id);
-    Bind(player, 3, p.team);
-    TextOrNull(player, 4, p.name);
-    if (p.steam_id != 0) player.Int(5, static_cast<int64_t>(p.steam_id)); else player.Null(5);
-    TextOrNull(player, 6, p.hero);
-    if (p.controller != 0) player.Int(7, p.controller); else player.Null(7);
-    if (p.pawn != 0) player.Int(8, p.pawn); else player.Null(8);
-    GEM_RETURN_IF_ERROR(player.Run());
-  }
+  RowBuffer rows;
+  AddMatchInfo(&rows.Begin(0), m);
+  for (const PlayerRow& p : m.players) AddPlayer(&rows.Begin(1), p);
+  Insert inserts[2];
+  GEM_RETURN_IF_ERROR(inserts[0].Prepare(db, kMatchInfoInsertTarget, kMatchInfoColumns));
+  GEM_RETURN_IF_ERROR(inserts[1].Prepare(db, kPlayersInsertTarget, kPlayersColumns));
+  GEM_RETURN_IF_ERROR(rows.RunAll(inserts));
 
   if (m.start_tick && m.tick_rate > 0) {
     for (const std::string& table : ClockTables(game)) {

@@ -39,6 +39,13 @@ inline constexpr int kKillsCommonColumns = 10;
 inline constexpr const char* kWardsInsertTarget =
     "wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)";
 inline constexpr int kWardsColumns = 9;
+inline constexpr const char* kMatchInfoInsertTarget =
+    "match_info(game, map, match_id, game_mode, winner, winner_name, tick_rate, first_tick, "
+    "last_tick, start_tick, duration_s, match_mode)";
+inline constexpr int kMatchInfoColumns = 12;
+inline constexpr const char* kPlayersInsertTarget =
+    "players(slot, player_id, team, name, steam_id, hero, controller, pawn)";
+inline constexpr int kPlayersColumns = 8;
 
 // Adds a row's values to a recorded row.
 inline void AddValue(RowBuffer* row, const MatchValue& v) {
@@ -52,6 +59,9 @@ inline void AddValue(RowBuffer* row, const MatchValue& v) {
 // `extra_columns`: how many game columns the kills table has.
 void AddKill(RowBuffer* row, const KillRow& k, size_t extra_columns);
 void AddWard(RowBuffer* row, const WardRow& w);
+// match_info's row and a players row of a summary (the inserts above).
+void AddMatchInfo(RowBuffer* row, const MatchSummary& m);
+void AddPlayer(RowBuffer* row, const PlayerRow& p);
 
 // Writes match_info and players; then gives the clock to the rows sampled
 // before the game said where it starts (warm-up, hero selection): counted

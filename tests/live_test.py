@@ -120,8 +120,8 @@ class Snapshots:
                 return  # (the schema's first commit: no meta yet)
             self.ticks.add(tick)
             at_end = (meta.get("live_at_end") or "").split(",") if meta.get("live") == 1 else []
-            if meta.get("live") == 1 and "players" not in at_end:
-                self.errors.append("meta's live_at_end is %r" % meta.get("live_at_end"))
+            if meta.get("live") == 1 and "players" not in (meta.get("live_rewritten") or ""):
+                self.errors.append("meta's live_rewritten is %r" % meta.get("live_rewritten"))
             closing = (meta.get("live_when_closed") or "").split(",")
             rewritten = [t for t in (meta.get("live_rewritten") or "").split(",") if t] \
                 if meta.get("live") == 1 else []
@@ -212,6 +212,24 @@ class Snapshots:
         they end later."""
         cols = self.columns(con, t)
         got = self.count(con, 'SELECT count(*) FROM main."%s"' % t)
+        if t == "match_info" and got:
+            # The match as far as it is known: its ticks, its clock.
+            row = con.execute("SELECT game, map, first_tick, tick_rate, last_tick FROM "
+                              "main.match_info").fetchone()
+            # (The first tick is known once the replay has reached it.)
+            want = con.execute("SELECT game, map, CASE WHEN first_tick <= ?1 THEN first_tick "
+                               "END, tick_rate, ?1 FROM plain.match_info", (tick,)).fetchone()
+            if row != want:
+                self.errors.append("tick %d: match_info %s, the plain index's %s"
+                                   % (tick, row, want))
+        if t == "players":
+            # Who they are does not change (a team may: CS2's halves).
+            wrong = con.execute("SELECT slot, player_id, name, steam_id FROM main.players "
+                                "EXCEPT SELECT slot, player_id, name, steam_id FROM "
+                                "plain.players").fetchall()
+            if wrong:
+                self.errors.append("tick %d: players not the plain index's: %s"
+                                   % (tick, wrong[:2]))
         if "tick" in cols:
             want = self.count(con, 'SELECT count(*) FROM plain."%s" WHERE tick <= ?' % t, tick)
             ok = got == want
@@ -275,14 +293,19 @@ class ClosedRows(Snapshots):
         super().__init__(*args)
         self.seen = set()  # (table, "none" | "some" | "all") met
 
-    def same(self, con, tick, table, where, *args):
-        """main's rows of `table` (its id apart) are plain's WHERE `where`."""
+    def same(self, con, tick, table, where, *args, at_least=False, at_most=False):
+        """main's rows of `table` (its id apart) are plain's WHERE `where`
+        (or include them, `at_least`; or are among them, `at_most`)."""
         cols = ", ".join('"%s"' % c for c in self.columns(con, table) if c != "id")
         got = sorted(con.execute('SELECT %s FROM main."%s"' % (cols, table)).fetchall(),
                      key=repr)
         want = sorted(con.execute('SELECT %s FROM plain."%s" WHERE %s' % (cols, table, where),
                                   args).fetchall(), key=repr)
-        if got != want:
+        if at_least or at_most:
+            bad = set(want) - set(got) if at_least else set(got) - set(want)
+        else:
+            bad = got != want
+        if bad:
             self.errors.append("tick %d: %s has %d rows, %d closed by then: %s"
                                % (tick, table, len(got), len(want),
                                   [r for r in got if r not in want][:2]
@@ -298,14 +321,19 @@ class ClosedRows(Snapshots):
                   "combat_log_names"):
             if t not in closing:
                 self.errors.append("tick %d: %s is not in live_when_closed" % (tick, t))
-        # The clock of the last sample by then (the module's clock).
-        clock = self.count(con, "SELECT max(game_time) FROM plain.timeline WHERE tick <= ?", tick)
+        # The last sample by then, its clock (the module's clock).
+        sampled, clock = con.execute("SELECT max(tick), max(game_time) FROM plain.timeline "
+                                     "WHERE tick <= ?", (tick,)).fetchone()
         self.same(con, tick, "hero_deaths", "respawn_tick <= ?", tick)
         self.same(con, tick, "pauses", "end_tick <= ?", tick)
-        # A fight: 15 s past its last death, once the clock has reached its
-        # end_time (its rounding allowed for).
-        self.same(con, tick, "teamfights", "end_tick < ? AND end_time <= ? + 0.001",
-                  tick, -1e9 if clock is None else clock)
+        # A fight: 15 s past its last death (a frame or a sample after its
+        # end_tick: the last sample is one), once the clock has reached its
+        # end_time (its rounding allowed for); none before.
+        # At most those over by the snapshot's tick (a frame past end_tick).
+        passed = "end_time <= %r + 0.001" % (-1e9 if clock is None else clock)
+        self.same(con, tick, "teamfights", "end_tick < ? AND %s" % passed,
+                  -1 if sampled is None else sampled, at_least=True)
+        self.same(con, tick, "teamfights", "end_tick < ? AND %s" % passed, tick, at_most=True)
         self.same(con, tick, "teamfight_players",
                   "id IN (SELECT id FROM main.teamfights)")
         late = clock is not None and clock > 600
@@ -381,17 +409,24 @@ class Live(unittest.TestCase):
         return dem, self.plain_of(dem, name)
 
     def read_live(self, dem, name, snaps_class, every):
-        """`dem` indexed live (as fast as it goes, committing every `every`
+        """`dem` written over 8 s and followed (committing every `every`
         seconds of game time), a reader checking in a loop; the reader."""
         out = os.path.join(TMP, name + ".live.db")
         for f in (out, out + "-wal", out + "-shm"):
             if os.path.exists(f):
                 os.remove(f)
-        proc = subprocess.Popen([GEM_INDEX, "--quiet", "--commit-seconds", every, dem, out],
+        with open(dem, "rb") as f:
+            data = f.read()
+        growing = os.path.join(TMP, name + ".growing.dem")
+        writer = Writer.over(growing, data, seconds=8)
+        writer.start()
+        proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", NEVER,
+                                 "--commit-seconds", every, growing, out],
                                 stderr=subprocess.PIPE, text=True)
         snaps = snaps_class(self, out, os.path.join(TMP, name + ".plain.db"))
         snaps.loop(proc)
         _, err = proc.communicate(timeout=LIMIT)
+        writer.join()
         self.assertEqual(proc.returncode, 0, err)
         self.assertEqual(len(snaps.errors), 0, "%d errors:\n%s" % (
             len(snaps.errors), "\n".join(snaps.errors[:12])))
@@ -478,10 +513,14 @@ class Live(unittest.TestCase):
         last = meta["live_tick"]
         self.assertGreaterEqual(last, tick)
         con.execute("ATTACH ? AS plain", (cut_plain,))
-        at_end = meta["live_at_end"].split(",")
-        self.assertIn("players", at_end)
-        for t in at_end:
-            self.assertEqual(con.execute('SELECT count(*) FROM main."%s"' % t).fetchone()[0], 0, t)
+        at_end = [t for t in meta["live_at_end"].split(",") if t]
+        self.assertEqual(at_end, [])
+        self.assertIn("players", meta["live_rewritten"].split(","))
+        # The players as of the last sample: who they are, as at the end.
+        self.assertEqual(
+            con.execute("SELECT slot, player_id, name, steam_id FROM main.players").fetchall(),
+            con.execute("SELECT slot, player_id, name, steam_id FROM plain.players").fetchall())
+        self.assertEqual(con.execute("SELECT last_tick FROM main.match_info").fetchone()[0], last)
         closing = meta["live_when_closed"].split(",")
         self.assertIn("draft", closing)
         for t, c, end in tick_tables(con, "plain"):

@@ -74,6 +74,9 @@ class Module : public match::GameModule, public MatchState {
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
+  void PlayersSoFar(std::vector<PlayerRow>* out) const override {
+    players_.AppendRows(out);
+  }
   void WriteSoFar(MatchContext& ctx) override;
   std::vector<std::pair<std::string, uint64_t>> Counters() const override;
 

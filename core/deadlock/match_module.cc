@@ -132,6 +132,9 @@ class Module : public match::GameModule, public MessageHost {
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void WriteSoFar(MatchContext& ctx) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
+  void PlayersSoFar(std::vector<PlayerRow>* out) const override {
+    players_.AppendRows(out);
+  }
 
   // MessageHost.
   int32_t SlotOfEntity(MatchContext& ctx, int32_t index) override;

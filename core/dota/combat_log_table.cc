@@ -157,10 +157,13 @@ void CombatLogNameRows::Write(match::MatchContext& ctx, bool at_end) {
     ctx.Row(kCombatLogNames, row);
     return true;
   };
-  if (at_end) {
-    for (int64_t i : unnamed_) write(i);
-    unnamed_.clear();
+  // (Entries added without a name are rare: the list is almost always
+  // empty.)
+  size_t kept = 0;
+  for (int64_t i : unnamed_) {
+    if (!write(i) && !at_end) unnamed_[kept++] = i;
   }
+  unnamed_.resize(kept);
   for (; next_ < names->size(); ++next_) {
     if (!write(static_cast<int64_t>(next_))) unnamed_.push_back(static_cast<int64_t>(next_));
   }

@@ -37,8 +37,11 @@ class CombatLogRow {
 
 // combat_log_names' rows: each CombatLogNames entry as soon as the table
 // has it with a name (after every frame), so that a live index names what
-// its entries use. An entry added without a name is looked at again at the
-// end. Cheap per frame: a lookup and a size compared.
+// its entries use. An entry added without a name is looked at again after
+// every frame until it has one. Cheap per frame: a lookup and a size
+// compared. The table is taken as one that only grows (names never
+// change): a table cleared and made again (svc_ClearAllStringTables)
+// keeps the names written before.
 class CombatLogNameRows {
  public:
   void OnFrameEnd(match::MatchContext& ctx) { Write(ctx, false); }

@@ -135,6 +135,9 @@ class Module : public GameModule {
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
   void Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) override;
   void Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) override;
+  void PlayersSoFar(std::vector<PlayerRow>* out) const override {
+    for (const auto& [slot, row] : book_) out->push_back(row);
+  }
 
  private:
   // What an update of an entity of the class is read for (by class id).
@@ -532,6 +535,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     emit.Emit(row);
     activity_.OnSample(ctx, i, row);
   }
+  teamfights_.OnSample(ctx, last_tick_, last_game_time_);
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {

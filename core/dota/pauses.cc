@@ -33,10 +33,11 @@ void Pauses::Finish(match::MatchContext& ctx, std::optional<int64_t> start_tick)
 
 void Pauses::Write(match::MatchContext& ctx, std::optional<int64_t> start_tick, bool at_end) {
   const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
-  std::span<Roster::Slot> slots = roster_->heroes(ctx);
+  std::span<Roster::Slot> slots;
   size_t written = 0;
   for (const Closed& p : closed_) {
     if (!at_end && p.begin.game_time.kind != MatchValue::Kind::kReal && !start_tick) break;
+    if (slots.empty()) slots = roster_->heroes(ctx);
     MatchValue slot, team;
     if (p.by >= 0 && p.by < kMaxPlayers) {
       slot = MatchValue::Int(p.by);

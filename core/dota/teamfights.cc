@@ -94,10 +94,9 @@ void Teamfights::OnDeath(const KillRow& k) {
   deaths_.push_back({k.tick, k.victim, k.game_time, k.x, k.y});
 }
 
-void Teamfights::Write(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
-                       std::optional<double> last_game_time,
+void Teamfights::Write(match::MatchContext& ctx, bool at_end, int64_t now, int64_t first_tick,
+                       int64_t last_tick, std::optional<double> last_game_time,
                        std::optional<int64_t> start_tick) {
-  const bool at_end = last_tick >= 0;
   const double rate = ctx.tick_interval() > 0 ? 1.0 / ctx.tick_interval() : 30;
   // A death's clock: its own, else counted from the start tick.
   auto clock_of = [&](const Death& d) -> std::optional<double> {
@@ -119,7 +118,7 @@ void Teamfights::Write(match::MatchContext& ctx, int64_t first_tick, int64_t las
     const Death& first = deaths_[i];
     const Death& last = deaths_[j - 1];
     // Before the end: a death at last + cooldown would still join it.
-    if (!at_end && ctx.tick() <= last.tick + cooldown) return;
+    if (!at_end && now <= last.tick + cooldown) return;
     const bool counts = static_cast<int>(j - i) >= kMinDeaths;
     if (counts && !at_end) {
       // Its times must be final: its clocks known, and the clock past its

@@ -23,10 +23,13 @@
 // can change its row: its clocks are known (the start tick too, for a
 // death before the clock) and the clock has reached its end_time, so the
 // end's cap cannot apply. Fights still open at the replay's end are
-// written then. Ids count fights in order either way.
+// written then. Ids count fights in order either way. A player's part is
+// written for the slots on a team when the fight is written (or with a
+// death in it).
 #ifndef GEM_CORE_DOTA_TEAMFIGHTS_H_
 #define GEM_CORE_DOTA_TEAMFIGHTS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -55,14 +58,27 @@ class Teamfights {
   // timeline sample (none before the clock is known).
   void OnFrameEnd(match::MatchContext& ctx, int64_t first_tick,
                   std::optional<double> game_time) {
-    if (next_ < deaths_.size()) Write(ctx, first_tick, -1, game_time, ctx.start_tick());
+    first_tick_ = first_tick;
+    if (next_ < deaths_.size()) {
+      Write(ctx, false, ctx.tick(), first_tick, -1, game_time, ctx.start_tick());
+    }
+  }
+  // After every timeline sample, at `tick` (taken before the next frame:
+  // nothing happened between the last frame and it), the clock then
+  // `game_time`: a fight the clock has just passed is written before the
+  // next frame (and a live index's commit there).
+  void OnSample(match::MatchContext& ctx, int64_t tick, std::optional<double> game_time) {
+    if (next_ < deaths_.size()) {
+      Write(ctx, false, std::max(tick, ctx.tick()), first_tick_, -1, game_time,
+            ctx.start_tick());
+    }
   }
   // Writes the fights left. `first_tick`, `last_tick`, `last_game_time`:
   // where the replay begins and ends; `start_tick`: where the clock reads
   // 0 (none when the replay does not say).
   void Finish(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
               std::optional<double> last_game_time, std::optional<int64_t> start_tick) {
-    Write(ctx, first_tick, last_tick, last_game_time, start_tick);
+    Write(ctx, true, last_tick, first_tick, last_tick, last_game_time, start_tick);
   }
 
  private:
@@ -78,10 +94,12 @@ class Teamfights {
     int32_t slot;
     MatchValue game_time, x, y;
   };
-  // Writes the fights from deaths_[next_] on: all of them when `last_tick`
-  // is the replay's end, else (-1) those closed for good by ctx.tick().
-  void Write(match::MatchContext& ctx, int64_t first_tick, int64_t last_tick,
-             std::optional<double> game_time, std::optional<int64_t> start_tick);
+  // Writes the fights from deaths_[next_] on: all of them `at_end`
+  // (`last_tick` the replay's last), else those closed for good by tick
+  // `now` (everything up to it is in).
+  void Write(match::MatchContext& ctx, bool at_end, int64_t now, int64_t first_tick,
+             int64_t last_tick, std::optional<double> game_time,
+             std::optional<int64_t> start_tick);
   // The slot of the hero a CombatLogNames index names, cached per roster.
   int SlotOfName(match::MatchContext& ctx, bool has, uint32_t index, std::string_view name);
 
@@ -91,6 +109,7 @@ class Teamfights {
   size_t next_ = 0;  // deaths_ before it are in fights written or dropped
   size_t scan_ = 0;  // entries_ before it are before every fight to come
   int64_t id_ = 0;   // the last fight's id
+  int64_t first_tick_ = 0;  // the replay's first, as the frames say
   std::vector<int8_t> slot_by_name_;  // -2 not looked up, -1 none
   uint64_t cached_generation_ = 0;
 };

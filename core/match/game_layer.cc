@@ -230,7 +230,7 @@ void GameLayer::WriteSoFar() {
   }
 }
 
-MatchSummary GameLayer::SoFar() const {
+MatchSummary GameLayer::SoFar(const ReplayMetadata& meta) const {
   MatchSummary s;
   s.world_offset = kWorldOffset;
   s.tick_rate = TickRate();
@@ -239,9 +239,17 @@ MatchSummary GameLayer::SoFar() const {
     s.note = "not written yet: the match is live";
     return s;
   }
+  s.ran = true;
+  s.game = meta.game;
+  s.map = !meta.header.map_name.empty() ? meta.header.map_name : meta.server_map;
+  s.first_tick = meta.first_tick;
+  s.last_tick = last_sampled_;
+  s.match_id = meta.match_id;
   s.cell_width = module_->cell_width();
   s.timeline_step = step_;
-  s.note = "live: the players and the match's summary are written when it ends";
+  if (last_game_time_ && start_tick_) s.duration_s = MatchValue::Real(*last_game_time_);
+  module_->PlayersSoFar(&s.players);
+  s.note = "live: the players as of the last sample; the rest of the summary when it ends";
   return s;
 }
 

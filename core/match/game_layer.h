@@ -57,11 +57,12 @@ class GameLayer {
   void SetTickInterval(double interval);
   // The module, or null.
   const GameModule* module() const { return module_.get(); }
-  // What the summary at the end will say of the position rule, the
-  // timeline's step, the tick rate and the start tick, known as the parse
-  // goes (a live index's meta and clock); its note says the rest comes at
-  // the end.
-  MatchSummary SoFar() const;
+  // The summary as far as it is known mid-parse, `meta` the replay's so
+  // far (a live index's meta, clock, match_info and players): the game,
+  // map, ticks, tick rate, start tick and clock, the position rule and the
+  // timeline's step, and the players as the module's book has them; not
+  // what only the end says (a winner, a mode from the file info).
+  MatchSummary SoFar(const ReplayMetadata& meta) const;
   // The module's rows of its end-written tables as of now
   // (GameModule::WriteSoFar), when its tables are written.
   void WriteSoFar();

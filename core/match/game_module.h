@@ -145,6 +145,10 @@ class GameModule {
   // write them if the replay ended now. Changes nothing the parse goes on
   // with (the sink takes these rows for the commit only). None by default.
   virtual void WriteSoFar(MatchContext&) {}
+  // The players as the module's book has them now (as of its last
+  // sample), for a live index's commit: Finish's players before its last
+  // look. None by default.
+  virtual void PlayersSoFar(std::vector<PlayerRow>* /*out*/) const {}
  protected:
   // The game's own clock at `tick`, unrounded (see GameTime).
   virtual std::optional<double> ClockAt(MatchContext&, int64_t tick) = 0;

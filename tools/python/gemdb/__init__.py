@@ -121,11 +121,11 @@ def live(con_or_path):
     """For a live index (gem-index --follow, a broadcast: still being
     written, or left by a run that stopped), how far it is: a dict with
     `tick` (its last commit's; ask of no later tick), `error` (why its run
-    stopped, or None), `at_end` (the tables empty until the match ends:
-    players, match_info), `rewritten` (those each commit rewrites as they
-    stand then: a later one may take rows back) and `when_closed` (those
-    whose rows come when what they describe is over). None for a finished
-    index."""
+    stopped, or None), `rewritten` (the tables each commit rewrites as
+    they stand then, a later one may take rows back: players, match_info,
+    the game's tables only the end knows whole), `when_closed` (those
+    whose rows come when what they describe is over) and `at_end` (those
+    empty until the match ends: none now). None for a finished index."""
     def run(con):
         meta = dict(con.execute("SELECT key, value FROM meta WHERE key LIKE 'live%'"))
         if meta.get("live") != 1:

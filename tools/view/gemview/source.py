@@ -141,8 +141,10 @@ class Match:
             players = [dict(slot=s, team=t, name=n, hero=h) for s, t, n, h in self.query(
                 "SELECT slot, team, name, hero FROM players ORDER BY slot")]
         if not players and live and "timeline" in tables:
-            # The players table is written when the match ends: until then
-            # the timeline's slots, with their latest team, stand in.
+            # A live index's players table is rewritten at each commit from
+            # the samples; before the first one (or an index written
+            # before it was) the timeline's slots, with their latest team,
+            # stand in.
             players = [dict(slot=s, team=t, name=None, hero=None) for s, t in self.query(
                 "SELECT slot, (SELECT team FROM timeline t2 WHERE t2.slot = t1.slot "
                 "ORDER BY tick DESC LIMIT 1) FROM timeline t1 GROUP BY slot ORDER BY slot")]
@@ -169,7 +171,8 @@ class Match:
             charts=[c for c in kinds.CHARTS.get(game, []) if c in columns],
             has_kills="kills" in tables, has_wards="wards" in tables,
             bounds=self._bounds(tables), live=live, live_error=meta.get("live_error"),
-            live_at_end=(meta.get("live_at_end") or "").split(",") if live else [])
+            live_at_end=[t for t in (meta.get("live_at_end") or "").split(",") if t]
+            if live else [])
         self.facts["heatmaps"] = heatmaps.available(self)
 
     def _bounds(self, tables):

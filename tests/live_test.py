@@ -401,12 +401,20 @@ class Live(unittest.TestCase):
                                  .fetchone()[0], 0)
                 con.close()
 
-    def synthetic(self, name, *argv):
+    def synthetic(self, name, tables, *argv):
+        """A gem-synth match (`argv` its options), its plain index, and the
+        rows it has in each of `tables`: some in each, or the test that
+        reads it proves nothing."""
         dem = os.path.join(TMP, name + ".dem")
         got = subprocess.run([GEM_SYNTH] + list(argv) + ["--quiet", dem], capture_output=True,
                              text=True, timeout=LIMIT)
         self.assertEqual(got.returncode, 0, got.stderr)
-        return dem, self.plain_of(dem, name)
+        plain = self.plain_of(dem, name)
+        con = sqlite3.connect(plain)
+        counts = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0] for t in tables}
+        con.close()
+        self.assertTrue(all(counts.values()), counts)
+        return dem, counts
 
     def read_live(self, dem, name, snaps_class, every):
         """`dem` written over 8 s and followed (committing every `every`
@@ -435,13 +443,8 @@ class Live(unittest.TestCase):
 
     def test_the_tables_rewritten_at_each_commit_hold_what_was_there_by_then(self):
         self.replay(CS2)
-        dem, plain = self.synthetic("rewritten-cs2", "--from", replay_path(CS2), "--rounds", "4",
-                                    "--seed", "3")
-        con = sqlite3.connect(plain)
-        counts = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
-                  for t in ("rounds", "grenades", "bomb")}
-        con.close()
-        self.assertTrue(all(counts.values()), counts)
+        dem, counts = self.synthetic("rewritten-cs2", ("rounds", "grenades", "bomb"),
+                                     "--from", replay_path(CS2), "--rounds", "4", "--seed", "3")
         snaps = self.read_live(dem, "rewritten-cs2", Snapshots, "1")
         for t, n in counts.items():
             seen = sorted(k for (table, k) in snaps.rewritten_seen if table == t)
@@ -452,14 +455,9 @@ class Live(unittest.TestCase):
 
     def test_a_match_read_live_has_each_row_once_what_it_describes_is_over(self):
         self.replay(AUTO)
-        dem, plain = self.synthetic("closing-13", "--from", replay_path(AUTO), "--minutes", "13",
-                                    "--seed", "7")
-        con = sqlite3.connect(plain)
-        counts = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
-                  for t in ("hero_deaths", "pauses", "teamfights", "lanes", "draft")}
-        con.close()
-        # The match has each of them, or the test proves nothing.
-        self.assertTrue(all(counts.values()), counts)
+        dem, _ = self.synthetic("closing-13",
+                                ("hero_deaths", "pauses", "teamfights", "lanes", "draft"),
+                                "--from", replay_path(AUTO), "--minutes", "13", "--seed", "7")
         snaps = self.read_live(dem, "closing-13", ClosedRows, "2")
         # Snapshots before, during and after each table filled.
         for t in ("hero_deaths", "teamfights"):

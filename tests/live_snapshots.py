@@ -249,9 +249,11 @@ class ClosedRows(Snapshots):
         self.seen = set()  # (table, "none" | "some" | "all") met
 
     def same(self, con, tick, table, where, *args, at_least=False, at_most=False):
-        """main's rows of `table` (its id apart) are plain's WHERE `where`
+        """main's rows of `table` are plain's WHERE `where`
         (or include them, `at_least`; or are among them, `at_most`)."""
-        cols = ", ".join('"%s"' % c for c in self.columns(con, table) if c != "id")
+        # Ids too: the live index takes the rows in the plain run's order,
+        # so a fight's players are checked under their fight's id.
+        cols = ", ".join('"%s"' % c for c in self.columns(con, table))
         got = sorted(con.execute('SELECT %s FROM main."%s"' % (cols, table)).fetchall(),
                      key=repr)
         want = sorted(con.execute('SELECT %s FROM plain."%s" WHERE %s' % (cols, table, where),

@@ -14,8 +14,7 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-ChangePipeline::ChangePipeline(ChangeStore* store, std::span<Insert> row_inserts)
-    : store_(store), row_inserts_(row_inserts) {
+ChangePipeline::ChangePipeline(std::span<Insert> row_inserts) : row_inserts_(row_inserts) {
   worker_ = std::thread([this] { Run(); });
 }
 
@@ -32,9 +31,18 @@ void ChangePipeline::AddChangesAcrossBatches(uint64_t entity, int64_t tick,
   }
 }
 
-void ChangePipeline::CloseEntity(uint64_t entity) {
+void ChangePipeline::Event(uint64_t entity, Kind kind, uint32_t count) {
   if (filling_->segments.size() >= kBatchRecords) Submit();
-  filling_->segments.push_back(Segment{entity, 0, true, false});
+  filling_->segments.push_back(Segment{entity, count, kind, false});
+}
+
+void ChangePipeline::Snapshot(uint64_t entity, std::string_view state) {
+  if (filling_->segments.size() >= kBatchRecords || filling_->states.size() >= kBatchStringBytes) {
+    Submit();
+  }
+  filling_->states.append(state);
+  filling_->segments.push_back(
+      Segment{entity, static_cast<uint32_t>(state.size()), Kind::kSnapshot, false});
 }
 
 RowBuffer& ChangePipeline::Row(uint8_t stmt) {
@@ -76,8 +84,10 @@ void ChangePipeline::Run() {
     batch->size = 0;
     batch->segments.clear();
     batch->strings.clear();
+    batch->states.clear();
     batch->rows.clear();
     batch->live_rows.clear();
+    batch->clear_tables.clear();
     batch->commit = false;
     std::lock_guard<std::mutex> lock(mu_);
     head_ = (head_ + 1) % kBatches;
@@ -88,32 +98,55 @@ void ChangePipeline::Run() {
 
 void ChangePipeline::Apply(const Batch& batch) {
   const HeldChange* next = batch.changes.get();
+  size_t state_at = 0;
+  Status s;
   for (const Segment& segment : batch.segments) {
-    if (segment.close) {
-      store_->CloseEntity(segment.entity);
-      if (live_ != nullptr) live_->CloseEntity(segment.entity);
-    } else {
-      const std::span<const HeldChange> changes(next, segment.count);
-      store_->Add(segment.entity, changes, segment.has_strings, batch.strings);
-      if (live_ != nullptr) live_->Add(segment.entity, changes, batch.strings);
-      next += segment.count;
+    switch (segment.kind) {
+      case Kind::kChanges: {
+        const std::span<const HeldChange> changes(next, segment.count);
+        store_->Add(segment.entity, changes, segment.has_strings, batch.strings);
+        if (live_ != nullptr) {
+          live_->tail().Add(segment.entity, changes, segment.has_strings, batch.strings);
+        }
+        next += segment.count;
+        break;
+      }
+      case Kind::kCreate:
+        store_->Create(segment.entity);
+        break;
+      case Kind::kDelete:
+        store_->Delete(segment.entity);
+        break;
+      case Kind::kBoundary:
+        if (s.ok()) s = store_->CloseInterval(static_cast<int64_t>(segment.entity), segment.count);
+        if (s.ok() && live_ != nullptr) s = live_->tail().Clear();
+        break;
+      case Kind::kSnapshot:
+        store_->Snapshot(segment.entity,
+                         std::string_view(batch.states).substr(state_at, segment.count));
+        state_at += segment.count;
+        break;
     }
   }
-  if (!store_->status().ok() && !row_failed_.load(std::memory_order_relaxed)) {
+  if (s.ok()) s = store_->status();
+  if (!s.ok() && !row_failed_.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> lock(mu_);
-    row_error_ = store_->status();
+    row_error_ = s;
     row_failed_.store(true, std::memory_order_release);
   }
   if (row_failed_.load(std::memory_order_relaxed)) return;
-  Status s;
-  if (!batch.rows.empty()) {
+  if (live_ != nullptr) {
+    for (const std::string& table : batch.clear_tables) {
+      if (s.ok()) s = live_->ClearRewritten(table);
+    }
+  }
+  if (s.ok() && !batch.rows.empty()) {
     const auto start = std::chrono::steady_clock::now();
     s = batch.rows.RunAll(row_inserts_);
     row_seconds_ += Since(start);
   }
-  if (live_ != nullptr) {
-    if (s.ok() && !batch.rows.empty()) s = live_->RunRows(batch.rows);
-    if (s.ok() && batch.commit) s = live_->Commit(batch.live_rows, batch.commit_tick, batch.commit_clock);
+  if (s.ok() && live_ != nullptr && batch.commit) {
+    s = live_->Commit(*store_, batch.live_rows, batch.commit_tick, batch.commit_clock);
   }
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -124,7 +157,10 @@ void ChangePipeline::Apply(const Batch& batch) {
 
 void ChangePipeline::Drain() {
   if (drained_) return;
-  if (!filling_->segments.empty() || !filling_->rows.empty()) Submit();
+  if (!filling_->segments.empty() || !filling_->rows.empty() ||
+      !filling_->clear_tables.empty()) {
+    Submit();
+  }
   Stop();
 }
 

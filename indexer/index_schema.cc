@@ -69,29 +69,18 @@ CREATE TABLE entity_states(
   base INTEGER
 );
 
--- Field changes after creation, clustered by (entity, field_id, tick): one
--- row per run of up to 256 changes of one field of one entity, packed by
--- core/codec/chunk_codec.h. seq orders chunks that start at the same tick.
-CREATE TABLE changes(
-  entity INTEGER NOT NULL,
-  field_id INTEGER NOT NULL,
-  start_tick INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  end_tick INTEGER NOT NULL,
-  count INTEGER NOT NULL,
-  data BLOB NOT NULL,
-  PRIMARY KEY(entity, field_id, start_tick, seq)
-) WITHOUT ROWID;
-
--- Each entity's state at every keyframe tick K (a multiple of meta's
--- keyframe_interval E) and which fields change before the next one, packed
--- by core/codec/keyframe_codec.h: one row per entity and interval in which
--- it is alive, so that the state at any tick reads one row, not the
--- entity's whole history. Rows are stored in blocks (keyframe_block.h):
--- the rows of one interval for entities first_entity to last_entity (those
--- of them alive then), compressed together. key = (K / E + 1) * 2^32 +
--- first_entity (ticks start at -1): a reader seeks the largest key at or
--- below its entity's.
+-- An entity's state at every keyframe tick K (a multiple of meta's
+-- keyframe_interval E) and every change of its fields up to the next,
+-- packed by core/codec/keyframe_codec.h: one row per entity and interval
+-- (K, K + E] in which it lives or changes, so that the state at any tick
+-- reads one row, not the entity's whole history. A field that changes at
+-- most meta's keyframe_max_logged times in the interval has its changes
+-- in the row itself; for one that changes more, the row says where its
+-- runs are in the changes table. Rows are stored in blocks
+-- (keyframe_block.h): the rows of one interval for entities first_entity
+-- to last_entity, compressed together. key = (K / E + 1) * 2^32 +
+-- first_entity (the first interval starts at -E, before the signon's
+-- tick -1): a reader seeks the largest key at or below its entity's.
 CREATE TABLE keyframes(
   key INTEGER PRIMARY KEY,
   tick INTEGER NOT NULL,
@@ -99,6 +88,28 @@ CREATE TABLE keyframes(
   last_entity INTEGER NOT NULL,
   data BLOB NOT NULL
 );
+
+-- The runs of the fields that change often: each a run of consecutive
+-- changes of one field of one entity, packed by core/codec/chunk_codec.h,
+-- several to a row of at most about a page, in the order they filled. A
+-- keyframes row names each of its runs by (id, offset, length).
+CREATE TABLE changes(
+  id INTEGER PRIMARY KEY,
+  data BLOB NOT NULL
+);
+
+-- A live index's open interval (gem-index --follow, a broadcast): per
+-- entity, under seq 0 its state at the interval's keyframe tick `tick`
+-- (meta's keyframe_open_tick) unless it was created after it, then one
+-- row per commit that changed it, its changes since the one before; all
+-- packed as keyframes rows are. Empty in a finished index.
+CREATE TABLE tail(
+  entity INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  tick INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY(entity, seq)
+) WITHOUT ROWID;
 
 CREATE TABLE string_tables(
   table_id INTEGER PRIMARY KEY,  -- creation order in the replay

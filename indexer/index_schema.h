@@ -22,10 +22,6 @@ constexpr int32_t kApplicationId = kIndexApplicationId;
 constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
 using gem::kSignonTick;
 
-// Changes of one field of one entity are packed per chunk of at most this
-// many (see core/codec/chunk_codec.h).
-constexpr uint32_t kMaxChangesPerChunk = 256;
-
 // CREATE statements of the tables every index has, run in one transaction
 // on an empty database; the game's own tables (core/table_spec.h) and the
 // match layer's follow them.

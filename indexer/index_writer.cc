@@ -7,6 +7,9 @@
 #include <cstring>
 
 #include "core/class_fields.h"
+#include "core/codec/chunk_codec.h"
+#include "core/codec/index_format.h"
+#include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
 #include "core/string_table.h"
 #include "core/version.h"
@@ -21,21 +24,14 @@ void AppendJsonValue(const Value& v, std::string* out) { v.AppendJson(out); }
 
 }  // namespace
 
-IndexWriter::IndexWriter(Db* db, Progress* progress)
-    : db_(db), progress_(progress), changes_(kMaxChangesPerChunk, &quantizer_ids_) {}
+IndexWriter::IndexWriter(Db* db, Progress* progress) : db_(db), progress_(progress) {}
 
 void IndexWriter::OnFrameEnd(const TickInfo& t) {
   if (progress_ != nullptr) progress_->Update(t.offset, t.tick);
 }
 
-void IndexWriter::KeepCreationState(uint64_t lifetime, std::string_view blob) {
-  if (lifetime >= creation_states_.size()) creation_states_.resize(lifetime + 1);
-  creation_states_[lifetime] = {creation_spill_.Append(blob),
-                                static_cast<uint32_t>(blob.size())};
-}
-
 Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema& game,
-                         const std::string& spill_directory) {
+                         const LiveOptions* live) {
   if (game.tables.size() > kMaxGameTables) {
     return Status::InvalidArgument("the game declares " + std::to_string(game.tables.size()) +
                            " tables; gem-index writes at most " +
@@ -43,17 +39,20 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
   }
   game_ = game;
   timeline_.assign(timeline.begin(), timeline.end());
-  GEM_RETURN_IF_ERROR(changes_.OpenSpill(spill_directory));
-  GEM_RETURN_IF_ERROR(creation_spill_.Open(spill_directory));
-  // A 2 MiB page cache: the tables are appended, so SQLite needs little
-  // more than each b-tree's right edge; 8 MiB held 6 MiB more at the peak
-  // (30 minutes: 93 -> 87 MB, 60: 103 -> 96) for no speed (-1.6%, noise).
-  GEM_RETURN_IF_ERROR(db_->Exec(
-      "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-      "PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"));
-  GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
-  GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
-  GEM_RETURN_IF_ERROR(CreateSchema(db_, timeline));
+  if (live != nullptr) {
+    live_ = std::make_unique<LiveIndex>();
+    GEM_RETURN_IF_ERROR(LiveIndex::Create(
+        live->path, [this](Db* db) { return CreateSchema(db, timeline_); }, db_));
+  } else {
+    // A 2 MiB page cache: the tables are appended, so SQLite needs little
+    // more than each b-tree's right edge.
+    GEM_RETURN_IF_ERROR(db_->Exec(
+        "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+        "PRAGMA cache_size=-2048; PRAGMA temp_store=MEMORY;"));
+    GEM_RETURN_IF_ERROR(db_->Exec("PRAGMA page_size=4096;"));
+    GEM_RETURN_IF_ERROR(db_->Exec("BEGIN;"));
+    GEM_RETURN_IF_ERROR(CreateSchema(db_, timeline));
+  }
   const std::pair<RowStmt, std::pair<std::string, int>> inserts[] = {
       {kFieldDefRow,
        {"field_defs(def_id, name, path, type, encoder, model, bits, low, high, flags, decoder, "
@@ -85,6 +84,18 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
     GEM_RETURN_IF_ERROR(
         row_inserts_[i].Prepare(db_, row_targets_[i].first, row_targets_[i].second));
   }
+  // The changes' storage, written by the pipeline's worker as it goes.
+  GEM_RETURN_IF_ERROR(
+      page_insert_.Prepare(db_, "INSERT INTO changes(id, data) VALUES(?1, ?2)"));
+  GEM_RETURN_IF_ERROR(block_insert_.Prepare(
+      db_, "INSERT INTO keyframes(key, tick, first_entity, last_entity, data) "
+           "VALUES(?1, ?2, ?3, ?4, ?5)"));
+  pages_ = std::make_unique<RunPages>(&page_insert_);
+  blocks_ = std::make_unique<RowBlocks>(&block_insert_);
+  store_ = std::make_unique<IntervalStore>(interval_settings_, &quantizer_ids_, pages_.get(),
+                                           blocks_.get());
+  pipeline_.SetStore(store_.get());
+  if (live != nullptr) GEM_RETURN_IF_ERROR(OpenLive(*live));
   entities_.push_back({});  // lifetime ids start at 1
   return Status::Ok();
 }
@@ -125,17 +136,12 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
       diff_scratch_.size() * 2 <= state_scratch_.size()) {
     EncodeState(&diff_scratch_, &blob_scratch_);
     base_lifetime = base.lifetime;
-    if (keyframe_seconds_ > 0) {
-      std::string whole;
-      EncodeState(&state_scratch_, &whole);
-      KeepCreationState(r.lifetime, whole);
-    }
   } else {
     EncodeState(&state_scratch_, &blob_scratch_);
     base.lifetime = static_cast<int64_t>(r.lifetime);
     base.blob = blob_scratch_;
-    if (keyframe_seconds_ > 0) KeepCreationState(r.lifetime, blob_scratch_);
   }
+  pipeline_.CreateEntity(r.lifetime);
   RowBuffer& row =
       pipeline_.Row(kStateRow).Int(static_cast<int64_t>(r.lifetime)).Int(tick).Blob(blob_scratch_);
   if (base_lifetime >= 0) row.Int(base_lifetime); else row.Null();
@@ -171,7 +177,7 @@ void IndexWriter::OnEntityDeleted(const TickInfo& t, const EntityRef& r) {
   const int64_t tick = IndexTick(t);
   if (r.lifetime < entities_.size()) entities_[r.lifetime].deleted_tick = tick;
   if (live_ != nullptr) live_entities_.push_back(r.lifetime);
-  pipeline_.CloseEntity(r.lifetime);
+  pipeline_.DeleteEntity(r.lifetime);
 }
 
 void IndexWriter::OnStringTableCreated(const TickInfo& t, const StringTable& table) {
@@ -246,6 +252,11 @@ void IndexWriter::OnTableRow(uint32_t table, std::span<const MatchValue> values)
     const int clock = clock_columns_[table];
     if (clock >= 0 && static_cast<size_t>(clock) < values.size() && values[clock].is_null()) {
       live_clockless_ = true;
+    }
+    // A rewritten table's end rows replace its last commit's.
+    if (!so_far_ && so_far_stmts_[table] != 0 && !end_rows_begun_[table]) {
+      end_rows_begun_[table] = true;
+      pipeline_.ClearBeforeRows(game_.tables[table].name);
     }
   }
   RowBuffer& row = so_far_ ? pipeline_.LiveRow(so_far_stmts_[table])
@@ -358,7 +369,8 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
 
 Status IndexWriter::WriteMeta(const Parser& parser, const SourceInfo& source) {
   Stmt s;
-  GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT INTO meta(key, value) VALUES(?, ?)"));
+  // (A live run's commits wrote meta rows: the end's replace them.)
+  GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"));
   MetaOut out;
   out.text = [&](const char* key, std::string_view v) { return s.Text(1, key).Text(2, v).Run(); };
   out.num = [&](const char* key, int64_t v) { return s.Text(1, key).Int(2, v).Run(); };
@@ -406,12 +418,20 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
   GEM_RETURN_IF_ERROR(num("first_tick", m.first_tick));
   // While live: the last commit's tick, which readers may ask of.
   GEM_RETURN_IF_ERROR(num("last_tick", live ? live_tick : m.last_tick));
-  // 0: no keyframes (gem-index --keyframe-seconds 0); readers then read
-  // each entity's state from its history.
-  // (A live index has none: they are built at the end.)
-  GEM_RETURN_IF_ERROR(num("keyframe_interval", live ? 0 : stats_.keyframe_interval));
-  GEM_RETURN_IF_ERROR(num("keyframe_max_logged", keyframe_max_logged_));
+  // Ticks between keyframes; 0: one interval for the whole replay
+  // (gem-index --keyframe-seconds 0), whose rows hold no state but the
+  // creation state.
+  GEM_RETURN_IF_ERROR(num("keyframe_interval", stats_.keyframe_interval));
+  GEM_RETURN_IF_ERROR(num("keyframe_max_logged", interval_settings_.max_logged));
   GEM_RETURN_IF_ERROR(num("keyframe_last_tick", live ? live_tick : max_tick_));
+  // While live: the first tick whose state is in the tail, not in the
+  // intervals' rows (the open interval's keyframe tick; -1 while the
+  // first is open).
+  if (live) {
+    GEM_RETURN_IF_ERROR(num("keyframe_open_tick", interval_ > 0 && next_boundary_ > 0
+                                                      ? next_boundary_ - interval_
+                                                      : -1));
+  }
   GEM_RETURN_IF_ERROR(num("game_start_tick", m.game_start_tick));
   GEM_RETURN_IF_ERROR(num("game_end_tick", m.game_end_tick));
   GEM_RETURN_IF_ERROR(num("truncated", m.truncated));
@@ -422,9 +442,11 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
   }
   GEM_RETURN_IF_ERROR(num("created_values", static_cast<int64_t>(stats_.created_values)));
   GEM_RETURN_IF_ERROR(num("entities", static_cast<int64_t>(stats_.entities)));
-  GEM_RETURN_IF_ERROR(num("chunk_format", 1));
-  GEM_RETURN_IF_ERROR(num("state_format", 1));
-  GEM_RETURN_IF_ERROR(num("max_changes_per_chunk", kMaxChangesPerChunk));
+  GEM_RETURN_IF_ERROR(num("chunk_format", kChunkFormatVersion));
+  GEM_RETURN_IF_ERROR(num("state_format", kStateFormatVersion));
+  GEM_RETURN_IF_ERROR(num("keyframe_format", kKeyframeFormatVersion));
+  GEM_RETURN_IF_ERROR(num("max_changes_per_run", interval_settings_.max_per_run));
+  GEM_RETURN_IF_ERROR(num("run_page_bytes", static_cast<int64_t>(kRunPageBytes)));
   GEM_RETURN_IF_ERROR(real("cell_width", summary.cell_width));
   GEM_RETURN_IF_ERROR(real("world_offset", summary.world_offset));
   GEM_RETURN_IF_ERROR(num("timeline_step", summary.timeline_step));
@@ -465,27 +487,28 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
 }
 
 Status IndexWriter::Analyze() {
-  // Every table but changes, which would cost a read of the whole index
-  // (its largest part); its statistics are written as ANALYZE would.
+  // Every table but changes and keyframes: read by their keys alone, they
+  // need no statistics, and ANALYZE would read them whole (most of the
+  // index).
   std::vector<std::string> tables;
   {
     Stmt list;
     GEM_RETURN_IF_ERROR(list.Prepare(
-        db_, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'changes' "
-             "AND name NOT LIKE 'sqlite_%' ORDER BY name"));
+        db_, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN "
+             "('changes', 'keyframes') AND name NOT LIKE 'sqlite_%' ORDER BY name"));
     GEM_RETURN_IF_ERROR(list.ForEachRow([&](sqlite3_stmt* row) {
       tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(row, 0)));
     }));
   }
   std::string sql;
   for (const std::string& t : tables) sql += "ANALYZE \"" + t + "\";";
-  GEM_RETURN_IF_ERROR(db_->Exec(sql));
-  if (changes_.key_stat().empty()) return Status::Ok();
-  Stmt stat;
-  GEM_RETURN_IF_ERROR(
-      stat.Prepare(db_, "INSERT INTO sqlite_stat1(tbl, idx, stat) "
-                        "VALUES('changes', 'changes', ?)"));
-  return stat.Text(1, changes_.key_stat()).Run();
+  return db_->Exec(sql);
+}
+
+void IndexWriter::FinalizeStatements() {
+  for (Insert& s : row_inserts_) s.Finalize();
+  page_insert_.Finalize();
+  block_insert_.Finalize();
 }
 
 Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
@@ -496,31 +519,35 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
     t = now;
     return s;
   };
-  // (A live index gets no commit of the end: the rows the end writes are
-  // of no one tick. Its readers see the last commit until the finished
-  // index replaces it.)
   // The worker's last batch; then the connection is this thread's again.
+  // (A live index's readers see the last commit until the end's.)
   pipeline_.Drain();
   GEM_RETURN_IF_ERROR(pipeline_.error());
   stats_.finish_drain_seconds = lap();
   const auto start = std::chrono::steady_clock::now();
 
-  // Classes.
+  // The last interval, as it stands; a live run's tail is then empty.
+  GEM_RETURN_IF_ERROR(store_->Finish());
+  if (live_ != nullptr) GEM_RETURN_IF_ERROR(live_->tail().Clear());
+  if (bulk_written) bulk_written();
+  stats_.finish_changes_seconds = lap();
+
+  // Classes and entities (a live run's commits wrote some: replaced).
+  const char* verb = live_ != nullptr ? "INSERT OR REPLACE" : "INSERT";
   Stmt cls;
-  GEM_RETURN_IF_ERROR(cls.Prepare(db_, "INSERT INTO classes(class_id, name) VALUES(?, ?)"));
+  GEM_RETURN_IF_ERROR(
+      cls.Prepare(db_, std::string(verb) + " INTO classes(class_id, name) VALUES(?, ?)"));
   const Schema& schema = parser.schema();
   for (size_t c = 0; c < schema.class_slots(); ++c) {
     const ClassInfo* info = schema.GetClass(static_cast<int32_t>(c));
     if (info == nullptr) continue;
     GEM_RETURN_IF_ERROR(cls.Int(1, info->id).Text(2, info->name).Run());
   }
-
-  // Entities, by lifetime id.
   Stmt ent;
   GEM_RETURN_IF_ERROR(ent.Prepare(
-      db_,
-      "INSERT INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
-      "deleted_tick) VALUES(?,?,?,?,?,?,?)"));
+      db_, std::string(verb) +
+               " INTO entities(entity, ent_index, serial, handle, class_id, created_tick, "
+               "deleted_tick) VALUES(?,?,?,?,?,?,?)"));
   for (size_t id = 1; id < entities_.size(); ++id) {
     const EntityRow& e = entities_[id];
     ent.Int(1, static_cast<int64_t>(id))
@@ -532,54 +559,50 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
     if (e.deleted_tick == kNoTick) ent.Null(7); else ent.Int(7, e.deleted_tick);
     GEM_RETURN_IF_ERROR(ent.Run());
   }
-
-  // Field changes, in key order.
-  Insert chunk;
-  GEM_RETURN_IF_ERROR(chunk.Prepare(
-      db_, "changes(entity, field_id, start_tick, seq, end_tick, count, data)", 7));
-  lap();
-  GEM_RETURN_IF_ERROR(WriteChangesAndKeyframes(&chunk, meta_.tick_interval));
-  if (bulk_written) bulk_written();
-  stats_.finish_changes_seconds = lap();
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
   stats_.pack_cpu_seconds = pipeline_.worker_cpu_seconds();
-  stats_.seal_cpu_seconds = changes_.seal_cpu_seconds();
-  stats_.field_changes = changes_.changes();
-  stats_.chunks = changes_.chunks();
-  stats_.peak_held_changes = changes_.peak_held();
-  stats_.chunk_trims = changes_.trims();
-  stats_.peak_sealed_bytes = changes_.peak_sealed_bytes();
+  stats_.intervals = store_->stats();
+  stats_.field_changes = stats_.intervals.changes;
+  stats_.pages = pages_->stats();
+  stats_.blocks = blocks_->stats();
   if (live_ != nullptr) {
     stats_.live_commits = live_->commits();
     stats_.live_last_tick = live_->last_commit_tick();
     stats_.live_commit_time_seconds = live_->commit_time_seconds();
-    stats_.live_chunk_rows = live_->chunk_rows_written();
+    stats_.live_tail_rows = live_->tail_rows_written();
+    GEM_RETURN_IF_ERROR(live_->BeginEnd());
   }
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
-  for (Insert& s : row_inserts_) s.Finalize();
+  FinalizeStatements();
   cls.Finalize();
   ent.Finalize();
-  chunk.Finalize();
   lap();
   GEM_RETURN_IF_ERROR(db_->Exec(kCreateIndexesSql));
   stats_.finish_indexes_seconds = lap();
   GEM_RETURN_IF_ERROR(Analyze());
   stats_.finish_analyze_seconds = lap();
   if (live_ != nullptr) {
+    // Written after ANALYZE: its statistics are then the plain run's.
     Stmt s;
-    GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT INTO meta(key, value) VALUES(?, ?)"));
+    GEM_RETURN_IF_ERROR(s.Prepare(db_, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)"));
     GEM_RETURN_IF_ERROR(s.Text(1, "live").Int(2, 0).Run());
     GEM_RETURN_IF_ERROR(s.Text(1, "live_tick").Int(2, live_committed_).Run());
     GEM_RETURN_IF_ERROR(s.Text(1, "live_commit_seconds").Real(2, live_commit_seconds_).Run());
+    GEM_RETURN_IF_ERROR(db_->Exec("DELETE FROM meta WHERE key = 'keyframe_open_tick'"));
   }
   GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));
   stats_.finish_commit_seconds = lap();
-  GEM_RETURN_IF_ERROR(db_->Exec(
-      "PRAGMA application_id=" + std::to_string(kApplicationId) +
-      "; PRAGMA user_version=" + std::to_string(kSchemaVersion) +
-      "; PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=DELETE;"));
+  if (live_ != nullptr) {
+    GEM_RETURN_IF_ERROR(live_->Finish());
+    live_.reset();
+  } else {
+    GEM_RETURN_IF_ERROR(db_->Exec(
+        "PRAGMA application_id=" + std::to_string(kApplicationId) +
+        "; PRAGMA user_version=" + std::to_string(kSchemaVersion) +
+        "; PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=DELETE;"));
+  }
   stats_.sqlite_seconds =
       pipeline_.row_seconds() +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

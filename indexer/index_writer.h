@@ -1,8 +1,16 @@
 // IndexWriter: the sink that turns a parse into a gem index (see
-// index_schema.h for the tables). Open() creates the schema in an empty
-// database and starts one transaction; the parser then reports to it; Finish()
-// writes what was held back (entities, field-change chunks in key order,
-// classes, metadata), builds the indexes and commits.
+// index_schema.h for the tables). Open() creates the schema and starts a
+// transaction; the parser then reports to it, and its rows, field changes
+// (interval_store.h) and keyframes reach SQLite as the parse goes, on the
+// pipeline's worker; Finish() writes the last interval, entities,
+// classes, the match summary and metadata, builds the indexes and
+// commits. A live run (live_index.h) writes the same rows to the same
+// file and commits as it goes; a plain run commits once.
+//
+// Keyframes come from the parser's own state: when the parse passes an
+// interval's end B (the first frame of a later tick starts), every live
+// entity's state, as the parser holds it then, is the next interval's
+// state at B.
 //
 // A failure to write stops the parse through Sink::Health().
 #ifndef GEM_INDEXER_INDEX_WRITER_H_
@@ -22,8 +30,10 @@
 #include "core/table_spec.h"
 #include "core/tick_order.h"
 #include "indexer/change_pipeline.h"
-#include "indexer/change_store.h"
+#include "indexer/interval_store.h"
 #include "indexer/live_index.h"
+#include "indexer/row_blocks.h"
+#include "indexer/run_pages.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {
@@ -40,36 +50,39 @@ struct SourceInfo {
 struct WriterStats {
   uint64_t field_changes = 0;     // after creation
   uint64_t created_values = 0;    // values in creation states
-  uint64_t chunks = 0;
-  uint64_t peak_held_changes = 0;  // in open chunks at once (ChangeStore::held)
-  uint64_t chunk_trims = 0;        // times the open chunks' budget closed some early
-  uint64_t peak_sealed_bytes = 0;  // the finish's chunk bytes held at once (ChangeStore)
+  IntervalStats intervals;        // the changes' rows and runs
+  RunPageStats pages;             // the changes table's rows
+  RowBlockStats blocks;           // the keyframes table's rows
   uint64_t entities = 0;
   uint64_t string_table_rows = 0;
   uint64_t game_table_rows = 0;  // rows of the game's own tables
-  KeyframeTotals keyframes;
-  int64_t keyframe_interval = 0;  // ticks; 0: none
+  int64_t keyframe_interval = 0;  // ticks; 0: one interval
+  uint64_t snapshots = 0;         // entity states taken from the parser at intervals' ends
   // Time in SQLite: the worker's row inserts during the parse (they
   // overlap it) and Finish() after the drain.
   double sqlite_seconds = 0;
   // Parts of Finish().
   double finish_drain_seconds = 0;   // waiting for the worker's last batch
-  double finish_changes_seconds = 0;
+  double finish_changes_seconds = 0;  // the last interval's rows
   double pipeline_wait_seconds = 0;  // parser thread waiting for the packing worker
   double finish_indexes_seconds = 0;
   double finish_commit_seconds = 0;
   double finish_analyze_seconds = 0;
-  // CPU seconds by thread: the packing worker's (chunks and the parse's
-  // rows) and WriteAll's sealing thread's (chunks read back, keyframe
-  // rows built).
+  // CPU seconds of the packing worker (runs, rows and the parse's inserts).
   double pack_cpu_seconds = 0;
-  double seal_cpu_seconds = 0;
-  // A live run's commits of the live index, the last one's tick, the
-  // worker's seconds in them, and chunk rows written (rewrites counted).
+  // A live run's commits, the last one's tick, the worker's seconds in
+  // them, and tail rows written.
   uint64_t live_commits = 0;
   int64_t live_last_tick = 0;
   double live_commit_time_seconds = 0;
-  uint64_t live_chunk_rows = 0;
+  uint64_t live_tail_rows = 0;
+};
+
+// A live run's output: the index at `path`, committed every
+// `commit_seconds` of game time.
+struct LiveOptions {
+  std::string path;
+  double commit_seconds = 1;
 };
 
 class IndexWriter : public Sink {
@@ -83,12 +96,15 @@ class IndexWriter : public Sink {
 
   // `timeline`: the timeline's columns, as match::TimelineColumnsFor
   // gives them for the replay's game; `game`: the tables the game's module
-  // writes (match::SchemaFor), whose rows come as OnTableRow. Closed
-  // chunks wait in a temporary file in `spill_directory` (the output's:
-  // the disk the index goes to anyway), so that memory follows the live
-  // entities, not the match.
+  // writes (match::SchemaFor), whose rows come as OnTableRow. A plain run
+  // writes into `db` as it was opened (empty); a live run (`live` not
+  // null) makes the index at live->path and opens `db` on it.
   Status Open(std::span<const MatchColumn> timeline, const GameSchema& game,
-              const std::string& spill_directory);
+              const LiveOptions* live = nullptr);
+  // The parser that reports to this writer: intervals' states are taken
+  // from its entities, a live commit's facts from its metadata. Before the
+  // parse.
+  void SetParser(Parser* parser) { parser_ = parser; }
   // Writes the held-back rows and the metadata, creates the indexes and
   // commits. `parser` gives the schema (classes, fields). `bulk_written`
   // (may be empty) is called once the changes table, the bulk of the
@@ -98,29 +114,23 @@ class IndexWriter : public Sink {
 
   const WriterStats& stats() const { return stats_; }
 
-  // A live run (live_index.h): after Open, before the parse, makes the
-  // live index at `path` (which must not exist) and commits it every
-  // `commit_seconds` of game time (at the first frame of a later tick),
-  // reading classes and the replay's facts from `parser` then, and the
-  // game's end-written tables as they stand (Parser::WriteSoFar).
-  Status OpenLive(const std::string& path, double commit_seconds, Parser* parser);
-
-  // After Finish: puts the finished index at `final_path` into the live
-  // one (LiveIndex::Finish).
-  Status FinishLive(const std::string& final_path);
   // A failed live run: the live index keeps its last commit, meta's
   // live_error saying `why`; with no commit of a tick yet, it is removed.
-  // Idempotent.
+  // Idempotent; nothing for a plain run.
   void AbandonLive(const Status& why);
   bool live() const { return live_ != nullptr; }
 
-  // Keyframes every `seconds` of game time (0: none), and how many of a
-  // field's changes in an interval a row logs (keyframe_builder.h). Before
-  // the parse.
+  // Keyframes every `seconds` of game time (0: one interval for the whole
+  // replay), and how many of a field's changes in an interval its row
+  // keeps (interval_store.h). Before Open.
   void SetKeyframes(double seconds, uint32_t max_logged) {
     keyframe_seconds_ = seconds;
-    keyframe_max_logged_ = max_logged;
+    interval_settings_.keyframes = seconds > 0;
+    interval_settings_.max_logged = max_logged;
   }
+  // The rest of the changes' settings (runs' sizes, the held budget: for
+  // tests and measurement). Before Open.
+  IntervalSettings* mutable_interval_settings() { return &interval_settings_; }
 
   // Sink.
   void OnEntityCreated(const TickInfo& t, const EntityRef& r,
@@ -146,7 +156,7 @@ class IndexWriter : public Sink {
   void OnFrameEnd(const TickInfo& t) override;
   void OnFieldRegistered(const ClassFields& fields, uint32_t field_id) override;
   // A row the worker failed to insert (disk full) stops the parse.
-  Status Health() const override { return pipeline_.error(); }
+  Status Health() const override { return error_.ok() ? pipeline_.error() : error_; }
 
  private:
   struct EntityRow {
@@ -177,27 +187,34 @@ class IndexWriter : public Sink {
   // A commit of the live index as the snapshot of `tick` (every row filed
   // under it or before is recorded).
   void LiveCommit(int64_t tick);
+  // The intervals that end before `next` (the tick about to start): each
+  // closes, and the parser's entities' states start the next.
+  void CloseIntervalsBefore(int64_t next);
+  // A live run's commit, when one is due before the tick `next` starts.
+  void LiveFrameStart(int64_t next);
+  // A live run: the live index's statements and the tables it rewrites.
+  Status OpenLive(const LiveOptions& live);
+  // Gives the pipeline every live entity's state as the parser holds it.
+  void SnapshotEntities();
   // Records the rows that describe a class's field (field_defs,
   // class_fields).
   void RecordField(const ClassFields& fields, uint32_t id);
-  // The keyframes table (keyframe_builder.h), beside WriteAll: the rows of
-  // entities with changes as their chunks are sealed, then the others.
-  Status WriteChangesAndKeyframes(Insert* chunk, double tick_interval);
   // Gathers the query planner's statistics (sqlite_stat1).
   Status Analyze();
+  // Finalizes every statement on the database (before it closes).
+  void FinalizeStatements();
 
   Db* db_;
   class Progress* progress_;
+  Parser* parser_ = nullptr;
   // The inserts' targets (table and columns) and column counts, by RowStmt
-  // then game table: the live index prepares the same.
+  // then game table.
   std::vector<std::pair<std::string, int>> row_targets_;
   std::vector<MatchColumn> timeline_;
-  // A live run's: the live index, the parser its commits read, ticks
-  // between commits (from the tick interval, once known), the last
-  // commit's tick, entities created or deleted since it, and the classes
-  // it wrote.
+  // A live run's: the live index, ticks between commits (from the tick
+  // interval, once known), the last commit's tick, entities created or
+  // deleted since it, and the classes it wrote.
   std::unique_ptr<LiveIndex> live_;
-  Parser* live_parser_ = nullptr;
   // While a commit takes the end-written tables' rows: game table rows go
   // to it alone, by statement so_far_stmts_[table] (0: not one of them).
   bool so_far_ = false;
@@ -213,6 +230,9 @@ class IndexWriter : public Sink {
   std::vector<uint64_t> live_entities_;
   size_t live_classes_ = 0;
   WriterStats stats_;
+  // The writer's own failure (a state the parser did not have), which
+  // stops the parse.
+  Status error_;
   ReplayMetadata meta_;
   // Until the match layer reports, it did not run.
   MatchSummary summary_ = [] {
@@ -240,14 +260,28 @@ class IndexWriter : public Sink {
   // The game's tables' inserts follow, table t at kRowStmts + t.
   static constexpr size_t kMaxGameTables = 64;
   Insert row_inserts_[kRowStmts + kMaxGameTables];
+  // A live run's rewritten tables whose end rows have begun (their last
+  // commit's rows cleared first), by game table.
+  std::vector<bool> end_rows_begun_;
   GameSchema game_;
   // How each quantized float field's values decode: distinct quantizers by
   // id, and each class's fields' ids (kNone: not a quantized float).
   QuantizerRegistry quantizer_ids_;
   std::vector<std::vector<uint16_t>> quantizers_;
-  ChangeStore changes_;
-  // Feeds changes_ and runs the rows on a worker thread.
-  ChangePipeline pipeline_{&changes_, row_inserts_};
+  // The changes' storage, run by the pipeline's worker: the changes and
+  // keyframes tables' inserts, and the intervals' store. Declared before
+  // the pipeline, which uses them until it is destroyed.
+  Stmt page_insert_, block_insert_;
+  std::unique_ptr<RunPages> pages_;
+  std::unique_ptr<RowBlocks> blocks_;
+  IntervalSettings interval_settings_;
+  std::unique_ptr<IntervalStore> store_;
+  // Intervals: ticks each spans (0: one interval, or not known yet), and
+  // the next end to pass.
+  int64_t interval_ = 0;
+  int64_t next_boundary_ = 0;
+  // Feeds the store and runs the rows on a worker thread.
+  ChangePipeline pipeline_{row_inserts_};
   std::vector<EntityRow> entities_;  // by lifetime id
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;
@@ -264,19 +298,8 @@ class IndexWriter : public Sink {
   std::string blob_scratch_;
   std::string json_scratch_;
   double keyframe_seconds_ = 0;
-  uint32_t keyframe_max_logged_ = 16;
   int64_t max_tick_ = INT64_MIN;  // the latest index tick given out
-  // With keyframes: where each entity's whole creation state (a state
-  // blob) lies in creation_spill_, by lifetime id, until its keyframes are
-  // built. In memory they grew with every entity ever created: a 36-minute
-  // Deadlock match's trooper waves held about 40 MB of them at the end.
-  struct SpilledState {
-    uint64_t offset = 0;
-    uint32_t size = 0;
-  };
-  std::vector<SpilledState> creation_states_;
-  ChunkSpill creation_spill_;
-  void KeepCreationState(uint64_t lifetime, std::string_view blob);
+  std::vector<FieldChange> snapshot_scratch_;
   // Distinct field descriptions (see RecordField) and their def_id.
   std::unordered_map<std::string, int64_t> field_defs_;
   std::string field_key_scratch_;

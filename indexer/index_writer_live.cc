@@ -1,6 +1,6 @@
-// IndexWriter's live run (live_index.h): when commits happen, what each
-// carries besides the parse's rows (entities, classes, meta), and how the
-// live index ends.
+// IndexWriter's live run (live_index.h): when commits happen, and what
+// each carries besides the parse's rows and the tail (entities, classes,
+// meta, the tables rewritten whole).
 #include "core/class_fields.h"
 #include "indexer/index_writer.h"
 #include "indexer/index_schema.h"
@@ -8,15 +8,11 @@
 
 namespace gem::index {
 
-void IndexWriter::OnFrameStart(const TickInfo& t) {
-  if (live_ == nullptr) return;
-  // This frame's tick N is later than every event so far: they are all
-  // in, and nothing happened between the last of them and N, so the
-  // snapshot is of tick N - 1 (the match layer's samples due before N are
-  // in too).
-  const int64_t next = ticks_.Peek(t);
+void IndexWriter::LiveFrameStart(int64_t next) {
+  // Nothing happened between the last event and N: the snapshot is of
+  // tick N - 1 (the match layer's samples due before N are in too).
   if (next <= max_tick_ || next - 1 <= live_committed_) return;
-  const double interval = live_parser_->metadata().tick_interval;
+  const double interval = parser_->metadata().tick_interval;
   const double due = live_committed_ == INT64_MIN
                          ? 0
                          : static_cast<double>(live_committed_) +
@@ -45,7 +41,7 @@ void IndexWriter::LiveCommit(int64_t tick) {
     if (e.deleted_tick == kNoTick) row.Null(); else row.Int(e.deleted_tick);
   }
   live_entities_.clear();
-  const Schema& schema = live_parser_->schema();
+  const Schema& schema = parser_->schema();
   if (schema.class_slots() != live_classes_) {
     for (size_t c = 0; c < schema.class_slots(); ++c) {
       const ClassInfo* info = schema.GetClass(static_cast<int32_t>(c));
@@ -67,8 +63,8 @@ void IndexWriter::LiveCommit(int64_t tick) {
     pipeline_.LiveRow(LiveIndex::kMetaRow).Text(key).Real(v);
     return Status::Ok();
   };
-  (void)EmitMeta(*live_parser_, live_parser_->metadata(), nullptr, true, tick, out);
-  MatchSummary so_far = live_parser_->summary_so_far();
+  (void)EmitMeta(*parser_, parser_->metadata(), nullptr, true, tick, out);
+  MatchSummary so_far = parser_->summary_so_far();
   if (so_far.ran) {
     // match_info and players as they stand (WriteMatchSummary's rows).
     so_far.last_tick = tick;
@@ -80,7 +76,7 @@ void IndexWriter::LiveCommit(int64_t tick) {
   // The game's end-written tables, as they stand (OnTableRow sends them
   // here while so_far_ is set).
   so_far_ = true;
-  live_parser_->WriteSoFar();
+  parser_->WriteSoFar();
   so_far_ = false;
   std::optional<LiveClock> clock;
   if (so_far.start_tick && (!live_clock_given_ || live_clockless_)) {
@@ -92,12 +88,8 @@ void IndexWriter::LiveCommit(int64_t tick) {
   live_committed_ = tick;
 }
 
-Status IndexWriter::OpenLive(const std::string& path, double commit_seconds,
-                             Parser* parser) {
-  live_parser_ = parser;
-  live_commit_seconds_ = commit_seconds;
-  live_ = std::make_unique<LiveIndex>(kMaxChangesPerChunk, ChangeStore::kMaxChunkBytes,
-                                      &quantizer_ids_);
+Status IndexWriter::OpenLive(const LiveOptions& live) {
+  live_commit_seconds_ = live.commit_seconds;
   const std::vector<std::string> clock_tables = ClockTables(game_);
   clock_columns_.assign(game_.tables.size(), -1);
   for (size_t t = 0; t < game_.tables.size(); ++t) {
@@ -113,33 +105,22 @@ Status IndexWriter::OpenLive(const std::string& path, double commit_seconds,
   // stand, after the live statements.
   std::vector<LiveIndex::Rewritten> rewritten;
   so_far_stmts_.assign(game_.tables.size(), 0);
+  end_rows_begun_.assign(game_.tables.size(), false);
   for (size_t t = 0; t < game_.tables.size(); ++t) {
     if (game_.tables[t].written != TableSpec::Written::kAtEnd) continue;
     so_far_stmts_[t] = static_cast<uint8_t>(LiveIndex::kLiveStmts + rewritten.size());
     rewritten.push_back({game_.tables[t].name, row_targets_[kRowStmts + t].first,
                          row_targets_[kRowStmts + t].second});
   }
-  Status s = live_->Open(
-      path, [this](Db* db) { return CreateSchema(db, timeline_); }, row_targets_, clock_tables,
-      rewritten);
-  if (!s.ok()) {
-    live_.reset();
-    return s;
-  }
+  GEM_RETURN_IF_ERROR(live_->Open(live.path, db_, clock_tables, rewritten));
   pipeline_.SetLive(live_.get());
   return Status::Ok();
 }
 
-Status IndexWriter::FinishLive(const std::string& final_path) {
-  if (live_ == nullptr) return Status::Ok();
-  Status s = live_->Finish(final_path);
-  live_.reset();
-  return s;
-}
-
 void IndexWriter::AbandonLive(const Status& why) {
   if (live_ == nullptr) return;
-  pipeline_.Abandon();  // the worker stops using it first
+  pipeline_.Abandon();  // the worker stops using the database first
+  FinalizeStatements();
   live_->Close(why.ToString());
   live_.reset();
 }

@@ -98,15 +98,23 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   std::string game;
   if (!Parser::ReadHeader(input.source(), &header, &game).ok()) game.clear();
 
+  // A plain run writes the temporary file, renamed onto `out` when whole;
+  // a live run (live_index.h) writes `out` itself, readable as it goes.
+  const bool live = options.commit_seconds > 0;
+  const LiveOptions live_options{out, options.commit_seconds};
   Db db;
-  GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
+  if (live) {
+    GEM_RETURN_IF_ERROR(output.PrepareLive());
+  } else {
+    GEM_RETURN_IF_ERROR(db.Open(output.temp_path()));
+  }
   // A stream's size is not known ahead: its progress shows no share.
   Progress progress(input.mapped() ? input.file().size() : 0, options.progress);
   auto owned_writer = std::make_unique<IndexWriter>(&db, &progress);
   IndexWriter& writer = *owned_writer;
   writer.SetKeyframes(options.keyframe_seconds, options.keyframe_max_logged);
   GEM_RETURN_IF_ERROR(writer.Open(match::TimelineColumnsFor(game), match::SchemaFor(game),
-                                  output.directory()));
+                                  live ? &live_options : nullptr));
 
   ParserOptions parser_options;
   parser_options.match_layer = options.match_layer;
@@ -120,12 +128,8 @@ Status IndexReplay(const std::string& replay, const std::string& out,
   }
   auto owned_parser = std::make_unique<Parser>(&writer, parser_options);
   Parser& parser = *owned_parser;
-  const bool live = options.commit_seconds > 0;
-  if (live) {
-    GEM_RETURN_IF_ERROR(output.PrepareLive());
-    GEM_RETURN_IF_ERROR(writer.OpenLive(out, options.commit_seconds, &parser));
-    input.SetWaiting([&parser] { parser.InputWaiting(); });
-  }
+  writer.SetParser(&parser);
+  if (live) input.SetWaiting([&parser] { parser.InputWaiting(); });
   // A live run that fails keeps its live index as the last commit left it
   // (IndexWriter::AbandonLive; a no-op once finished).
   struct LiveKeeper {
@@ -181,12 +185,13 @@ Status IndexReplay(const std::string& replay, const std::string& out,
 #endif
   }
   // The bulk of the file goes to disk while the smaller tables are written.
-  GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output] { output.StartWriteback(); }));
+  GEM_RETURN_IF_ERROR(writer.Finish(parser, source, [&output, live] {
+    if (!live) output.StartWriteback();
+  }));
   GEM_RETURN_IF_ERROR(db.Close());
   if (live) {
-    // The finished index goes into the live one (readers see it at their
-    // next read); the temporary file is then not needed.
-    GEM_RETURN_IF_ERROR(writer.FinishLive(output.temp_path()));
+    // The live index is the finished index now; the temporary file was
+    // never written.
     output.Abandon();
   } else {
     GEM_RETURN_IF_ERROR(output.Commit());

@@ -177,6 +177,7 @@ void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
                        std::to_string(ext->readers.KeyframeCacheBytes()) +
                        ",\"counters\":{\"seeks\":" + std::to_string(t.seeks) +
                        ",\"chunks_read\":" + std::to_string(t.chunks_read) +
+                       ",\"pages_read\":" + std::to_string(t.pages_read) +
                        ",\"states_read\":" + std::to_string(t.states_read) +
                        ",\"values_decoded\":" + std::to_string(t.values_decoded) +
                        ",\"state_walks\":" + std::to_string(t.state_walks) +

@@ -109,7 +109,10 @@ bool IndexReader::CheckFormat(std::string* error) {
   }
   if (pragma[1] != kIndexSchemaVersion) {
     *error = "gem: " + where + " is a gem index of schema version " + std::to_string(pragma[1]) +
-             "; this extension reads version " + std::to_string(kIndexSchemaVersion);
+             "; this extension reads version " + std::to_string(kIndexSchemaVersion) +
+             (pragma[1] < kIndexSchemaVersion
+                  ? ": index the replay again with this gem-index (gem-index --force REPLAY OUT.db)"
+                  : ": read it with the libgem of the gem-index that wrote it");
     return false;
   }
   return true;
@@ -172,7 +175,7 @@ bool IndexReader::LoadMeta(std::string* error) {
   if (!Prepare(&st,
                "SELECT key, value FROM " + Table("meta") +
                    " WHERE key IN ('last_tick', 'cell_width', 'world_offset',"
-                   " 'keyframe_interval', 'keyframe_last_tick', 'live')",
+                   " 'keyframe_interval', 'keyframe_last_tick', 'keyframe_open_tick', 'live')",
                error)) {
     return false;
   }
@@ -193,6 +196,8 @@ bool IndexReader::LoadMeta(std::string* error) {
           keyframe_interval_ = std::max<int64_t>(0, sqlite3_column_int64(st, 1));
         } else if (key == "keyframe_last_tick" && type == SQLITE_INTEGER) {
           keyframe_last_tick_ = sqlite3_column_int64(st, 1);
+        } else if (key == "keyframe_open_tick" && type == SQLITE_INTEGER) {
+          open_tick_ = sqlite3_column_int64(st, 1);
         } else if (key == "live" && type == SQLITE_INTEGER) {
           live_ = sqlite3_column_int64(st, 1) == 1;
         }
@@ -246,20 +251,9 @@ bool IndexReader::Open(std::string* error) {
   if (!CheckFormat(error) || !LoadEntities(error) || !LoadMeta(error) || !LoadClasses(error)) {
     return false;
   }
-  const std::string changes = Table("changes");
-  if (!Prepare(&last_chunk_,
-               "SELECT start_tick, data FROM " + changes +
-                   " WHERE entity = ?1 AND field_id = ?2 AND start_tick <= ?3"
-                   " ORDER BY start_tick DESC, seq DESC LIMIT 1",
-               error) ||
-      !Prepare(&chunk_range_,
-               "SELECT start_tick, data FROM " + changes +
-                   " WHERE entity = ?1 AND field_id = ?2 AND start_tick >= ?3 AND start_tick <= ?4"
-                   " ORDER BY start_tick, seq",
-               error) ||
-      !Prepare(&next_field_,
-               "SELECT field_id FROM " + changes +
-                   " WHERE entity = ?1 AND field_id > ?2 ORDER BY field_id LIMIT 1",
+  if (!Prepare(&page_, "SELECT data FROM " + Table("changes") + " WHERE id = ?1", error) ||
+      !Prepare(&tail_,
+               "SELECT seq, tick, data FROM " + Table("tail") + " WHERE entity = ?1 ORDER BY seq",
                error) ||
       !Prepare(&keyframe_,
                "SELECT key, last_entity, data FROM " + Table("keyframes") +

@@ -7,6 +7,7 @@
 #include "core/codec/chunk_codec.h"
 #include "core/codec/state_codec.h"
 #include "sqlext/index_columns.h"
+#include "sqlext/tail.h"
 
 namespace gem::sqlext {
 namespace {
@@ -22,7 +23,7 @@ void Own(Value* v, std::string* storage) {
 }  // namespace
 
 IndexReader::~IndexReader() {
-  for (sqlite3_stmt* st : {last_chunk_, chunk_range_, next_field_, state_, fields_, keyframe_}) {
+  for (sqlite3_stmt* st : {page_, tail_, state_, fields_, keyframe_}) {
     if (st != nullptr) sqlite3_finalize(st);
   }
 }
@@ -137,121 +138,187 @@ bool IndexReader::CreationValue(const EntityInfo& e, uint32_t field_id, bool* fo
   return true;
 }
 
-bool IndexReader::OpenChunk(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id,
-                            ChunkReader* r, std::string* error) {
-  ++counters_.chunks_read;
-  int64_t start = 0;
-  if (IntColumn(st, 0, INT64_MIN, INT64_MAX, &start) && r->Open(BlobColumn(st, 1), start)) {
-    return true;
+void IndexReader::StateInterval(int64_t tick, int64_t* slot, int64_t* k) const {
+  if (keyframe_interval_ <= 0) {
+    *slot = 0;
+    *k = -1;
+    return;
   }
-  *error = ChunkDamaged(st, e, field_id);
-  return false;
+  // Past the last tick the rows cover, the last row (nothing changes
+  // after it).
+  *k = KeyframeTickOf(std::max<int64_t>(std::min(tick, keyframe_last_tick_), -1),
+                      keyframe_interval_);
+  *slot = KeyframeSlot(*k, keyframe_interval_);
 }
 
-std::string IndexReader::ChunkDamaged(sqlite3_stmt* st, const EntityInfo& e,
-                                      uint32_t field_id) const {
-  return Damaged("table changes, entity " + std::to_string(e.entity) + " field_id " +
-                     std::to_string(field_id) + " start_tick " + ColumnForMessage(st, 0),
-                 "data does not decode");
+void IndexReader::ChangeInterval(int64_t tick, int64_t* slot, int64_t* k) const {
+  if (keyframe_interval_ <= 0) {
+    *slot = 0;
+    *k = -1;
+    return;
+  }
+  // An interval holds the changes of (K, K + E].
+  const int64_t t = std::max<int64_t>(std::min(tick, keyframe_last_tick_), -1);
+  *k = KeyframeTickOf(t - 1, keyframe_interval_);
+  *slot = KeyframeSlot(*k, keyframe_interval_);
 }
 
-IndexReader::Latest IndexReader::LatestChange(const EntityInfo& e, uint32_t field_id,
-                                              int64_t tick, FoundValue* out,
-                                              std::string* storage, std::string* error) {
-  *out = FoundValue();
-  sqlite3_reset(last_chunk_);
-  sqlite3_bind_int64(last_chunk_, 1, e.entity);
-  sqlite3_bind_int64(last_chunk_, 2, field_id);
-  sqlite3_bind_int64(last_chunk_, 3, tick);
-  ++counters_.seeks;
-  const int rc = sqlite3_step(last_chunk_);
-  if (rc != SQLITE_ROW) {
-    sqlite3_reset(last_chunk_);
-    if (rc == SQLITE_DONE) return Latest::kNone;
-    *error = ReadFailed("table changes");
-    return Latest::kError;
-  }
-  ChunkReader r;
-  if (!OpenChunk(last_chunk_, e, field_id, &r, error)) {
-    sqlite3_reset(last_chunk_);
-    return Latest::kError;
-  }
-  const size_t at_or_before = r.LastAtOrBefore(tick, &out->tick, &out->value);
-  counters_.values_decoded += at_or_before;
-  out->found = at_or_before > 0;
-  if (!r.ok()) {
-    *error = ChunkDamaged(last_chunk_, e, field_id);
-    sqlite3_reset(last_chunk_);
-    return Latest::kError;
-  }
-  Own(&out->value, storage);  // before the reset: strings point into the row
-  sqlite3_reset(last_chunk_);
-  return out->found ? Latest::kChange : Latest::kNone;
+std::string IndexReader::RunDamaged(const EntityInfo& e, uint32_t field_id,
+                                    const KeyframeRows::Run& run, const std::string& what) const {
+  return Damaged("table changes, id " + std::to_string(run.page) + " (entity " +
+                     std::to_string(e.entity) + " field_id " + std::to_string(field_id) +
+                     ", a run at offset " + std::to_string(run.offset) + ")",
+                 what);
 }
 
-bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
-                          FoundValue* out, std::string* storage, std::string* error) {
-  switch (LatestChange(e, field_id, tick, out, storage, error)) {
-    case Latest::kError:
+bool IndexReader::OpenRun(const EntityInfo& e, uint32_t field_id, int64_t k,
+                          const KeyframeRows::Run& run, ChunkReader* r, std::string* error) {
+  if (pages_.empty()) pages_.resize(kPageSlots);
+  PageSlot& slot = pages_[static_cast<uint64_t>(run.page) % kPageSlots];
+  if (slot.id != run.page) {
+    slot.id = 0;
+    sqlite3_reset(page_);
+    sqlite3_bind_int64(page_, 1, run.page);
+    ++counters_.seeks;
+    const int rc = sqlite3_step(page_);
+    if (rc != SQLITE_ROW) {
+      sqlite3_reset(page_);
+      *error = rc == SQLITE_DONE ? RunDamaged(e, field_id, run, "no such row")
+                                 : ReadFailed("table changes, id " + std::to_string(run.page));
       return false;
-    case Latest::kChange:
-      if (out->value.is_none()) out->found = false;  // dropped by an array shrink
-      return true;
-    case Latest::kNone:
-      break;
+    }
+    if (sqlite3_column_type(page_, 0) != SQLITE_BLOB) {
+      sqlite3_reset(page_);
+      *error = RunDamaged(e, field_id, run, "data is not a blob");
+      return false;
+    }
+    slot.data.assign(BlobColumn(page_, 0));
+    sqlite3_reset(page_);
+    slot.id = run.page;
+    ++counters_.pages_read;
   }
-  // No change at or before the tick: the creation state has the value.
-  bool found = false;
+  ++counters_.chunks_read;
+  const uint64_t end = uint64_t{run.offset} + run.length;
+  if (end > slot.data.size()) {
+    *error = RunDamaged(e, field_id, run, "the run passes the row's end");
+    return false;
+  }
+  const int64_t first = static_cast<int64_t>(static_cast<uint64_t>(k) + run.tick);
+  if (!r->Open(std::string_view(slot.data).substr(run.offset, run.length), first)) {
+    *error = RunDamaged(e, field_id, run, "data does not decode");
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// The later field `field` of a decoded row, or null.
+const KeyframeRows::Later* FindLater(const KeyframeRows& rows, const KeyframeRows::Row& row,
+                                     uint32_t field) {
+  uint32_t lo = row.later.begin, hi = row.later.end;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (rows.later(mid).field < field) lo = mid + 1; else hi = mid;
+  }
+  return lo < row.later.end && rows.later(lo).field == field ? &rows.later(lo) : nullptr;
+}
+
+// The state value of `field` in a decoded row, or null.
+const KeyframeRows::Entry* FindState(const KeyframeRows& rows, const KeyframeRows::Row& row,
+                                     uint32_t field) {
+  uint32_t lo = row.state.begin, hi = row.state.end;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (rows.state(mid).field < field) lo = mid + 1; else hi = mid;
+  }
+  return lo < row.state.end && rows.state(lo).field == field ? &rows.state(lo) : nullptr;
+}
+
+}  // namespace
+
+bool IndexReader::LatestValue(const EntityInfo& e, uint32_t field_id, int64_t tick,
+                              FoundValue* out, std::string* storage, std::string* error) {
+  *out = FoundValue();
+  if (InTail(tick)) {
+    std::shared_ptr<const TailEntity> tail;
+    if (!Tail(e, &tail, error)) return false;
+    return TailValue(*tail, field_id, tick, out, storage);
+  }
+  int64_t slot, k;
+  StateInterval(tick, &slot, &k);
+  std::shared_ptr<const KeptBlock> block;
+  const KeyframeRows::Row* row = nullptr;
+  if (!KeyframeRow(e, slot, k, &block, &row, error)) return false;
+  ++counters_.keyframes_read;
+  const KeyframeRows& rows = block->rows;
+  const uint64_t offset = static_cast<uint64_t>(tick) - static_cast<uint64_t>(k);
   Value v;
-  if (!CreationValue(e, field_id, &found, &v, error)) return false;
-  if (found && !v.is_none()) {
+  if (const KeyframeRows::Later* l = FindLater(rows, *row, field_id); l != nullptr) {
+    if (!l->runs()) {
+      if (rows.LatestLogged(*l, offset, &v)) {
+        ++counters_.values_decoded;
+        out->found = !v.is_none();
+        out->tick = tick;
+        out->value = v;
+        Own(&out->value, storage);
+        return true;
+      }
+    } else if (const int64_t i = rows.LatestRun(*l, offset); i >= 0) {
+      const KeyframeRows::Run& run = rows.run(static_cast<uint32_t>(i));
+      ChunkReader r;
+      if (!OpenRun(e, field_id, k, run, &r, error)) return false;
+      const size_t n = r.LastAtOrBefore(tick, &out->tick, &out->value);
+      counters_.values_decoded += n;
+      if (!r.ok() || n == 0) {
+        *error = RunDamaged(e, field_id, run, "data does not decode");
+        return false;
+      }
+      out->found = !out->value.is_none();
+      Own(&out->value, storage);
+      return true;
+    }
+  }
+  if (const KeyframeRows::Entry* st = FindState(rows, *row, field_id); st != nullptr) {
+    rows.Get(*st, &out->value);
     ++counters_.values_decoded;
     out->found = true;
-    out->tick = e.created_tick;
-    out->value = v;
+    out->tick = k;
     Own(&out->value, storage);
   }
   return true;
 }
 
-bool IndexReader::ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out,
-                                std::string* error) {
-  out->clear();
-  int64_t after = -1;
-  for (;;) {
-    sqlite3_reset(next_field_);
-    sqlite3_bind_int64(next_field_, 1, e.entity);
-    sqlite3_bind_int64(next_field_, 2, after);
-    ++counters_.seeks;
-    int rc = sqlite3_step(next_field_);
-    if (rc == SQLITE_DONE) break;
-    // Each id must be an integer past the last one: anything else (a text
-    // or real id sorts past every integer) would be found again forever.
-    int64_t id = 0;
-    if (rc != SQLITE_ROW || !IntColumn(next_field_, 0, after + 1, UINT32_MAX, &id)) {
-      const std::string where = "table changes, entity " + std::to_string(e.entity);
-      *error = rc != SQLITE_ROW ? ReadFailed(where)
-                                : Damaged(where, "field_id " + ColumnForMessage(next_field_, 0) +
-                                                     " is not a field id");
-      sqlite3_reset(next_field_);
-      return false;
-    }
-    after = id;
-    out->push_back(static_cast<uint32_t>(id));
-  }
-  sqlite3_reset(next_field_);
-  return true;
+bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
+                          FoundValue* out, std::string* storage, std::string* error) {
+  return LatestValue(e, field_id, tick, out, storage, error);
 }
 
 bool IndexReader::FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out,
                                    std::string* error) {
-  std::vector<uint32_t> changed;
-  if (!ChangedFields(e, &changed, error)) return false;
   out->clear();
-  // Decoded for CreationValue, which a walk of these fields asks next.
   if (!CreationValues(e, error)) return false;
   for (const auto& [f, v] : creation_values_) out->push_back(f);
-  out->insert(out->end(), changed.begin(), changed.end());
+  // Every field that changed in one of the entity's intervals.
+  const int64_t end = e.deleted_tick == INT64_MAX ? keyframe_last_tick_ : e.deleted_tick;
+  int64_t slot, k, last_slot, last_k;
+  ChangeInterval(e.created_tick, &slot, &k);
+  ChangeInterval(end, &last_slot, &last_k);
+  for (; slot <= last_slot; ++slot, k += keyframe_interval_) {
+    if (live_ && k >= open_tick_) break;  // the tail's, below
+    std::shared_ptr<const KeptBlock> block;
+    const KeyframeRows::Row* row = nullptr;
+    if (!KeyframeRow(e, slot, k, &block, &row, error)) return false;
+    for (uint32_t i = row->later.begin; i < row->later.end; ++i) {
+      out->push_back(block->rows.later(i).field);
+    }
+    if (keyframe_interval_ <= 0) break;
+  }
+  if (live_ && std::max(end, e.created_tick) >= open_tick_) {
+    std::shared_ptr<const TailEntity> tail;
+    if (!Tail(e, &tail, error)) return false;
+    TailFields(*tail, out);
+  }
   std::sort(out->begin(), out->end());
   out->erase(std::unique(out->begin(), out->end()), out->end());
   return true;
@@ -261,11 +328,8 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
                           const std::vector<uint32_t>* only,
                           const std::function<void(uint32_t, const Value&)>& emit,
                           std::string* error) {
-  if (WalksKeyframes(only)) {
-    return KeyframeStateAt(e, tick, only, emit, error);
-  }
-  if (only != nullptr) {
-    // Named fields: one seek each (and the creation state at most once).
+  if (!WalksKeyframes(only)) {
+    // A few named fields: each on its own.
     for (uint32_t f : *only) {
       FoundValue found;
       std::string storage;
@@ -274,49 +338,17 @@ bool IndexReader::StateAt(const EntityInfo& e, int64_t tick,
     }
     return true;
   }
-  // Every field: the creation values, then the latest change of each field
-  // that has changes.
-  struct Item {
-    uint32_t field;
-    Value value;          // a creation-state string points into state_blob_
-    std::string storage;  // a change's string bytes, when owned
-    bool owned;
-  };
-  std::vector<Item> items;
-  if (!EachStateValue(
-          e,
-          [&](uint32_t f, const Value& v) {
-            ++counters_.values_decoded;
-            items.push_back({f, v, {}, false});
-            return true;
-          },
-          error)) {
-    return false;
+  KeyframeWalk walk;
+  if (!walk.Start(this, e, tick, only, error)) return false;
+  uint32_t field;
+  Value v;
+  for (;;) {
+    switch (walk.Next(&field, &v, error)) {
+      case KeyframeWalk::Step::kField: emit(field, v); break;
+      case KeyframeWalk::Step::kEnd: return true;
+      case KeyframeWalk::Step::kError: return false;
+    }
   }
-  std::vector<uint32_t> changed;
-  if (!ChangedFields(e, &changed, error)) return false;
-  for (uint32_t f : changed) {
-    FoundValue latest;
-    std::string storage;
-    const Latest got = LatestChange(e, f, tick, &latest, &storage, error);
-    if (got == Latest::kError) return false;
-    if (got == Latest::kNone) continue;
-    // Items stay sorted by field: the creation state is, and changed
-    // fields come in ascending order.
-    auto it = std::lower_bound(items.begin(), items.end(), f,
-                               [](const Item& i, uint32_t field) { return i.field < field; });
-    if (it == items.end() || it->field != f) it = items.insert(it, {f, {}, {}, false});
-    it->value = latest.value;
-    it->storage = std::move(storage);
-    it->owned = true;
-  }
-  for (Item& i : items) {
-    // An owned string's bytes are in its storage, which may have moved with
-    // the vector: point at it only now.
-    if (i.owned && i.value.kind == ValueKind::kString) i.value.s = i.storage;
-    if (!i.value.is_none()) emit(i.field, i.value);
-  }
-  return true;
 }
 
 bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, int64_t hi,
@@ -330,46 +362,59 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
     if (!CreationValue(e, field_id, &found, &v, error)) return false;
     if (found && !v.is_none()) emit(e.created_tick, v);
   }
-  // Start at the last chunk beginning at or before `lo` (it may reach it).
-  int64_t from = INT64_MIN;
-  sqlite3_reset(last_chunk_);
-  sqlite3_bind_int64(last_chunk_, 1, e.entity);
-  sqlite3_bind_int64(last_chunk_, 2, field_id);
-  sqlite3_bind_int64(last_chunk_, 3, lo);
-  ++counters_.seeks;
-  if (sqlite3_step(last_chunk_) == SQLITE_ROW) from = sqlite3_column_int64(last_chunk_, 0);
-  sqlite3_reset(last_chunk_);
-
-  sqlite3_reset(chunk_range_);
-  sqlite3_bind_int64(chunk_range_, 1, e.entity);
-  sqlite3_bind_int64(chunk_range_, 2, field_id);
-  sqlite3_bind_int64(chunk_range_, 3, from);
-  sqlite3_bind_int64(chunk_range_, 4, hi);
-  ++counters_.seeks;
-  int rc;
-  while ((rc = sqlite3_step(chunk_range_)) == SQLITE_ROW) {
-    ChunkReader r;
-    if (!OpenChunk(chunk_range_, e, field_id, &r, error)) {
-      sqlite3_reset(chunk_range_);
-      return false;
+  // The entity's intervals that hold changes in [lo, hi] (no change comes
+  // before its creation or after its deletion).
+  const int64_t from = std::max(lo, e.created_tick);
+  const int64_t to =
+      std::min(hi, e.deleted_tick == INT64_MAX ? keyframe_last_tick_ : e.deleted_tick);
+  if (to < from) return true;
+  int64_t slot, k, last_slot, last_k;
+  ChangeInterval(from, &slot, &k);
+  ChangeInterval(to, &last_slot, &last_k);
+  for (; slot <= last_slot; ++slot, k += keyframe_interval_) {
+    if (live_ && k >= open_tick_) break;  // the tail's, below
+    std::shared_ptr<const KeptBlock> block;
+    const KeyframeRows::Row* row = nullptr;
+    if (!KeyframeRow(e, slot, k, &block, &row, error)) return false;
+    ++counters_.keyframes_read;
+    const KeyframeRows& rows = block->rows;
+    const KeyframeRows::Later* l = FindLater(rows, *row, field_id);
+    if (l != nullptr && !l->runs()) {
+      rows.ForEachLogged(*l, [&](uint32_t offset, const Value& v) {
+        const int64_t t = static_cast<int64_t>(static_cast<uint64_t>(k) + offset);
+        ++counters_.values_decoded;
+        if (t >= lo && t <= hi) emit(t, v);
+      });
+    } else if (l != nullptr) {
+      // The runs from the last one starting at or before `lo` on.
+      const uint64_t lo_offset =
+          lo > k ? static_cast<uint64_t>(lo) - static_cast<uint64_t>(k) : 0;
+      int64_t i = rows.LatestRun(*l, lo_offset);
+      if (i < 0) i = l->begin;
+      for (; i < static_cast<int64_t>(l->begin + l->count()); ++i) {
+        const KeyframeRows::Run& run = rows.run(static_cast<uint32_t>(i));
+        if (static_cast<int64_t>(static_cast<uint64_t>(k) + run.tick) > hi) break;
+        ChunkReader r;
+        if (!OpenRun(e, field_id, k, run, &r, error)) return false;
+        int64_t t;
+        Value v;
+        while (r.Next(&t, &v)) {
+          if (t > hi) break;
+          ++counters_.values_decoded;
+          if (t >= lo) emit(t, v);
+        }
+        if (!r.ok()) {
+          *error = RunDamaged(e, field_id, run, "data does not decode");
+          return false;
+        }
+      }
     }
-    int64_t t;
-    Value v;
-    while (r.Next(&t, &v)) {
-      if (t > hi) break;
-      ++counters_.values_decoded;
-      if (t >= lo) emit(t, v);
-    }
-    if (!r.ok()) {
-      *error = ChunkDamaged(chunk_range_, e, field_id);
-      sqlite3_reset(chunk_range_);
-      return false;
-    }
+    if (keyframe_interval_ <= 0) break;
   }
-  sqlite3_reset(chunk_range_);
-  if (rc != SQLITE_DONE) {
-    *error = ReadFailed("table changes");
-    return false;
+  if (live_ && to > open_tick_) {
+    std::shared_ptr<const TailEntity> tail;
+    if (!Tail(e, &tail, error)) return false;
+    TailChanges(*tail, field_id, lo, hi, emit);
   }
   return true;
 }
@@ -472,6 +517,7 @@ ReadCounters Readers::Totals() const {
   for (const auto& [name, r] : readers_) {
     const ReadCounters& c = const_cast<IndexReader&>(*r).counters();
     t.seeks += c.seeks;
+    t.pages_read += c.pages_read;
     t.chunks_read += c.chunks_read;
     t.states_read += c.states_read;
     t.values_decoded += c.values_decoded;

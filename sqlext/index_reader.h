@@ -2,9 +2,12 @@
 // attached name) for the extension's functions, with what every query needs
 // cached: the entities' lifetimes and classes, and each class's fields.
 //
-// Reads go through the connection the extension is loaded into; one index
-// seek per field answers an as-of question (the last chunk starting at or
-// before the tick, else the entity's creation state).
+// Reads go through the connection the extension is loaded into. An entity's
+// values at a tick are its row of the interval holding the tick (keyframes:
+// core/codec/keyframe_codec.h), found in its block and decoded once (the
+// reader keeps the blocks it read), and, for a field that changes often,
+// one run of the changes table; a live index's open interval is its tail
+// (index_schema.h).
 //
 // The index is untrusted input (people share them): every id, tick and
 // blob read is checked before use (index_columns.h), and a row that is not
@@ -28,21 +31,19 @@
 #include <vector>
 
 #include "core/codec/keyframe_block.h"
+#include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/keyframe_rows.h"
 #include "core/value.h"
 #include "sqlext/sqlite_api.h"
 
-namespace gem {
-class ChunkReader;
-}
-
 namespace gem::sqlext {
 
 // Counters that show what a query touched (gem_debug() reports them).
 struct ReadCounters {
-  uint64_t seeks = 0;          // chunk look-ups issued
-  uint64_t chunks_read = 0;    // chunk blobs decoded
+  uint64_t seeks = 0;          // rows looked up (keyframe blocks, pages, tail rows)
+  uint64_t chunks_read = 0;    // runs decoded
+  uint64_t pages_read = 0;     // changes rows read
   uint64_t states_read = 0;    // creation-state blobs decoded
   uint64_t state_walks = 0;    // creation states read through value by value
   uint64_t values_decoded = 0;
@@ -102,6 +103,8 @@ struct FoundValue {
   Value value;
 };
 
+struct TailEntity;  // tail.h
+
 class IndexReader {
  public:
   IndexReader(sqlite3* db, std::string schema) : db_(db), schema_(std::move(schema)) {}
@@ -135,27 +138,25 @@ class IndexReader {
   // Every field value of `e` as of `tick`: `emit(field_id, value)` in
   // ascending field id; values dropped by an array shrink are skipped.
   // `only` (ascending field ids, may be null) restricts the fields
-  // emitted: fewer than kKeyframeFields are one seek each, no other field
-  // touched; more (with keyframes) are read from the keyframe row, seeking
-  // only those of them that change often.
+  // emitted: fewer than kWalkFields are read one by one, more from a walk
+  // of the entity's row.
   bool StateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
                const std::function<void(uint32_t, const Value&)>& emit, std::string* error);
-  // Whether StateAt with `only` reads keyframe rows (KeyframeWalk can).
+  // Whether StateAt with `only` walks the entity's row (KeyframeWalk can).
   bool WalksKeyframes(const std::vector<uint32_t>* only) const {
-    return keyframe_interval_ > 0 && (only == nullptr || only->size() >= kKeyframeFields);
+    return only == nullptr || only->size() >= kWalkFields;
   }
 
  private:
   struct KeptBlock;  // (below)
 
  public:
-  // StateAt from the entity's keyframe row, one field at a time, for a
-  // cursor that returns each field as it reaches it, with nothing gathered
-  // first (keyframe_state.cc): the same fields, values and order. For a
-  // reader that WalksKeyframes(only). Between calls the caller may run
-  // other queries on this reader: the walk holds the block it reads (which
-  // they may let go of) and reaches the block's arrays by position (which
-  // their decoding may move).
+  // StateAt from the entity's row, one field at a time, for a cursor that
+  // returns each field as it reaches it, with nothing gathered first
+  // (keyframe_state.cc): the same fields, values and order. Between calls
+  // the caller may run other queries on this reader: the walk holds the
+  // block it reads (which they may let go of) and reaches the block's
+  // arrays by position (which their decoding may move).
   class KeyframeWalk {
    public:
     enum class Step { kField, kEnd, kError };
@@ -167,13 +168,17 @@ class IndexReader {
     // kEnd after the last; kError with *error set.
     Step Next(uint32_t* field, Value* value, std::string* error);
     // Lets go of the block.
-    void Clear() { block_.reset(); }
+    void Clear() {
+      block_.reset();
+      tail_.reset();
+    }
 
    private:
     // Whether `only_` (not null) names the field.
     bool Wanted(uint32_t field);
     // State value `at` of the row into *value.
     void GetState(const KeyframeRows& rows, uint32_t at, Value* value);
+    Step NextInTail(uint32_t* field, Value* value);
 
     IndexReader* reader_ = nullptr;
     const EntityInfo* entity_ = nullptr;
@@ -184,6 +189,11 @@ class IndexReader {
     std::shared_ptr<const KeptBlock> block_;
     const KeyframeRows::Row* row_ = nullptr;
     uint32_t state_at_ = 0, later_at_ = 0;  // the merge's places
+    // A tick of a live index's open interval: the state gathered from the
+    // tail, walked in order.
+    std::shared_ptr<const TailEntity> tail_;
+    std::vector<std::pair<uint32_t, Value>> tail_state_;
+    size_t tail_at_ = 0;
     std::string string_;  // the last string returned, when not the block's
   };
 
@@ -192,15 +202,12 @@ class IndexReader {
   bool Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, int64_t hi,
                const std::function<void(int64_t, const Value&)>& emit, std::string* error);
 
-  // Field ids of `e` that have change rows (ascending).
-  bool ChangedFields(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
-
   // The value of field `field_id` of `e` as of each tick first, first +
   // step, ... <= last (all within e's life), by one pass over the field's
   // changes: emit(tick, value) for each tick at which it has a value.
   // `start`, when given, is the field's value as of `first` (found or not:
-  // a caller that read the entity's whole state at `first` from its
-  // keyframe), saving the seek for it.
+  // a caller that read the entity's whole state at `first`), saving the
+  // look-up for it.
   bool Sample(const EntityInfo& e, uint32_t field_id, int64_t first, int64_t last,
               int64_t step, const std::function<void(int64_t, const Value&)>& emit,
               std::string* error, const FoundValue* start = nullptr);
@@ -208,19 +215,11 @@ class IndexReader {
   // From meta: the last tick of the replay, and the game's position rule
   // (world = cell * cell_width - world_offset + offset; 0 when unknown).
   int64_t last_tick() const { return last_tick_; }
-  // Ticks between keyframes (0: the index has none).
+  // Ticks between keyframes (0: one interval for the whole replay).
   int64_t keyframe_interval() const { return keyframe_interval_; }
   double cell_width() const { return cell_width_; }
   double world_offset() const { return world_offset_; }
 
- private:
-  // The last change of a field at or before `tick` (its value may be none:
-  // dropped by an array shrink); kNone when it had none since creation.
-  enum class Latest { kError, kNone, kChange };
-  Latest LatestChange(const EntityInfo& e, uint32_t field_id, int64_t tick, FoundValue* out,
-                      std::string* storage, std::string* error);
-
- public:
   // Field ids of `e` that ever had a value: its creation state and its
   // changed fields (ascending, distinct).
   bool FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
@@ -253,10 +252,17 @@ class IndexReader {
   bool LoadMeta(std::string* error);
   bool LoadClasses(std::string* error);
 
-  // StateAt through a KeyframeWalk; `only` as StateAt's.
-  bool KeyframeStateAt(const EntityInfo& e, int64_t tick, const std::vector<uint32_t>* only,
-                       const std::function<void(uint32_t, const Value&)>& emit,
-                       std::string* error);
+  // The interval whose row holds the state at `tick` (slot, keyframe
+  // tick), and the one whose row holds a change at `tick`.
+  void StateInterval(int64_t tick, int64_t* slot, int64_t* k) const;
+  void ChangeInterval(int64_t tick, int64_t* slot, int64_t* k) const;
+  // Whether the state at `tick` is a live index's open interval's (the
+  // tail's).
+  bool InTail(int64_t tick) const { return live_ && tick >= open_tick_; }
+  // The value of `field_id` of `e` as of `tick` from e's row (or the
+  // tail): *out->found false when it has none.
+  bool LatestValue(const EntityInfo& e, uint32_t field_id, int64_t tick, FoundValue* out,
+                   std::string* storage, std::string* error);
   std::string KeyframeKeyText(const EntityInfo& e, int64_t keyframe_tick) const;
 
   bool ReadState(const EntityInfo& e, std::string* error);
@@ -270,9 +276,8 @@ class IndexReader {
   std::string StateKey(const EntityInfo& e) const;
   // Field `field_id`'s value in e's creation state (*found false when it
   // has none there), by a binary search of the state decoded once per
-  // entity: a walk of every field asks for each in turn. The value's
-  // string points into state_blob_ (valid until another entity's state is
-  // read).
+  // entity. The value's string points into state_blob_ (valid until
+  // another entity's state is read).
   bool CreationValue(const EntityInfo& e, uint32_t field_id, bool* found, Value* value,
                      std::string* error);
   // Decodes e's creation state into creation_values_, unless it holds it.
@@ -281,10 +286,19 @@ class IndexReader {
   // until it returns false.
   template <typename Visit>
   bool EachStateValue(const EntityInfo& e, Visit&& visit, std::string* error);
-  // Opens the chunk in row `st` (start_tick, data) of e's field.
-  bool OpenChunk(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id, ChunkReader* r,
-                 std::string* error);
-  std::string ChunkDamaged(sqlite3_stmt* st, const EntityInfo& e, uint32_t field_id) const;
+
+  // Run `run` of field `field_id` of e's row of keyframe tick `k`, opened
+  // in *r (its bytes are the reader's page copy, valid until the next run
+  // is read). False with *error set when the page is missing or the run
+  // does not decode.
+  bool OpenRun(const EntityInfo& e, uint32_t field_id, int64_t k, const KeyframeRows::Run& run,
+               ChunkReader* r, std::string* error);
+  std::string RunDamaged(const EntityInfo& e, uint32_t field_id, const KeyframeRows::Run& run,
+                         const std::string& what) const;
+
+  // The tail's state of `e` (a live index's open interval): its rows read
+  // once per reader (tail.cc). False with *error set.
+  bool Tail(const EntityInfo& e, std::shared_ptr<const TailEntity>* out, std::string* error);
 
   sqlite3* db_;
   std::string schema_;
@@ -298,17 +312,16 @@ class IndexReader {
   double cell_width_ = 0;
   double world_offset_ = 0;
   int64_t keyframe_interval_ = 0;
-  int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick keyframes cover
+  int64_t keyframe_last_tick_ = INT64_MAX;  // the last tick the intervals' rows cover
+  int64_t open_tick_ = INT64_MAX;  // a live index's: the open interval's keyframe tick
   ReadCounters counters_;
   // Keyframe blocks already read, by key (KeyframeBlockKey), with the rows
   // of them read so far decoded (KeyframeRows), up to kf_cache_limit_:
   // a whole-state query reads each block of its interval and decodes each
   // row, and the next query at a tick of that interval (a viewer playing or
   // scrubbing) finds them here and decodes nothing. When a block read
-  // would pass the bound, the blocks used least recently make room. On the
-  // 60-minute synthetic index every row of one interval takes about 3.8 MB
-  // decoded, its blocks' bodies included: 64 MiB keeps all 16 intervals.
-  // A block let go of lives on while a KeyframeWalk holds it (one a walk,
+  // would pass the bound, the blocks used least recently make room. A
+  // block let go of lives on while a KeyframeWalk holds it (one a walk,
   // no longer counted).
   struct KeptBlock {
     KeyframeRows rows;
@@ -324,10 +337,10 @@ class IndexReader {
   std::shared_ptr<KeptBlock> CachedBlock(int64_t slot, int64_t entity) const;
   // Makes room for a block of `bytes` (KeptBlock's comment).
   void EvictKeyframeBlocks(size_t bytes);
-  // e's keyframe row of slot `slot` (keyframe tick k), decoded: found in
-  // the block holding it, which is read (and kept) when it was not, and
-  // decoded on first use. *row stays valid while *block is held. False
-  // with *error set when there is none or it does not decode.
+  // e's row of slot `slot` (keyframe tick k), decoded: found in the block
+  // holding it, which is read (and kept) when it was not, and decoded on
+  // first use. *row stays valid while *block is held. False with *error
+  // set when there is none or it does not decode.
   bool KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
                    std::shared_ptr<const KeptBlock>* block, const KeyframeRows::Row** row,
                    std::string* error);
@@ -340,13 +353,9 @@ class IndexReader {
   // the same entities frame after frame. Like the entity list, they are
   // read once: an index is written once and never changed in place.
   static constexpr size_t kStateCacheBytes = 64u << 20;
-  // StateAt of this many named fields or more reads the keyframe row (and
-  // seeks only the fields that change often); of fewer, one seek per
-  // field. On the 60-minute synthetic index, gem_state of every entity
-  // pushed down to gem-view's 12 fields took 15.3 ms from keyframes
-  // against 17.7 ms by seeks, to 6 fields about the same, to one field
-  // 3.5 to 5.2 ms against 1.5 ms.
-  static constexpr size_t kKeyframeFields = 8;
+  // StateAt of this many named fields or more walks the entity's row; of
+  // fewer, reads each field on its own (no row's state walked past).
+  static constexpr size_t kWalkFields = 8;
   std::unordered_map<int64_t, std::string> state_cache_;
   size_t state_cache_bytes_ = 0;
   std::string diff_blob_;  // ReadState: a difference being merged
@@ -355,13 +364,23 @@ class IndexReader {
   // replaces the blob.
   int64_t creation_entity_ = -1;
   std::vector<std::pair<uint32_t, Value>> creation_values_;
+  // The changes rows read lately, by id (a direct-mapped cache of their
+  // bytes): the fields of one entity mostly share a few.
+  static constexpr size_t kPageSlots = 256;
+  struct PageSlot {
+    int64_t id = 0;  // 0: empty
+    std::string data;
+  };
+  std::vector<PageSlot> pages_;
+  // A live index's tail, by entity (read on first use: the reader is
+  // opened anew at each commit).
+  std::unordered_map<int64_t, std::shared_ptr<const TailEntity>> tails_;
 
-  sqlite3_stmt* last_chunk_ = nullptr;   // latest chunk at or before a tick
-  sqlite3_stmt* chunk_range_ = nullptr;  // chunks of a field overlapping a range
-  sqlite3_stmt* next_field_ = nullptr;   // next field id with chunks
-  sqlite3_stmt* state_ = nullptr;        // creation state
-  sqlite3_stmt* fields_ = nullptr;       // a class's fields
-  sqlite3_stmt* keyframe_ = nullptr;     // the keyframe block at or below a key
+  sqlite3_stmt* page_ = nullptr;      // a changes row
+  sqlite3_stmt* tail_ = nullptr;      // an entity's tail rows
+  sqlite3_stmt* state_ = nullptr;     // creation state
+  sqlite3_stmt* fields_ = nullptr;    // a class's fields
+  sqlite3_stmt* keyframe_ = nullptr;  // the keyframe block at or below a key
 };
 
 // The readers of one connection, by schema name; shared by all functions.

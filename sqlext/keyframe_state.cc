@@ -1,9 +1,10 @@
 // IndexReader::KeyframeWalk: the state of an entity at a tick from its
-// keyframe row (core/codec/keyframe_codec.h), found in its block
-// (keyframe_block.h) and decoded once (keyframe_rows.h; the reader keeps
-// the blocks it read, and the rows of them it decoded): the row's state
-// as of the keyframe, overridden by the later fields' values as of the
-// tick.
+// row of the interval holding the tick (core/codec/keyframe_codec.h),
+// found in its block (keyframe_block.h) and decoded once (keyframe_rows.h;
+// the reader keeps the blocks it read, and the rows of them it decoded):
+// the row's state as of the keyframe, overridden by the later fields'
+// values as of the tick (logged in the row, or from the run holding the
+// tick). A live index's open interval is read from its tail (tail.h).
 #include <algorithm>
 #include <memory>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "core/codec/keyframe_rows.h"
 #include "sqlext/index_columns.h"
 #include "sqlext/index_reader.h"
+#include "sqlext/tail.h"
 
 namespace gem::sqlext {
 
@@ -124,21 +126,24 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
 bool IndexReader::KeyframeWalk::Start(IndexReader* reader, const EntityInfo& e, int64_t tick,
                                       const std::vector<uint32_t>* only, std::string* error) {
   block_.reset();
+  tail_.reset();
   reader_ = reader;
   entity_ = &e;
   tick_ = tick;
   only_ = only;
   wanted_at_ = 0;
-  // The row of the interval holding the tick; past the last tick the
-  // keyframes cover, the last row (nothing changes after it).
-  k_ = KeyframeTickOf(std::min(tick, reader->keyframe_last_tick_), reader->keyframe_interval_);
-  if (!reader->KeyframeRow(e, KeyframeSlot(k_, reader->keyframe_interval_), k_, &block_, &row_,
-                           error)) {
-    return false;
+  if (reader->InTail(tick)) {
+    if (!reader->Tail(e, &tail_, error)) return false;
+    tail_->StateAt(tick, &tail_state_);
+    tail_at_ = 0;
+    return true;
   }
+  int64_t slot;
+  reader->StateInterval(tick, &slot, &k_);
+  if (!reader->KeyframeRow(e, slot, k_, &block_, &row_, error)) return false;
   ++reader->counters_.keyframes_read;
   // The tick as an offset past the keyframe tick (at or past it; past the
-  // last tick the keyframes cover, every change of the row is before it).
+  // last tick the rows cover, every change of the row is before it).
   offset_ = static_cast<uint64_t>(tick) - static_cast<uint64_t>(k_);
   state_at_ = row_->state.begin;
   later_at_ = row_->later.begin;
@@ -158,21 +163,35 @@ bool IndexReader::KeyframeWalk::Wanted(uint32_t field) {
   // (Decoded in place: a Value built apart and copied stalls.)
   rows.Get(entry, value);
   // The block's body stays while the walk holds the block; its arena (born
-  // and overlay rows' merged values) grows, moving, as a query run
-  // meanwhile decodes another such row.
+  // rows' merged values) grows, moving, as a query run meanwhile decodes
+  // another such row.
   if (value->kind == ValueKind::kString && rows.in_arena(entry)) {
     string_.assign(value->s);
     value->s = string_;
   }
 }
 
+IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::NextInTail(uint32_t* field,
+                                                                      Value* value) {
+  while (tail_at_ < tail_state_.size()) {
+    const auto& [f, v] = tail_state_[tail_at_++];
+    if (only_ != nullptr && !Wanted(f)) continue;
+    *field = f;
+    *value = v;
+    return Step::kField;
+  }
+  tail_.reset();
+  return Step::kEnd;
+}
+
 IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field, Value* value,
                                                                 std::string* error) {
+  if (tail_ != nullptr) return NextInTail(field, value);
   if (block_ == nullptr) return Step::kEnd;
   const KeyframeRows& rows = block_->rows;
   // Two ascending lists merged: the state as of the keyframe, and the
-  // fields that change after it, whose value as of the tick (once they
-  // changed by then) wins over the state's.
+  // fields that change in the interval, whose value as of the tick (once
+  // they changed by then) wins over the state's.
   constexpr uint32_t kEnd = UINT32_MAX;  // past every field id
   for (;;) {
     const uint32_t sf = state_at_ < row_->state.end ? rows.state(state_at_).field : kEnd;
@@ -192,7 +211,7 @@ IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field,
     const bool has_state = sf == lf;
     const uint32_t at = has_state ? state_at_++ : 0;
     if (only_ != nullptr && !Wanted(lf)) continue;
-    if (later.count() > 0) {
+    if (!later.runs()) {
       // Logged: the latest change at or before the tick, else the state.
       if (rows.LatestLogged(later, offset_, value)) {
         if (value->is_none()) continue;
@@ -204,45 +223,34 @@ IndexReader::KeyframeWalk::Step IndexReader::KeyframeWalk::Next(uint32_t* field,
       *field = lf;
       return Step::kField;
     }
-    // Sought: from the changes once its first change is at or before the
-    // tick, else the state.
-    if (later.at > offset_) {
+    // Runs: the last change at or before the tick of the run holding it,
+    // else (the first run starts after the tick) the state.
+    const int64_t i = rows.LatestRun(later, offset_);
+    if (i < 0) {
       if (!has_state) continue;
       GetState(rows, at, value);
       *field = lf;
       return Step::kField;
     }
-    // (A string is copied once, to the walk's own: the row it was read
-    // from is let go.)
-    FoundValue latest;
-    const Latest got = reader_->LatestChange(*entity_, lf, tick_, &latest, &string_, error);
-    if (got == Latest::kError) return Step::kError;
-    if (got == Latest::kNone) {
-      // The first change is at or before the tick: a chunk must hold it.
-      *error = reader_->Damaged(reader_->KeyframeKeyText(*entity_, k_), "data does not decode");
+    const KeyframeRows::Run& run = rows.run(static_cast<uint32_t>(i));
+    ChunkReader r;
+    if (!reader_->OpenRun(*entity_, lf, k_, run, &r, error)) return Step::kError;
+    int64_t at_tick;
+    const size_t n = r.LastAtOrBefore(tick_, &at_tick, value);
+    reader_->counters_.values_decoded += n;
+    if (!r.ok() || n == 0) {
+      *error = reader_->RunDamaged(*entity_, lf, run, "data does not decode");
       return Step::kError;
     }
-    if (latest.value.is_none()) continue;
-    *value = latest.value;
+    if (value->is_none()) continue;
+    // (A string points into the reader's page copy, which the next run
+    // read may replace: copied once, to the walk's own.)
+    if (value->kind == ValueKind::kString) {
+      string_.assign(value->s);
+      value->s = string_;
+    }
     *field = lf;
     return Step::kField;
-  }
-}
-
-bool IndexReader::KeyframeStateAt(const EntityInfo& e, int64_t tick,
-                                  const std::vector<uint32_t>* only,
-                                  const std::function<void(uint32_t, const Value&)>& emit,
-                                  std::string* error) {
-  KeyframeWalk walk;
-  if (!walk.Start(this, e, tick, only, error)) return false;
-  uint32_t field;
-  Value v;
-  for (;;) {
-    switch (walk.Next(&field, &v, error)) {
-      case KeyframeWalk::Step::kField: emit(field, v); break;
-      case KeyframeWalk::Step::kEnd: return true;
-      case KeyframeWalk::Step::kError: return false;
-    }
   }
 }
 

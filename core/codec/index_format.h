@@ -5,6 +5,7 @@
 #ifndef GEM_CORE_CODEC_INDEX_FORMAT_H_
 #define GEM_CORE_CODEC_INDEX_FORMAT_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gem {
@@ -28,7 +29,20 @@ constexpr int32_t kIndexApplicationId = 0x47454D31;  // "GEM1"
 // 8: keyframe rows stored in blocks of consecutive entities, compressed
 //    together (keyframe_block.h); keyframes gains first_entity and
 //    last_entity and loses entity.
-constexpr int32_t kIndexSchemaVersion = 8;
+// 9: one write path, written as the parse goes. An interval's row of an
+//    entity (keyframes, row format 3) holds its state at the keyframe and
+//    every change of its fields that change at most keyframe_max_logged
+//    times in the interval; of the others, where their runs are. changes
+//    holds those runs only, packed into rows of about a page (id, data)
+//    in the order they close; tail holds a live index's open interval.
+constexpr int32_t kIndexSchemaVersion = 9;
+
+// The most bytes of runs one changes row holds: with its record header
+// (4 bytes) the row's payload is at most 4,061 bytes, the most a 4 KiB
+// page of a table b-tree keeps in the page itself, so that each row is
+// one page, read without an overflow chain. A single run longer than this
+// (a long string's changes) has a row of its own, whatever its length.
+constexpr size_t kRunPageBytes = 4056;
 
 }  // namespace gem
 

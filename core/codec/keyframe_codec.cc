@@ -11,14 +11,21 @@ void KeyframeWriter::Begin(int64_t keyframe_tick, uint8_t flags) {
   state_.clear();
   later_.clear();
   logged_.clear();
+  state_whole_ = false;
   state_count_ = later_count_ = 0;
   prev_state_field_ = prev_later_field_ = 0;
   logging_ = false;
+  prev_page_ = 0;
+  any_run_ = false;
+}
+
+void KeyframeWriter::SetState(std::string_view state_blob) {
+  state_.assign(state_blob);
+  state_whole_ = true;
 }
 
 void KeyframeWriter::AddState(uint32_t field_id, const Value& v) {
-  // A state blob's entry (state_codec.h), gathered and appended at once:
-  // a row of a long replay's keyframe has a hundred of them.
+  // A state blob's entry (state_codec.h), gathered and appended at once.
   char entry[10 + kMaxValueHead];
   char* p = WriteVarint((static_cast<uint64_t>(field_id - prev_state_field_) << 3) |
                             static_cast<uint8_t>(v.kind),
@@ -34,7 +41,7 @@ void KeyframeWriter::EndLaterField() {
   if (!logging_) return;
   PutVarint(logged_field_ - prev_later_field_, &later_);
   prev_later_field_ = logged_field_;
-  PutVarint(logged_count_, &later_);
+  PutVarint(uint64_t{logged_count_} << 1, &later_);
   later_.push_back(static_cast<char>(logged_kind_));
   later_.append(logged_);
   logged_.clear();
@@ -42,12 +49,21 @@ void KeyframeWriter::EndLaterField() {
   logging_ = false;
 }
 
-void KeyframeWriter::AddSought(uint32_t field_id, int64_t first_tick) {
+void KeyframeWriter::AddRuns(uint32_t field_id, std::span<const RunRef> runs) {
   EndLaterField();
   PutVarint(field_id - prev_later_field_, &later_);
   prev_later_field_ = field_id;
-  PutVarint(0, &later_);
-  PutVarint(static_cast<uint64_t>(first_tick - keyframe_tick_), &later_);
+  PutVarint((uint64_t{runs.size()} << 1) | 1, &later_);
+  int64_t prev_tick = keyframe_tick_;
+  for (const RunRef& r : runs) {
+    PutVarint(static_cast<uint64_t>(r.first_tick - prev_tick), &later_);
+    prev_tick = r.first_tick;
+    PutVarint(any_run_ ? ZigZag(r.page - prev_page_) : static_cast<uint64_t>(r.page), &later_);
+    prev_page_ = r.page;
+    any_run_ = true;
+    PutVarint(r.offset, &later_);
+    PutVarint(r.length, &later_);
+  }
   ++later_count_;
 }
 
@@ -81,13 +97,18 @@ void KeyframeWriter::Finish(std::string* out) {
   out->clear();
   out->push_back(static_cast<char>(kKeyframeFormatVersion));
   out->push_back(static_cast<char>(flags_));
-  if ((flags_ & kKeyframeBorn) == 0) {
-    std::string count;
-    PutVarint(state_count_, &count);
-    PutVarint(1 + count.size() + state_.size(), out);
-    out->push_back(static_cast<char>(kStateFormatVersion));
-    out->append(count);
-    out->append(state_);
+  if ((flags_ & (kKeyframeBorn | kKeyframeDelta)) == 0) {
+    if (state_whole_) {
+      PutVarint(state_.size(), out);
+      out->append(state_);
+    } else {
+      std::string count;
+      PutVarint(state_count_, &count);
+      PutVarint(1 + count.size() + state_.size(), out);
+      out->push_back(static_cast<char>(kStateFormatVersion));
+      out->append(count);
+      out->append(state_);
+    }
   }
   PutVarint(later_count_, out);
   out->append(later_);
@@ -114,10 +135,13 @@ bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick) {
     return ok_ = false;
   }
   flags_ = static_cast<uint8_t>(blob[1]);
-  if ((flags_ & ~(kKeyframeBorn | kKeyframeOverlay)) != 0) return ok_ = false;
+  if ((flags_ & ~(kKeyframeBorn | kKeyframeDelta)) != 0 ||
+      flags_ == (kKeyframeBorn | kKeyframeDelta)) {
+    return ok_ = false;
+  }
   pos_ = 2;
   uint64_t n;
-  if (!born()) {
+  if (!born() && !delta()) {
     if (!GetVarint(blob_, &pos_, &n) || n > blob_.size() - pos_) return ok_ = false;
     state_ = blob_.substr(pos_, n);
     pos_ += n;
@@ -128,32 +152,35 @@ bool KeyframeReader::Open(std::string_view blob, int64_t keyframe_tick) {
   return true;
 }
 
-bool KeyframeReader::NextLater(uint32_t* field_id, bool* sought, int64_t* first_tick) {
+bool KeyframeReader::NextLater(uint32_t* field_id, bool* runs, uint64_t* count) {
   int64_t t;
   Value v;
+  RunRef r;
   while (ok_ && logged_left_ > 0) NextLogged(&t, &v);  // what the caller left
+  while (ok_ && runs_left_ > 0) NextRun(&r);
   if (!ok_ || later_index_ >= later_count_) return false;
-  uint64_t delta, n;
-  if (!GetVarint(blob_, &pos_, &delta) || !GetVarint(blob_, &pos_, &n) ||
-      delta > UINT32_MAX - field_ || (later_index_ > 0 && delta == 0)) {
+  uint64_t delta, code;
+  if (!GetVarint(blob_, &pos_, &delta) || !GetVarint(blob_, &pos_, &code) ||
+      delta > UINT32_MAX - field_ || (later_index_ > 0 && delta == 0) || code < 2) {
     return ok_ = false;
   }
   field_ += static_cast<uint32_t>(delta);
   *field_id = field_;
   ++later_index_;
   logged_tick_ = keyframe_tick_;
-  if (n == 0) {
-    uint64_t d;
-    if (!GetVarint(blob_, &pos_, &d) || !AddTick(keyframe_tick_, d, first_tick)) {
-      return ok_ = false;
-    }
-    *sought = true;
+  const uint64_t n = code >> 1;
+  *count = n;
+  if ((code & 1) != 0) {
+    // Each run takes four bytes or more.
+    if (n > (blob_.size() - pos_) / 4) return ok_ = false;
+    *runs = true;
+    runs_left_ = n;
     return true;
   }
   // The kind, then each change takes a byte or more.
   if (n >= blob_.size() - pos_) return ok_ = false;
   logged_kind_ = static_cast<uint8_t>(blob_[pos_++]);
-  *sought = false;
+  *runs = false;
   logged_left_ = n;
   return true;
 }
@@ -180,6 +207,34 @@ bool KeyframeReader::NextLogged(int64_t* tick, Value* v) {
   }
   *tick = logged_tick_;
   --logged_left_;
+  return true;
+}
+
+bool KeyframeReader::NextRun(RunRef* run) {
+  if (!ok_ || runs_left_ == 0) return false;
+  uint64_t delta, page, offset, length;
+  if (!GetVarint(blob_, &pos_, &delta) || !GetVarint(blob_, &pos_, &page) ||
+      !GetVarint(blob_, &pos_, &offset) || !GetVarint(blob_, &pos_, &length) ||
+      !AddTick(logged_tick_, delta, &logged_tick_) || offset > UINT32_MAX ||
+      length > UINT32_MAX - offset || length == 0) {
+    return ok_ = false;
+  }
+  int64_t id;
+  if (any_run_) {
+    const int64_t d = UnZigZag(page);
+    if (__builtin_add_overflow(prev_page_, d, &id)) return ok_ = false;
+  } else {
+    if (page > static_cast<uint64_t>(INT64_MAX)) return ok_ = false;
+    id = static_cast<int64_t>(page);
+  }
+  if (id < 1) return ok_ = false;
+  prev_page_ = id;
+  any_run_ = true;
+  run->first_tick = logged_tick_;
+  run->page = id;
+  run->offset = static_cast<uint32_t>(offset);
+  run->length = static_cast<uint32_t>(length);
+  --runs_left_;
   return true;
 }
 

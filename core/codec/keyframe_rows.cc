@@ -64,6 +64,7 @@ bool KeyframeRows::Open(std::string_view blob, int64_t first_entity,
   state_.clear();
   later_.clear();
   ticks_.clear();
+  runs_.clear();
   arena_.clear();
   if (!block_.Open(blob, first_entity, decompressor)) return false;
   rows_.resize(block_.rows());
@@ -72,13 +73,13 @@ bool KeyframeRows::Open(std::string_view blob, int64_t first_entity,
 
 bool KeyframeRows::NeedsCreationState(size_t i) const {
   const std::string_view row = block_.row(i);
-  return row.size() >= 2 && (static_cast<uint8_t>(row[1]) & (kKeyframeBorn | kKeyframeOverlay));
+  return row.size() >= 2 && (static_cast<uint8_t>(row[1]) & kKeyframeBorn) != 0;
 }
 
 size_t KeyframeRows::bytes() const {
   return block_.bytes() + rows_.capacity() * sizeof(Slot) + state_.capacity() * sizeof(Entry) +
          later_.capacity() * sizeof(Later) + ticks_.capacity() * sizeof(uint32_t) +
-         arena_.capacity();
+         runs_.capacity() * sizeof(Run) + arena_.capacity();
 }
 
 void KeyframeRows::Get(const Entry& e, Value* v) const {
@@ -90,47 +91,39 @@ void KeyframeRows::Get(const Entry& e, Value* v) const {
 
 bool KeyframeRows::AddState(uint8_t flags, std::string_view own, size_t base,
                             std::string_view creation, uint64_t* values) {
+  // The state as of the keyframe is the row's own, whose values are read
+  // where they are in the body (only passed over here), or for a born row
+  // the creation state, whose values are built and written to the arena.
   const bool born = (flags & kKeyframeBorn) != 0;
-  const bool overlay = (flags & kKeyframeOverlay) != 0;
-  // The state as of the keyframe is the row's (a), or the creation state
-  // (a) overlaid by the row's (b): for one field, b's value wins, and a
-  // kNone value drops the field. Values of the row's own state are read
-  // where they are in the body (only passed over here); merged ones are
-  // built and written to the arena.
-  AscendingState a, b;
-  const bool merged = born || overlay;
-  if (!a.Open(merged ? creation : own, merged)) return false;
-  if (overlay && !b.Open(own, true)) return false;
-  for (;;) {
-    const uint32_t f = std::min(a.field(), b.field());
-    if (f == kNoField) break;
-    const AscendingState& from = b.field() == f ? b : a;
-    if (from.kind() != ValueKind::kNone) {
+  AscendingState a;
+  if (!a.Open(born ? creation : own, born)) return false;
+  for (; a.field() != kNoField;) {
+    if (a.kind() != ValueKind::kNone) {
       size_t at = base + a.at();
       uint32_t arena = 0;
-      if (merged) {
+      if (born) {
         at = arena_.size();
         arena = kArenaBit;
-        PutValueBody(from.value(), &arena_);
+        PutValueBody(a.value(), &arena_);
       }
       if (at >= kOffsetLimit) return false;
-      state_.push_back(
-          {f, arena | static_cast<uint32_t>(from.kind()) << 28 | static_cast<uint32_t>(at)});
+      state_.push_back({a.field(), arena | static_cast<uint32_t>(a.kind()) << 28 |
+                                       static_cast<uint32_t>(at)});
     }
-    if (b.field() == f && !b.Advance()) return false;
-    if (a.field() == f && !a.Advance()) return false;
+    if (!a.Advance()) return false;
   }
-  *values += a.decoded() + b.decoded();
+  *values += a.decoded();
   return true;
 }
 
 bool KeyframeRows::Decode(size_t i, int64_t k, std::string_view creation, uint64_t* values) {
   const size_t state_size = state_.size(), later_size = later_.size(),
-               ticks_size = ticks_.size(), arena_size = arena_.size();
+               ticks_size = ticks_.size(), runs_size = runs_.size(), arena_size = arena_.size();
   auto undo = [&] {
     state_.resize(state_size);
     later_.resize(later_size);
     ticks_.resize(ticks_size);
+    runs_.resize(runs_size);
     arena_.resize(arena_size);
     return false;
   };
@@ -138,36 +131,47 @@ bool KeyframeRows::Decode(size_t i, int64_t k, std::string_view creation, uint64
   // Where the row starts in the body, which is at most kMaxKeyframeBody.
   const size_t base = static_cast<size_t>(bytes.data() - block_.body().data());
   KeyframeReader r;
-  if (!r.Open(bytes, k)) return false;
+  if (!r.Open(bytes, k) || r.delta()) return false;
   const size_t state_base = base + static_cast<size_t>(r.state().data() - bytes.data());
   uint64_t decoded = 0;
   if (!AddState(r.flags(), r.state(), state_base, creation, &decoded)) return undo();
   uint32_t field = 0;
-  bool sought = false;
-  int64_t first = 0;
-  while (r.NextLater(&field, &sought, &first)) {
+  bool runs = false;
+  uint64_t count = 0;
+  while (r.NextLater(&field, &runs, &count)) {
     // (NextLater checks that the ids ascend.)
-    Later l{field, 0, static_cast<uint32_t>(ticks_.size()), 0};
-    if (sought) {
-      if (!TickOffset(first, k, &l.at)) return undo();
+    if (count >= (1u << 23)) return undo();
+    Later l{field, 0, 0, 0};
+    if (runs) {
+      l.begin = static_cast<uint32_t>(runs_.size());
+      l.count_kind = static_cast<uint32_t>(count) << 9 | 0x100;
+      RunRef ref;
+      uint32_t prev = 0;
+      while (r.NextRun(&ref)) {
+        Run run{0, ref.offset, ref.length, ref.page};
+        if (!TickOffset(ref.first_tick, k, &run.tick) || run.tick < prev) return undo();
+        prev = run.tick;
+        runs_.push_back(run);
+      }
+      if (!r.ok()) return undo();
     } else {
+      l.begin = static_cast<uint32_t>(ticks_.size());
       l.at = static_cast<uint32_t>(base + r.position());
-      uint32_t count = 0;
       int64_t tick;
       // Only the ticks are kept: the values are checked, not built.
       while (r.NextLogged(&tick, nullptr)) {
         uint32_t offset;
-        if (!TickOffset(tick, k, &offset) || ++count >= (1u << 24)) return undo();
+        if (!TickOffset(tick, k, &offset)) return undo();
         ticks_.push_back(offset);
         ++decoded;
       }
       if (!r.ok()) return undo();
-      l.count_kind = count << 8 | r.logged_kind();
+      l.count_kind = static_cast<uint32_t>(count) << 9 | r.logged_kind();
     }
     later_.push_back(l);
   }
   if (!r.ok() || state_.size() > UINT32_MAX || later_.size() > UINT32_MAX ||
-      ticks_.size() > UINT32_MAX) {
+      ticks_.size() > UINT32_MAX || runs_.size() > UINT32_MAX) {
     return undo();
   }
   rows_[i].row.state = {static_cast<uint32_t>(state_size), static_cast<uint32_t>(state_.size())};
@@ -177,6 +181,12 @@ bool KeyframeRows::Decode(size_t i, int64_t k, std::string_view creation, uint64
   return true;
 }
 
+void KeyframeRows::LoggedValue(const Later& l, size_t* pos, Value* v) const {
+  uint64_t delta;
+  // Decode read these bytes with this same call: they decode.
+  KeyframeReader::ReadLogged(block_.body(), pos, l.kind(), &delta, v);
+}
+
 bool KeyframeRows::LatestLogged(const Later& l, uint64_t offset, Value* v) const {
   // The last tick at or before the offset, counted from the first.
   const uint32_t* first = ticks_.data() + l.begin;
@@ -184,15 +194,22 @@ bool KeyframeRows::LatestLogged(const Later& l, uint64_t offset, Value* v) const
   const uint32_t* past = std::upper_bound(first, end, offset,
                                           [](uint64_t o, uint32_t t) { return o < t; });
   if (past == first) return false;
-  // Its value: the changes before it passed over, it read again (Decode
-  // read them all with these same calls: they decode).
+  // Its value: the changes before it passed over, it read again.
   size_t pos = l.at;
   uint64_t delta;
   for (const uint32_t* t = first; t + 1 != past; ++t) {
     KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, nullptr);
   }
-  KeyframeReader::ReadLogged(block_.body(), &pos, l.kind(), &delta, v);
+  LoggedValue(l, &pos, v);
   return true;
+}
+
+int64_t KeyframeRows::LatestRun(const Later& l, uint64_t offset) const {
+  const Run* first = runs_.data() + l.begin;
+  const Run* end = first + l.count();
+  const Run* past =
+      std::upper_bound(first, end, offset, [](uint64_t o, const Run& r) { return o < r.tick; });
+  return past == first ? -1 : static_cast<int64_t>(past - runs_.data()) - 1;
 }
 
 }  // namespace gem

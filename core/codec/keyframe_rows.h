@@ -4,17 +4,14 @@
 // look at a few tick offsets, with no varint read, so that a reader of
 // every entity's state at many ticks of one interval (a viewer scrubbing
 // or playing, gem_sample, a query over ticks) decodes each row once. Born
-// and overlay rows are merged with the entity's creation state as they are
-// decoded: every decoded row holds its whole state as of the keyframe.
+// rows are merged with the entity's creation state as they are decoded:
+// every decoded row holds its whole state as of the keyframe.
 //
 // Kept small, since a reader keeps many blocks: a state value takes 8
 // bytes (its field id, and where its bytes are: the block's body, or for a
-// born or overlay row an arena of the block's own), a later field 16, a
-// logged change 4 (its tick; the values of a logged field are read again
-// from the body up to the one asked for, at most a few). On the 60-minute
-// synthetic index every row of one interval (about 1,000 rows: 95,000
-// state values, 38,000 later fields, 226,000 logged changes) takes about
-// 3.8 MB decoded, the blocks' bodies included.
+// born row an arena of the block's own), a later field 16, a logged
+// change 4 (its tick; the values of a logged field are read again from the
+// body up to the one asked for, at most a few), a run 24.
 #ifndef GEM_CORE_CODEC_KEYFRAME_ROWS_H_
 #define GEM_CORE_CODEC_KEYFRAME_ROWS_H_
 
@@ -35,17 +32,26 @@ class KeyframeRows {
     uint32_t field;
     uint32_t at;
   };
-  // A field that changes after the keyframe tick: `count` logged changes
-  // (ticks [begin, begin + count), ascending, their bytes from `at` in the
-  // body, values of `kind` or none); or, when count is 0, sought: its first
-  // change in the interval is at the keyframe tick + `at`.
+  // A field that changes in the interval: `count` logged changes (ticks
+  // [begin, begin + count) of the tick list, ascending, their bytes from
+  // `at` in the body, values of `kind` or none); or `count` runs (runs
+  // [begin, begin + count), ascending).
   struct Later {
     uint32_t field;
-    uint32_t count_kind;  // count << 8 | kind
+    uint32_t count_kind;  // count << 9 | runs << 8 | kind
     uint32_t begin;
     uint32_t at;
-    uint32_t count() const { return count_kind >> 8; }
+    uint32_t count() const { return count_kind >> 9; }
+    bool runs() const { return (count_kind & 0x100) != 0; }
     uint8_t kind() const { return static_cast<uint8_t>(count_kind & 0xFF); }
+  };
+  // A run of a field's changes: its first tick past the keyframe tick, and
+  // where its bytes are (keyframe_codec.h's RunRef).
+  struct Run {
+    uint32_t tick;
+    uint32_t offset;
+    uint32_t length;
+    int64_t page;
   };
   struct Span {
     uint32_t begin = 0, end = 0;
@@ -64,14 +70,15 @@ class KeyframeRows {
   // The position of `entity`'s row; false when the block has none.
   bool IndexOf(int64_t entity, size_t* i) const { return block_.IndexOf(entity, i); }
   bool decoded(size_t i) const { return rows_[i].decoded; }
-  // Whether decoding row i needs the entity's creation state (a born or
-  // overlay row).
+  // Whether decoding row i needs the entity's creation state (a born
+  // row).
   bool NeedsCreationState(size_t i) const;
   // Decodes row i, of keyframe tick `k`. `creation` is the entity's
   // creation state (a state blob; empty when none is recorded), read only
   // when NeedsCreationState. False on damage (a malformed row or creation
-  // state, field ids that do not ascend, ticks past k + 2^32), with
-  // nothing kept. *values counts the values decoded.
+  // state, a delta row, field ids that do not ascend, ticks before k or
+  // past k + 2^32, runs that do not ascend), with nothing kept. *values
+  // counts the values decoded.
   bool Decode(size_t i, int64_t k, std::string_view creation, uint64_t* values);
   // Row i, once decoded.
   const Row& row(size_t i) const { return rows_[i].row; }
@@ -86,11 +93,28 @@ class KeyframeRows {
   // tick + `offset` (a string pointing into this block): false when none
   // is, else *v (kNone when the change dropped the field).
   bool LatestLogged(const Later& l, uint64_t offset, Value* v) const;
+  // Each of logged field `l`'s changes in order: visit(tick past the
+  // keyframe tick, value), a string pointing into this block.
+  template <typename Visit>
+  void ForEachLogged(const Later& l, Visit&& visit) const {
+    size_t pos = l.at;
+    Value v;
+    for (uint32_t i = 0; i < l.count(); ++i) {
+      LoggedValue(l, &pos, &v);
+      visit(ticks_[l.begin + i], v);
+    }
+  }
+  // The runs of a field with runs: the last one starting at or before the
+  // keyframe tick + `offset` (-1: none does), and run i.
+  int64_t LatestRun(const Later& l, uint64_t offset) const;
+  const Run& run(uint32_t i) const { return runs_[i]; }
 
   // The memory the block holds.
   size_t bytes() const;
 
  private:
+  // The next logged value of a field of `l`'s kind at *pos (advanced).
+  void LoggedValue(const Later& l, size_t* pos, Value* v) const;
   // Entry::at: the kind in bits 28-30, bit 31 set for the arena, the
   // offset below.
   static constexpr uint32_t kArenaBit = 1u << 31;
@@ -99,8 +123,8 @@ class KeyframeRows {
     bool decoded = false;
     Row row;
   };
-  // The state part of a row (of `flags`, at `base` in the body) merged
-  // with the creation state.
+  // The state part of a row (of `flags`, at `base` in the body), or for a
+  // born row the creation state.
   bool AddState(uint8_t flags, std::string_view own, size_t base, std::string_view creation,
                 uint64_t* values);
 
@@ -109,7 +133,8 @@ class KeyframeRows {
   std::vector<Entry> state_;
   std::vector<Later> later_;
   std::vector<uint32_t> ticks_;  // logged changes' ticks past the keyframe
-  std::string arena_;  // values of born and overlay rows' states
+  std::vector<Run> runs_;
+  std::string arena_;  // values of born rows' states
 };
 
 }  // namespace gem

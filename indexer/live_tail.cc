@@ -1,0 +1,106 @@
+#include "indexer/live_tail.h"
+
+#include <algorithm>
+
+namespace gem::index {
+
+Status LiveTail::Open(Db* db) {
+  GEM_RETURN_IF_ERROR(
+      insert_.Prepare(db, "INSERT INTO tail(entity, seq, tick, data) VALUES(?1, ?2, ?3, ?4)"));
+  return clear_.Prepare(db, "DELETE FROM tail");
+}
+
+void LiveTail::Finalize() {
+  insert_.Finalize();
+  clear_.Finalize();
+}
+
+LiveTail::Pending& LiveTail::PendingOf(uint64_t entity) {
+  if (entity >= pending_.size()) pending_.resize(entity + 1);
+  if (pending_[entity] == nullptr) pending_[entity] = std::make_unique<Pending>();
+  Pending& p = *pending_[entity];
+  if (p.changes.empty()) changed_.push_back(entity);
+  return p;
+}
+
+void LiveTail::Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
+                   std::string_view arena) {
+  if (changes.empty()) return;
+  Pending& p = PendingOf(entity);
+  const size_t at = p.changes.size();
+  p.changes.insert(p.changes.end(), changes.begin(), changes.end());
+  if (!has_strings) return;
+  for (size_t i = at; i < p.changes.size(); ++i) {
+    HeldChange& c = p.changes[i];
+    if (c.kind != ValueKind::kString) continue;
+    const std::string_view bytes = arena.substr(c.s.offset, c.s.size);
+    c.s.offset = static_cast<uint32_t>(p.strings.size());
+    p.strings.append(bytes);
+  }
+}
+
+Status LiveTail::Clear() {
+  pending_.clear();
+  changed_.clear();
+  states_written_ = false;
+  return clear_.Run();
+}
+
+Status LiveTail::Insert(uint64_t entity, uint32_t seq, int64_t k, std::string_view row) {
+  ++rows_written_;
+  return insert_.Int(1, static_cast<int64_t>(entity)).Int(2, seq).Int(3, k).Blob(4, row).Run();
+}
+
+Status LiveTail::Write(const IntervalStore& store) {
+  const int64_t k = store.keyframe_tick();
+  if (!states_written_) {
+    // The interval's first commit: the states at its start (entities
+    // created since have their creation states).
+    for (uint64_t entity : store.active()) {
+      const std::string_view state = store.StateAtStart(entity);
+      if (state.empty()) continue;
+      writer_.Begin(k, 0);
+      writer_.SetState(state);
+      writer_.Finish(&row_);
+      GEM_RETURN_IF_ERROR(Insert(entity, 0, k, row_));
+    }
+    states_written_ = true;
+  }
+  std::sort(changed_.begin(), changed_.end());
+  for (uint64_t entity : changed_) {
+    Pending& p = *pending_[entity];
+    // Each field's changes together, in tick order.
+    order_.resize(p.changes.size());
+    for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+      return p.changes[a].field < p.changes[b].field;
+    });
+    // A row logs one kind a field: a field whose values change kind goes
+    // on in a further row from there (rows apply in seq order).
+    while (!order_.empty()) {
+      writer_.Begin(k, kKeyframeDelta);
+      size_t left = 0;  // changes for a further row, moved to the front
+      uint32_t field = UINT32_MAX;
+      bool stopped = false;
+      for (size_t j = 0; j < order_.size(); ++j) {
+        const HeldChange& c = p.changes[order_[j]];
+        if (c.field != field) {
+          field = c.field;
+          stopped = false;
+        }
+        if (!stopped && writer_.AddLogged(c.field, c.tick, c.Get(p.strings))) continue;
+        stopped = true;
+        order_[left++] = order_[j];
+      }
+      writer_.Finish(&row_);
+      GEM_RETURN_IF_ERROR(Insert(entity, p.next_seq++, k, row_));
+      order_.resize(left);
+    }
+    p.changes.clear();
+    p.strings.clear();
+  }
+  changed_.clear();
+  return Status::Ok();
+}
+
+}  // namespace gem::index

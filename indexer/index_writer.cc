@@ -574,6 +574,13 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   }
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
+  if (live_ != nullptr) {
+    // The commits' own meta rows go: the finished index's meta is a plain
+    // run's (its statistics too), the live rows added after ANALYZE.
+    GEM_RETURN_IF_ERROR(db_->Exec(
+        "DELETE FROM meta WHERE key IN ('live', 'live_tick', 'live_commit_seconds', "
+        "'live_at_end', 'live_rewritten', 'live_when_closed', 'keyframe_open_tick')"));
+  }
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
   FinalizeStatements();
   cls.Finalize();
@@ -590,7 +597,6 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
     GEM_RETURN_IF_ERROR(s.Text(1, "live").Int(2, 0).Run());
     GEM_RETURN_IF_ERROR(s.Text(1, "live_tick").Int(2, live_committed_).Run());
     GEM_RETURN_IF_ERROR(s.Text(1, "live_commit_seconds").Real(2, live_commit_seconds_).Run());
-    GEM_RETURN_IF_ERROR(db_->Exec("DELETE FROM meta WHERE key = 'keyframe_open_tick'"));
   }
   GEM_RETURN_IF_ERROR(db_->Exec("COMMIT;"));
   stats_.finish_commit_seconds = lap();

@@ -143,7 +143,9 @@ class IndexWriter : public Sink {
   void OnGameEvent(const TickInfo& t, const GameEvent& e) override;
   void OnChatMessage(const TickInfo& t, const ChatMessage& m) override;
   void OnTableRow(uint32_t table, std::span<const MatchValue> row) override;
-  void OnMetadata(const ReplayMetadata& m) override { meta_ = m; }
+  // The end of the parse: the intervals that end at or before its last
+  // tick close too (the state at that tick then has its interval's row).
+  void OnMetadata(const ReplayMetadata& m) override;
   void OnTimelineRow(std::span<const MatchValue> row) override;
   void OnKill(const KillRow& k) override;
   void OnWard(const WardRow& w) override;

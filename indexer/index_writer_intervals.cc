@@ -32,6 +32,15 @@ void IndexWriter::OnFrameStart(const TickInfo& t) {
   if (live_ != nullptr) LiveFrameStart(next);
 }
 
+void IndexWriter::OnMetadata(const ReplayMetadata& m) {
+  meta_ = m;
+  // (The parser's entities still hold their states: the parse has ended,
+  // nothing has freed them.)
+  if (interval_settings_.keyframes && max_tick_ >= next_boundary_) {
+    CloseIntervalsBefore(max_tick_ + 1);
+  }
+}
+
 void IndexWriter::CloseIntervalsBefore(int64_t next) {
   if (interval_ == 0) {
     // Game seconds to ticks, once the replay has said its tick rate (its

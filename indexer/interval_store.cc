@@ -16,7 +16,11 @@ constexpr int64_t kSlowRunTicks = 1024;
 IntervalStore::IntervalStore(const IntervalSettings& settings,
                              const QuantizerRegistry* quantizers, RunPages* pages,
                              RowBlocks* rows)
-    : settings_(settings), quantizers_(quantizers), pages_(pages), rows_(rows) {
+    : settings_(settings),
+      buffered_(std::clamp<size_t>(settings.buffered, 1, kBufferedPerEntity)),
+      quantizers_(quantizers),
+      pages_(pages),
+      rows_(rows) {
   // Slot 0 starts before the signon's tick -1: at -E once E is known,
   // and with one interval for the whole replay at -1.
   k_ = -1;
@@ -55,10 +59,10 @@ std::string_view IntervalStore::StateAtStart(uint64_t entity) const {
 void IntervalStore::AddSlow(uint64_t entity, std::span<const HeldChange> changes,
                             bool has_strings, std::string_view arena) {
   EntityData& d = DataOf(entity);
-  if (d.buffer.capacity() == 0) d.buffer.reserve(kBufferedPerEntity);
+  if (d.buffer.capacity() == 0) d.buffer.reserve(buffered_);
   while (!changes.empty()) {
     const size_t at = d.buffer.size();
-    const size_t n = std::min(changes.size(), kBufferedPerEntity - at);
+    const size_t n = std::min(changes.size(), buffered_ - at);
     d.buffer.insert(d.buffer.end(), changes.begin(), changes.begin() + n);
     if (has_strings) {
       for (size_t i = at; i < at + n; ++i) {
@@ -71,7 +75,7 @@ void IntervalStore::AddSlow(uint64_t entity, std::span<const HeldChange> changes
     }
     stats_.changes += n;
     changes = changes.subspan(n);
-    if (d.buffer.size() >= kBufferedPerEntity) {
+    if (d.buffer.size() >= buffered_) {
       Pack(&d);
       if (held_ > settings_.held_budget) Trim();
     }

@@ -65,6 +65,9 @@ struct IntervalSettings {
   size_t max_run_bytes = 940;
   // Changes open runs may hold before the fullest close early.
   uint64_t held_budget = uint64_t{1} << 20;
+  // Changes an entity buffers before they are packed (at most
+  // IntervalStore::kBufferedPerEntity).
+  uint32_t buffered = 512;
 };
 
 struct IntervalStats {
@@ -102,7 +105,7 @@ class IntervalStore {
            std::string_view arena) {
     if (!has_strings && entity < data_.size() && data_[entity] != nullptr) {
       std::vector<HeldChange>& buffer = data_[entity]->buffer;
-      if (buffer.size() + changes.size() < kBufferedPerEntity && buffer.capacity() != 0) {
+      if (buffer.size() + changes.size() < buffered_ && buffer.capacity() != 0) {
         for (const HeldChange& c : changes) buffer.push_back(c);
         stats_.changes += changes.size();
         return;
@@ -189,6 +192,7 @@ class IntervalStore {
   Status CloseOpen(bool last);
 
   IntervalSettings settings_;
+  size_t buffered_;       // settings_.buffered, at most kBufferedPerEntity
   int64_t interval_ = 0;  // E, once known
   const QuantizerRegistry* quantizers_;
   RunPages* pages_;

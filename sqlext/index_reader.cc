@@ -151,6 +151,11 @@ void IndexReader::StateInterval(int64_t tick, int64_t* slot, int64_t* k) const {
   *slot = KeyframeSlot(*k, keyframe_interval_);
 }
 
+int64_t IndexReader::SlotTick(int64_t slot) const {
+  // (A slot at or below one of a tick: its keyframe tick fits.)
+  return keyframe_interval_ <= 0 ? -1 : (slot - 1) * keyframe_interval_;
+}
+
 void IndexReader::ChangeInterval(int64_t tick, int64_t* slot, int64_t* k) const {
   if (keyframe_interval_ <= 0) {
     *slot = 0;
@@ -304,7 +309,8 @@ bool IndexReader::FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* o
   int64_t slot, k, last_slot, last_k;
   ChangeInterval(e.created_tick, &slot, &k);
   ChangeInterval(end, &last_slot, &last_k);
-  for (; slot <= last_slot; ++slot, k += keyframe_interval_) {
+  for (; slot <= last_slot; ++slot) {
+    k = SlotTick(slot);
     if (live_ && k >= open_tick_) break;  // the tail's, below
     std::shared_ptr<const KeptBlock> block;
     const KeyframeRows::Row* row = nullptr;
@@ -371,7 +377,8 @@ bool IndexReader::Changes(const EntityInfo& e, uint32_t field_id, int64_t lo, in
   int64_t slot, k, last_slot, last_k;
   ChangeInterval(from, &slot, &k);
   ChangeInterval(to, &last_slot, &last_k);
-  for (; slot <= last_slot; ++slot, k += keyframe_interval_) {
+  for (; slot <= last_slot; ++slot) {
+    k = SlotTick(slot);
     if (live_ && k >= open_tick_) break;  // the tail's, below
     std::shared_ptr<const KeptBlock> block;
     const KeyframeRows::Row* row = nullptr;

@@ -256,6 +256,8 @@ class IndexReader {
   // tick), and the one whose row holds a change at `tick`.
   void StateInterval(int64_t tick, int64_t* slot, int64_t* k) const;
   void ChangeInterval(int64_t tick, int64_t* slot, int64_t* k) const;
+  // The keyframe tick of slot `slot` (at most the slot of a tick).
+  int64_t SlotTick(int64_t slot) const;
   // Whether the state at `tick` is a live index's open interval's (the
   // tail's).
   bool InTail(int64_t tick) const { return live_ && tick >= open_tick_; }

@@ -109,7 +109,12 @@ bool IndexReader::KeyframeRow(const EntityInfo& e, int64_t slot, int64_t k,
   }
   if (!kept->rows.decoded(i)) {
     std::string_view creation;
-    if (kept->rows.NeedsCreationState(i) && !CreationState(e, &creation, error)) return false;
+    // (A creation state that does not decode is named as such, not as
+    // the row that merges it.)
+    if (kept->rows.NeedsCreationState(i) &&
+        (!CreationValues(e, error) || !CreationState(e, &creation, error))) {
+      return false;
+    }
     const size_t before = kept->rows.bytes();
     if (!kept->rows.Decode(i, k, creation, &counters_.values_decoded)) {
       *error = Damaged(KeyframeKeyText(e, k), "data does not decode");

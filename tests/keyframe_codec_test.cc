@@ -16,7 +16,7 @@
 namespace gem {
 namespace {
 
-std::string Row() { return testing::OverlayRow(); }
+std::string Row() { return testing::ExampleRow(); }
 
 // A whole-state row of `fields` fields, all `value`.
 std::string WholeRow(uint32_t fields, uint64_t value) {
@@ -28,12 +28,17 @@ std::string WholeRow(uint32_t fields, uint64_t value) {
   return row;
 }
 
+bool SameRun(const RunRef& a, const RunRef& b) {
+  return a.first_tick == b.first_tick && a.page == b.page && a.offset == b.offset &&
+         a.length == b.length;
+}
+
 TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   KeyframeReader r;
   const std::string row = Row();  // the reader's views point into it
   ASSERT_TRUE(r.Open(row, 1800));
-  EXPECT_TRUE(r.overlay());
   EXPECT_FALSE(r.born());
+  EXPECT_FALSE(r.delta());
   StateReader state;
   ASSERT_TRUE(state.Open(r.state()));
   uint32_t f;
@@ -45,65 +50,109 @@ TEST(KeyframeCodec, ReadsBackWhatWasWritten) {
   EXPECT_EQ(v.s, "radiant");
   ASSERT_TRUE(state.Next(&f, &v));
   EXPECT_EQ(f, 10u);
-  EXPECT_TRUE(v.is_none());
+  EXPECT_EQ(v.f, 2.0f);
   EXPECT_FALSE(state.Next(&f, &v));
   ASSERT_EQ(r.later_count(), 3u);
-  bool sought;
-  int64_t first, t;
-  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  bool runs;
+  uint64_t count;
+  int64_t t;
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
   EXPECT_EQ(f, 4u);
-  EXPECT_TRUE(sought);
-  EXPECT_EQ(first, 1805);
-  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  EXPECT_TRUE(runs);
+  ASSERT_EQ(count, 2u);
+  RunRef run;
+  for (const RunRef& want : testing::ExampleRuns()) {
+    ASSERT_TRUE(r.NextRun(&run));
+    EXPECT_TRUE(SameRun(run, want)) << run.first_tick;
+  }
+  EXPECT_FALSE(r.NextRun(&run));
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
   EXPECT_EQ(f, 9u);
-  EXPECT_FALSE(sought);
+  EXPECT_FALSE(runs);
+  EXPECT_EQ(count, 2u);
   ASSERT_TRUE(r.NextLogged(&t, &v));  // the second change is left unread
   EXPECT_EQ(t, 1801);
   EXPECT_EQ(v.s, "dire");
-  EXPECT_EQ(r.later_count(), 3u);
-  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
   EXPECT_EQ(f, 12u);
   ASSERT_TRUE(r.NextLogged(&t, &v));
   EXPECT_EQ(t, 3599);
   EXPECT_EQ(v.f, 2.5f);
   EXPECT_FALSE(r.NextLogged(&t, &v));
-  EXPECT_FALSE(r.NextLater(&f, &sought, &first));
+  EXPECT_FALSE(r.NextLater(&f, &runs, &count));
   EXPECT_TRUE(r.ok());
+}
+
+TEST(KeyframeCodec, AWholeStateBlobAndADeltaRow) {
+  // SetState takes a state blob as the row's state, verbatim.
+  std::vector<std::pair<uint32_t, Value>> entries = {{2, Value::Int(4)}, {7, Value::Bool(true)}};
+  std::string blob;
+  EncodeState(&entries, &blob);
+  KeyframeWriter w;
+  w.Begin(0, 0);
+  w.SetState(blob);
+  ASSERT_TRUE(w.AddLogged(2, 5, Value::Int(6)));
+  std::string row;
+  w.Finish(&row);
+  KeyframeReader r;
+  ASSERT_TRUE(r.Open(row, 0));
+  EXPECT_EQ(r.state(), blob);
+  // A delta row has no state part, only logged changes.
+  w.Begin(0, kKeyframeDelta);
+  ASSERT_TRUE(w.AddLogged(7, 3, Value::Bool(false)));
+  w.Finish(&row);
+  ASSERT_TRUE(r.Open(row, 0));
+  EXPECT_TRUE(r.delta());
+  EXPECT_TRUE(r.state().empty());
+  uint32_t f;
+  bool runs;
+  uint64_t count;
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
+  EXPECT_EQ(f, 7u);
+  EXPECT_FALSE(runs);
+  // Born and delta at once is not a row.
+  std::string both = row;
+  both[1] = static_cast<char>(kKeyframeBorn | kKeyframeDelta);
+  EXPECT_FALSE(r.Open(both, 0));
 }
 
 TEST(KeyframeCodec, ANegativeKeyframeTickReadsItsTicks) {
   // The signon's interval starts at minus the interval: its row's logged
-  // and sought ticks count from a negative tick (once a signed overflow
-  // in the reader's bound, which UBSan caught).
+  // and run ticks count from a negative tick (once a signed overflow in
+  // the reader's bound, which UBSan caught).
   const int64_t k = -7200;
   KeyframeWriter w;
   w.Begin(k, 0);
   w.AddState(1, Value::Uint(5));
   ASSERT_TRUE(w.AddLogged(2, -1, Value::Int(-3)));
   ASSERT_TRUE(w.AddLogged(2, 40, Value::Int(7)));
-  w.AddSought(3, -1);
+  const RunRef runs3[] = {RunRef{-1, 3, 0, 9}};
+  w.AddRuns(3, runs3);
   std::string row;
   w.Finish(&row);
   KeyframeReader r;
   ASSERT_TRUE(r.Open(row, k));
   uint32_t f;
-  bool sought;
-  int64_t first, tick;
+  bool runs;
+  uint64_t count;
+  int64_t tick;
   Value v;
-  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
   EXPECT_EQ(f, 2u);
-  EXPECT_FALSE(sought);
+  EXPECT_FALSE(runs);
   ASSERT_TRUE(r.NextLogged(&tick, &v));
   EXPECT_EQ(tick, -1);
   EXPECT_EQ(v.i, -3);
   ASSERT_TRUE(r.NextLogged(&tick, &v));
   EXPECT_EQ(tick, 40);
   EXPECT_EQ(v.i, 7);
-  ASSERT_TRUE(r.NextLater(&f, &sought, &first));
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
   EXPECT_EQ(f, 3u);
-  EXPECT_TRUE(sought);
-  EXPECT_EQ(first, -1);
-  EXPECT_FALSE(r.NextLater(&f, &sought, &first));
+  EXPECT_TRUE(runs);
+  RunRef run;
+  ASSERT_TRUE(r.NextRun(&run));
+  EXPECT_EQ(run.first_tick, -1);
+  EXPECT_FALSE(r.NextLater(&f, &runs, &count));
   EXPECT_TRUE(r.ok());
   // A delta past int64 from the most negative tick is still refused.
   std::string far;
@@ -111,10 +160,14 @@ TEST(KeyframeCodec, ANegativeKeyframeTickReadsItsTicks) {
   far.push_back(static_cast<char>(kKeyframeBorn));
   PutVarint(1, &far);  // one later field
   PutVarint(4, &far);  // field 4
-  PutVarint(0, &far);  // sought
+  PutVarint(3, &far);  // one run
   PutVarint(~uint64_t{0}, &far);
+  PutVarint(1, &far);
+  PutVarint(0, &far);
+  PutVarint(1, &far);
   ASSERT_TRUE(r.Open(far, INT64_MIN + 1));
-  EXPECT_FALSE(r.NextLater(&f, &sought, &first));
+  ASSERT_TRUE(r.NextLater(&f, &runs, &count));
+  EXPECT_FALSE(r.NextRun(&run));
   EXPECT_FALSE(r.ok());
 }
 
@@ -126,19 +179,56 @@ TEST(KeyframeCodec, RefusesDamage) {
     const std::string prefix = good.substr(0, cut);
     bool ok = r.Open(prefix, 1800);
     uint32_t f;
-    bool sought;
-    int64_t first, t;
+    bool runs;
+    uint64_t count;
+    int64_t t;
     Value v;
-    while (ok && r.NextLater(&f, &sought, &first)) {
-      while (r.NextLogged(&t, &v)) {
+    RunRef run;
+    while (ok && r.NextLater(&f, &runs, &count)) {
+      while (r.NextLogged(&t, &v) || r.NextRun(&run)) {
       }
     }
     EXPECT_FALSE(ok && r.ok()) << "prefix of " << cut << " bytes";
   }
-  EXPECT_FALSE(r.Open(std::string("\x02\x04", 2), 0));  // compressed rows are gone
-  EXPECT_FALSE(r.Open(std::string("\x02\x08", 2), 0));  // unknown flag
-  EXPECT_FALSE(r.Open(std::string("\x01\x00\x00", 3), 0));  // old version
-  EXPECT_FALSE(r.Open(std::string("\x03\x00\x00", 3), 0));  // unknown version
+  EXPECT_FALSE(r.Open(std::string("\x03\x04", 2), 0));  // unknown flag
+  EXPECT_FALSE(r.Open(std::string("\x02\x00\x00", 3), 0));  // format 2 rows are gone
+  EXPECT_FALSE(r.Open(std::string("\x04\x00\x00", 3), 0));  // unknown version
+  // A run of no bytes, a page id of 0 and a later run before its page 1
+  // are damage.
+  for (const auto& [page, length] : {std::pair<uint64_t, uint64_t>{3, 0}, {0, 4}}) {
+    std::string bad;
+    bad.push_back(static_cast<char>(kKeyframeFormatVersion));
+    bad.push_back(static_cast<char>(kKeyframeBorn));
+    PutVarint(1, &bad);
+    PutVarint(1, &bad);
+    PutVarint(3, &bad);  // one run
+    PutVarint(1, &bad);
+    PutVarint(page, &bad);
+    PutVarint(0, &bad);
+    PutVarint(length, &bad);
+    ASSERT_TRUE(r.Open(bad, 0));
+    uint32_t f;
+    bool runs;
+    uint64_t count;
+    RunRef run;
+    ASSERT_TRUE(r.NextLater(&f, &runs, &count));
+    EXPECT_FALSE(r.NextRun(&run)) << page << " " << length;
+  }
+  // A code of 0 or 1 (no changes, no runs) is damage.
+  for (uint64_t code : {0, 1}) {
+    std::string bad;
+    bad.push_back(static_cast<char>(kKeyframeFormatVersion));
+    bad.push_back(static_cast<char>(kKeyframeBorn));
+    PutVarint(1, &bad);
+    PutVarint(1, &bad);
+    PutVarint(code, &bad);
+    bad += std::string(8, '\0');
+    ASSERT_TRUE(r.Open(bad, 0));
+    uint32_t f;
+    bool runs;
+    uint64_t count;
+    EXPECT_FALSE(r.NextLater(&f, &runs, &count)) << code;
+  }
 }
 
 // Rows of entities 5, 6 and 9, the middle one repetitive enough to shrink.

@@ -1,8 +1,7 @@
 // Keyframe rows decoded once (core/codec/keyframe_rows.h): a row's state
-// as of its keyframe, its own or merged with the entity's creation state
-// (born and overlay rows, which gem-index no longer writes), its later
-// fields, and the latest logged change at any tick of the interval; damage
-// is refused and leaves nothing behind.
+// as of its keyframe, its own or the entity's creation state (a born row),
+// its later fields, the latest logged change and the run holding any tick
+// of the interval; damage is refused and leaves nothing behind.
 #include "core/codec/keyframe_rows.h"
 
 #include <gtest/gtest.h>
@@ -31,10 +30,10 @@ std::string Creation() {
   return blob;
 }
 
-// The example overlay row (keyframe_row_example.h): 3 and 9 overridden,
-// 10 dropped; 4 sought from 1805; 9 logged at 1801 ("dire") and 1900
+// The example row (keyframe_row_example.h): 3 = -7, 9 = "radiant", 10 =
+// 2.0; 4 in runs from 1805 and 1900; 9 logged at 1801 ("dire") and 1900
 // (dropped); 12 logged at 3599.
-std::string OverlayRow() { return testing::OverlayRow(); }
+std::string ExampleRow() { return testing::ExampleRow(); }
 
 // A born row: its state is the creation state; 11 logged at 1800 and 1802.
 std::string BornRow() {
@@ -48,7 +47,7 @@ std::string BornRow() {
 }
 
 // A whole row: fields 1..n, every value a vector (x, -x) but field 2's, a
-// string; field 1 sought from 1900.
+// string; field 1 in a run from 1900.
 std::string WholeRow(uint32_t n) {
   KeyframeWriter w;
   w.Begin(kTick, 0);
@@ -56,7 +55,8 @@ std::string WholeRow(uint32_t n) {
     const float xs[2] = {static_cast<float>(f), -static_cast<float>(f)};
     w.AddState(f, f == 2 ? Value::String("two") : Value::Vector(xs, 2));
   }
-  w.AddSought(1, 1900);
+  const RunRef runs[] = {RunRef{1900, 1, 0, 10}};
+  w.AddRuns(1, runs);
   std::string row;
   w.Finish(&row);
   return row;
@@ -103,8 +103,8 @@ std::string Logged(const KeyframeRows& rows, size_t i, uint32_t field, int64_t t
   return "not a later field";
 }
 
-TEST(KeyframeRows, MergesOverlayAndBornRowsWithTheCreationState) {
-  const std::string block = Block({OverlayRow(), BornRow()});
+TEST(KeyframeRows, ReadsARowAndMergesABornOneWithTheCreationState) {
+  const std::string block = Block({ExampleRow(), BornRow()});
   KeyframeDecompressor d;
   KeyframeRows rows;
   ASSERT_TRUE(rows.Open(block, 20, &d));
@@ -112,7 +112,7 @@ TEST(KeyframeRows, MergesOverlayAndBornRowsWithTheCreationState) {
   ASSERT_TRUE(rows.IndexOf(20, &i));
   EXPECT_EQ(i, 0u);
   EXPECT_FALSE(rows.IndexOf(22, &i));
-  EXPECT_TRUE(rows.NeedsCreationState(0));
+  EXPECT_FALSE(rows.NeedsCreationState(0));
   EXPECT_TRUE(rows.NeedsCreationState(1));
   EXPECT_FALSE(rows.decoded(0));
   const std::string creation = Creation();
@@ -120,16 +120,30 @@ TEST(KeyframeRows, MergesOverlayAndBornRowsWithTheCreationState) {
   ASSERT_TRUE(rows.Decode(0, kTick, creation, &values));
   EXPECT_TRUE(rows.decoded(0));
   EXPECT_FALSE(rows.decoded(1));
-  // 5 creation values, 3 overlay values, 3 logged changes.
-  EXPECT_EQ(values, 11u);
+  // 3 state values, 3 logged changes.
+  EXPECT_EQ(values, 6u);
   using Pairs = std::vector<std::pair<uint32_t, std::string>>;
-  EXPECT_EQ(StateOf(rows, 0), (Pairs{{3, "-7"}, {4, "8"}, {9, "\"radiant\""}, {11, "true"}}));
+  EXPECT_EQ(StateOf(rows, 0), (Pairs{{3, "-7"}, {9, "\"radiant\""}, {10, "2"}}));
   const KeyframeRows::Row& row = rows.row(0);
   ASSERT_EQ(row.later.end - row.later.begin, 3u);
-  const KeyframeRows::Later& sought = rows.later(row.later.begin);
-  EXPECT_EQ(sought.field, 4u);
-  EXPECT_EQ(sought.count(), 0u);
-  EXPECT_EQ(sought.at, 5u);  // 1805 - 1800
+  const KeyframeRows::Later& runs = rows.later(row.later.begin);
+  EXPECT_EQ(runs.field, 4u);
+  EXPECT_TRUE(runs.runs());
+  ASSERT_EQ(runs.count(), 2u);
+  const KeyframeRows::Run& first = rows.run(runs.begin);
+  EXPECT_EQ(first.tick, 5u);  // 1805 - 1800
+  EXPECT_EQ(first.page, 7);
+  EXPECT_EQ(first.offset, 0u);
+  EXPECT_EQ(first.length, 12u);
+  EXPECT_EQ(rows.run(runs.begin + 1).page, 5);
+  EXPECT_EQ(rows.run(runs.begin + 1).offset, 40u);
+  // The run holding a tick: none before 1805, the first to 1899, the
+  // second from 1900.
+  EXPECT_EQ(rows.LatestRun(runs, 4), -1);
+  EXPECT_EQ(rows.LatestRun(runs, 5), static_cast<int64_t>(runs.begin));
+  EXPECT_EQ(rows.LatestRun(runs, 99), static_cast<int64_t>(runs.begin));
+  EXPECT_EQ(rows.LatestRun(runs, 100), static_cast<int64_t>(runs.begin) + 1);
+  EXPECT_EQ(rows.LatestRun(runs, 1799), static_cast<int64_t>(runs.begin) + 1);
   EXPECT_EQ(Logged(rows, 0, 9, 1800), "absent");
   EXPECT_EQ(Logged(rows, 0, 9, 1801), "\"dire\"");
   EXPECT_EQ(Logged(rows, 0, 9, 1899), "\"dire\"");
@@ -137,6 +151,14 @@ TEST(KeyframeRows, MergesOverlayAndBornRowsWithTheCreationState) {
   EXPECT_EQ(Logged(rows, 0, 9, 3599), "null");
   EXPECT_EQ(Logged(rows, 0, 12, 3598), "absent");
   EXPECT_EQ(Logged(rows, 0, 12, 3599), "2.5");
+  // Every logged change in order.
+  std::vector<std::pair<uint32_t, std::string>> logged;
+  rows.ForEachLogged(rows.later(row.later.begin + 1), [&](uint32_t t, const Value& v) {
+    std::string json;
+    v.AppendJson(&json);
+    logged.emplace_back(t, json);
+  });
+  EXPECT_EQ(logged, (Pairs{{1, "\"dire\""}, {100, "null"}}));
 
   ASSERT_TRUE(rows.Decode(1, kTick, creation, &values));
   EXPECT_EQ(StateOf(rows, 1),
@@ -145,7 +167,7 @@ TEST(KeyframeRows, MergesOverlayAndBornRowsWithTheCreationState) {
   EXPECT_EQ(Logged(rows, 1, 11, 1801), "false");
   EXPECT_EQ(Logged(rows, 1, 11, 1802), "true");
   // The first row's values are still there after the second's decoded.
-  EXPECT_EQ(StateOf(rows, 0).size(), 4u);
+  EXPECT_EQ(StateOf(rows, 0).size(), 3u);
   EXPECT_EQ(Logged(rows, 0, 9, 1801), "\"dire\"");
   // A born row of an entity with no creation state recorded: no state.
   KeyframeRows again;
@@ -172,11 +194,14 @@ TEST(KeyframeRows, ReadsAWholeRowWhereItIs) {
   EXPECT_EQ(state[1], std::make_pair(2u, std::string("\"two\"")));
   EXPECT_EQ(state[299], std::make_pair(300u, std::string("[300,-300]")));
   EXPECT_EQ(StateOf(rows, 1).size(), 2u);
-  EXPECT_EQ(rows.later(rows.row(0).later.begin).at, 100u);  // sought from 1900
-  // Decoding kept 8 bytes a value (at most twice that as the array grows)
-  // and two later fields, and copied no value: whole rows' values are read
-  // where they are in the body (300 vectors copied would add 2.7 KB more).
-  EXPECT_LE(rows.bytes() - opened, 16 * 302 + 2 * 16 * 2);
+  const KeyframeRows::Later& later = rows.later(rows.row(0).later.begin);
+  ASSERT_TRUE(later.runs());
+  EXPECT_EQ(rows.run(later.begin).tick, 100u);  // a run from 1900
+  // Decoding kept 8 bytes a value (at most twice that as the array grows),
+  // two later fields and two runs, and copied no value: whole rows' values
+  // are read where they are in the body (300 vectors copied would add 2.7
+  // KB more).
+  EXPECT_LE(rows.bytes() - opened, 16 * 302 + 2 * 16 * 2 + 2 * 48);
 }
 
 TEST(KeyframeRows, RefusesDamageAndKeepsNothingOfIt) {
@@ -192,10 +217,9 @@ TEST(KeyframeRows, RefusesDamageAndKeepsNothingOfIt) {
   }
   {
     KeyframeRows rows;
-    ASSERT_TRUE(rows.Open(Block({BornRow(), OverlayRow()}), 20, &d));
+    ASSERT_TRUE(rows.Open(Block({BornRow(), ExampleRow()}), 20, &d));
     const size_t empty = rows.bytes();
     EXPECT_FALSE(rows.Decode(0, kTick, twice, &values));
-    EXPECT_FALSE(rows.Decode(1, kTick, twice, &values));
     EXPECT_FALSE(rows.decoded(0));
     EXPECT_FALSE(rows.Decode(0, kTick, Creation().substr(0, 6), &values));  // cut
     // What a failed decode wrote is gone: the next row starts at 0.
@@ -206,21 +230,22 @@ TEST(KeyframeRows, RefusesDamageAndKeepsNothingOfIt) {
   }
   {
     // A row cut short.
-    const std::string row = OverlayRow();
+    const std::string row = ExampleRow();
     KeyframeRows rows;
     ASSERT_TRUE(rows.Open(Block({row.substr(0, row.size() - 2)}), 20, &d));
     EXPECT_FALSE(rows.Decode(0, kTick, Creation(), &values));
     ASSERT_TRUE(rows.Open(Block({row}), 20, &d));
     EXPECT_TRUE(rows.Decode(0, kTick, Creation(), &values));
   }
-  // Changes 2^32 ticks or more past the keyframe tick, logged or sought.
+  // Changes 2^32 ticks or more past the keyframe tick, logged or in runs.
   for (bool sought : {false, true}) {
     KeyframeWriter w;
     w.Begin(kTick, 0);
     w.AddState(1, Value::Int(1));
     const int64_t far = kTick + (int64_t{1} << 32);
     if (sought) {
-      w.AddSought(2, far);
+      const RunRef runs[] = {RunRef{far, 1, 0, 4}};
+      w.AddRuns(2, runs);
     } else {
       EXPECT_TRUE(w.AddLogged(2, far - 1, Value::Int(3)));
       EXPECT_TRUE(w.AddLogged(2, far, Value::Int(4)));
@@ -231,6 +256,24 @@ TEST(KeyframeRows, RefusesDamageAndKeepsNothingOfIt) {
     ASSERT_TRUE(rows.Open(Block({row}), 20, &d));
     EXPECT_FALSE(rows.Decode(0, kTick, "", &values)) << sought;
     EXPECT_FALSE(rows.decoded(0));
+  }
+  // Runs whose first ticks do not ascend, and a delta row (the tail's
+  // alone) in a block.
+  {
+    KeyframeWriter w;
+    w.Begin(kTick, 0);
+    const RunRef runs[] = {RunRef{1900, 1, 0, 4}, RunRef{1850, 2, 0, 4}};
+    w.AddRuns(2, runs);
+    std::string row;
+    w.Finish(&row);
+    w.Begin(kTick, kKeyframeDelta);
+    EXPECT_TRUE(w.AddLogged(2, 1801, Value::Int(1)));
+    std::string delta;
+    w.Finish(&delta);
+    KeyframeRows rows;
+    ASSERT_TRUE(rows.Open(Block({row, delta}), 20, &d));
+    EXPECT_FALSE(rows.Decode(0, kTick, "", &values));
+    EXPECT_FALSE(rows.Decode(1, kTick, "", &values));
   }
 }
 

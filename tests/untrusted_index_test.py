@@ -52,16 +52,6 @@ def bounded(path):
     return con
 
 
-# A change chunk that answers gem_value at a tick (the last one of its field
-# starting at or before it), with the field's name; binds the tick twice.
-LAST_CHUNK_BEFORE = (
-    "SELECT c.entity, c.field_id, c.start_tick, f.name FROM changes c "
-    "JOIN entities e USING(entity) JOIN fields f ON f.class_id = e.class_id AND "
-    "f.field_id = c.field_id WHERE c.start_tick = (SELECT max(start_tick) FROM changes d "
-    "WHERE d.entity = c.entity AND d.field_id = c.field_id AND d.start_tick <= ?) "
-    "AND e.created_tick <= ?")
-
-
 def one(sql, *args, keyframes=False):
     path = need(NEKIT) if keyframes else need(NEKIT, *HISTORY)
     return sqlite3.connect(path).execute(sql, args).fetchone()
@@ -78,42 +68,38 @@ class Damage(unittest.TestCase):
         for part in parts:
             self.assertIn(part, message)
 
-    def test_a_field_id_that_is_not_an_integer(self):
-        # Text and reals sort past every integer: reading changed fields
-        # one after another would find the same row forever.
-        entity, field = one("SELECT entity, min(field_id) FROM changes "
-                            "GROUP BY entity ORDER BY count(*) DESC LIMIT 1")
-        for bad, shown in (("'x'", "'x'"), ("1.5", "'1.5'")):
-            path = damaged_copy("UPDATE changes SET field_id = %s WHERE entity = %d AND "
-                                "field_id = %d" % (bad, entity, field))
-            self.assert_error(path, "SELECT * FROM gem_state(?, ?)", (TICK, entity),
-                              "table changes, entity %d" % entity,
-                              "field_id %s is not a field id" % shown)
+    def busy_field(self):
+        """(entity, field name, its first change's tick) of a field alive at
+        TICK with more changes than a row keeps: its changes are in runs."""
+        con = connect(need(NEKIT, *HISTORY))
+        return con.execute(
+            "SELECT c.entity, c.field, min(c.tick) FROM gem_changes c JOIN entities e "
+            "USING(entity) WHERE e.created_tick <= ? AND (e.deleted_tick IS NULL OR "
+            "e.deleted_tick > ?) GROUP BY c.entity, c.field HAVING count(*) > 100 AND "
+            "min(c.tick) < ? ORDER BY count(*) DESC LIMIT 1", (TICK, TICK, TICK)).fetchone()
 
-    def test_a_change_chunk_that_does_not_decode(self):
-        entity, field, start, name = one(LAST_CHUNK_BEFORE + " ORDER BY c.count DESC LIMIT 1",
-                                         TICK, TICK)
-        path = damaged_copy("UPDATE changes SET data = x'0201' WHERE entity = %d AND "
-                            "field_id = %d AND start_tick = %d" % (entity, field, start))
-        key = "table changes, entity %d field_id %d start_tick %d: data does not decode" % (
-            entity, field, start)
-        self.assert_error(path, "SELECT * FROM gem_changes WHERE entity = ? AND field = ?",
-                          (entity, name), key)
-        self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK), key)
-        self.assert_error(path, "SELECT * FROM gem_sample(?, ?, 30, ?)",
-                          (start, start + 300, entity), key)
-
-    def test_a_start_tick_that_is_not_a_tick(self):
-        # The only chunk of its field before TICK: -0.5 still sorts last.
-        entity, field, start, name = one(
-            LAST_CHUNK_BEFORE + " AND (SELECT count(*) FROM changes d WHERE "
-            "d.entity = c.entity AND d.field_id = c.field_id AND d.start_tick <= ?) = 1 "
-            "LIMIT 1", TICK, TICK, TICK)
-        path = damaged_copy("UPDATE changes SET start_tick = -0.5 WHERE entity = %d AND "
-                            "field_id = %d AND start_tick = %d" % (entity, field, start))
-        self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK),
-                          "table changes, entity %d field_id %d start_tick '-0.5'" %
-                          (entity, field))
+    def test_changes_rows_that_do_not_hold_their_runs(self):
+        # Every changes row damaged one way: garbage of its own length; cut
+        # short of the runs it holds; gone; not a blob. Each read of a run
+        # names the row, the entity and field it was read for, and what is
+        # wrong with it.
+        entity, name, first = self.busy_field()
+        for sql, says in (("UPDATE changes SET data = zeroblob(length(data))",
+                           "data does not decode"),
+                          ("UPDATE changes SET data = substr(data, 1, 3)",
+                           "the run passes the row's end"),
+                          ("DELETE FROM changes", "no such row"),
+                          ("UPDATE changes SET data = 'text'", "data is not a blob")):
+            path = damaged_copy(sql)
+            with self.subTest(damage=sql):
+                for query, args in (
+                        ("SELECT * FROM gem_changes WHERE entity = ? AND field = ?", (entity, name)),
+                        ("SELECT gem_value(?, ?, ?)", (entity, name, TICK)),
+                        ("SELECT * FROM gem_sample(?, ?, 30, ?)", (first, TICK, entity)),
+                        ("SELECT count(*) FROM gem_state(?)", (TICK,))):
+                    self.assert_error(path, query, args, "table changes, id ", says)
+                self.assert_error(path, "SELECT gem_value(?, ?, ?)", (entity, name, TICK),
+                                  "(entity %d field_id " % entity)
 
     def test_a_creation_state_that_does_not_decode(self):
         entity, = one("SELECT entity FROM entity_states WHERE base IS NULL AND "

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/codec/index_format.h"
+#include "core/codec/keyframe_block.h"
 #include "indexer/index_schema.h"
 #include "tests/fuzz/input_reader.h"
 #include "tests/fuzz/targets.h"
@@ -55,6 +56,12 @@ void Insert(sqlite3* db, const char* sql, std::initializer_list<int64_t> ints,
 
 }  // namespace
 
+// The input, in order (InputReader): the tick asked about, last_tick,
+// keyframe_interval; a class id and its fields; then each entity: its
+// entities row (numbers of other types now and then), its creation state
+// and its base, its rows (each: its slot and keyframe tick, the row's
+// bytes, made into a one-row block here unless the flag byte asks for the
+// bytes as the block itself) and changes rows (each: its id and data).
 int ExtensionQueries(const uint8_t* data, size_t size) {
   static const bool registered = [] {
     sqlite3_auto_extension(reinterpret_cast<void (*)()>(sqlite3_gem_init));
@@ -72,6 +79,8 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
   InputReader in(data, size);
   const int64_t tick = in.Int();
   Insert(db, "INSERT INTO meta(key, value) VALUES('last_tick', ?1)", {in.Int()}, {}, false);
+  Insert(db, "INSERT INTO meta(key, value) VALUES('keyframe_interval', ?1)", {in.Int()}, {},
+         false);
   Insert(db, "INSERT INTO classes(class_id, name) VALUES(?1, 'CFuzz')", {in.Byte() % 4}, {}, false);
   const int fields = 1 + in.Byte() % 6;
   Insert(db,
@@ -85,6 +94,7 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
     Insert(db, "INSERT INTO class_fields(class_id, field_id, def_id) VALUES(?1, ?2, 1)",
            {class_id, id < 224 ? f : id % 8}, {}, false);
   }
+  static KeyframeCompressor compressor;
   const int entities = 1 + in.Byte() % 3;
   for (int e = 0; e < entities; ++e) {
     const int64_t entity = 1 + in.Byte() % 4;
@@ -104,17 +114,26 @@ int ExtensionQueries(const uint8_t* data, size_t size) {
     const uint8_t base = in.Byte();
     Insert(db, "INSERT INTO entity_states(entity, tick, base, data) VALUES(?1, ?2, ?3, ?4)",
            {entity, state_tick, base < 192 ? 0 : 1 + base % 4}, state, true, base < 192 ? 4 : 0);
-    const int chunks = in.Byte() % 4;
-    for (int c = 0; c < chunks; ++c) {
-      const std::string_view chunk = in.Blob();
-      const std::initializer_list<int64_t> change = {entity,    in.Byte() % 8, in.Int(),
-                                                     in.Byte(), in.Int(),      in.Byte()};
-      const uint16_t change_pair = in.U16();
-      const uint8_t change_types = static_cast<uint8_t>(change_pair & (change_pair >> 8));
+    const int rows = in.Byte() % 4;
+    for (int r = 0; r < rows; ++r) {
+      const int64_t slot = in.Byte() % 8;
+      const int64_t k = in.Int();
+      const std::string_view bytes = in.Blob();
+      const uint8_t raw = in.Byte();
+      std::string block(bytes);
+      KeyframeBlockWriter w;
+      if (raw < 224 && w.Add(entity, bytes)) w.Finish(&compressor, &block);
+      int64_t key = 0;
+      if (!KeyframeBlockKey(slot, entity, &key)) continue;
       Insert(db,
-             "INSERT INTO changes(entity, field_id, start_tick, seq, end_tick, count, data) "
-             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-             change, chunk, true, change_types);
+             "INSERT OR REPLACE INTO keyframes(key, tick, first_entity, last_entity, data) "
+             "VALUES(?1, ?2, ?3, ?4, ?5)",
+             {key, k, entity, raw < 240 ? entity : entity + raw % 3}, block, true);
+    }
+    const int pages = in.Byte() % 4;
+    for (int p = 0; p < pages; ++p) {
+      const int64_t id = in.Byte();
+      Insert(db, "INSERT OR REPLACE INTO changes(id, data) VALUES(?1, ?2)", {id}, in.Blob(), true);
     }
   }
   Drain(db, "SELECT * FROM gem_state(?1)", tick, 0);

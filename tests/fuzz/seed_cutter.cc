@@ -7,6 +7,9 @@
 #include <map>
 #include <string_view>
 
+#include "core/codec/chunk_codec.h"
+#include "core/codec/keyframe_block.h"
+#include "core/codec/keyframe_codec.h"
 #include "core/demo_stream.h"
 #include "core/entities.h"
 #include "core/inner_messages.h"
@@ -200,6 +203,79 @@ Status CutReplaySeeds(const uint8_t* replay, size_t size, const std::string& ste
   return status;
 }
 
+// An index's rows, by (slot, entity), with their keyframe tick; and its
+// changes rows by id.
+struct IndexRows {
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, std::string>> rows;
+  std::map<int64_t, std::string> pages;
+};
+
+bool ReadIndexRows(sqlite3* db, IndexRows* out) {
+  sqlite3_stmt* st = nullptr;
+  KeyframeDecompressor d;
+  bool ok = sqlite3_prepare_v2(db, "SELECT key, tick, first_entity, data FROM keyframes", -1,
+                               &st, nullptr) == SQLITE_OK;
+  while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    KeyframeBlock block;
+    const std::string_view blob(static_cast<const char*>(sqlite3_column_blob(st, 3)),
+                                sqlite3_column_bytes(st, 3));
+    if (!block.Open(blob, sqlite3_column_int64(st, 2), &d)) continue;
+    const int64_t slot = sqlite3_column_int64(st, 0) >> kKeyframeEntityBits;
+    for (int64_t e = block.first_entity(); e <= block.last_entity(); ++e) {
+      std::string_view row;
+      if (block.Find(e, &row)) out->rows[{slot, e}] = {sqlite3_column_int64(st, 1), std::string(row)};
+    }
+  }
+  sqlite3_finalize(st);
+  ok = ok && sqlite3_prepare_v2(db, "SELECT id, data FROM changes", -1, &st, nullptr) == SQLITE_OK;
+  while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    out->pages[sqlite3_column_int64(st, 0)] = std::string(
+        static_cast<const char*>(sqlite3_column_blob(st, 1)), sqlite3_column_bytes(st, 1));
+  }
+  sqlite3_finalize(st);
+  return ok;
+}
+
+// Row `row` (of keyframe tick k) with each run it names moved to a changes
+// row of its own, ids from *next_page on, appended to *pages (id, run);
+// false when a run is missing or past a seed's sizes.
+bool RowWithOwnPages(std::string_view row, int64_t k, const IndexRows& index, int* next_page,
+                     std::vector<std::pair<int64_t, std::string>>* pages, std::string* out) {
+  KeyframeReader r;
+  if (!r.Open(row, k)) return false;
+  KeyframeWriter w;
+  w.Begin(k, r.flags());
+  if (!r.born() && !r.delta()) w.SetState(r.state());
+  uint32_t field;
+  bool runs;
+  uint64_t count;
+  while (r.NextLater(&field, &runs, &count)) {
+    if (!runs) {
+      int64_t t;
+      Value v;
+      while (r.NextLogged(&t, &v)) {
+        if (!w.AddLogged(field, t, v)) return false;
+      }
+      continue;
+    }
+    std::vector<RunRef> refs;
+    RunRef ref;
+    while (r.NextRun(&ref)) {
+      auto page = index.pages.find(ref.page);
+      if (page == index.pages.end() || ref.offset + ref.length > page->second.size() ||
+          ref.length > 1000 || pages->size() >= 3) {
+        return false;
+      }
+      pages->emplace_back(*next_page, page->second.substr(ref.offset, ref.length));
+      refs.push_back(RunRef{ref.first_tick, (*next_page)++, 0, ref.length});
+    }
+    w.AddRuns(field, refs);
+  }
+  if (!r.ok()) return false;
+  w.Finish(out);
+  return out->size() <= 1000;
+}
+
 Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
                      std::vector<Seed>* out) {
   sqlite3* db = nullptr;
@@ -210,24 +286,31 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
   Kind chunks("chunk_and_state_codecs", stem + ".chunk");
   Kind states("chunk_and_state_codecs", stem + ".state");
   Kind queries("extension_queries", stem + ".entity");
-  // Entities with a whole creation state and their first change chunks,
-  // small enough for the extension target's 1 KiB blobs.
+  IndexRows index;
+  int64_t interval = 0;
+  {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'keyframe_interval'", -1,
+                           &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      interval = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+  }
+  // Entities with a whole creation state, small enough for the extension
+  // target's 1 KiB blobs, with their first rows and the runs those name.
   static const char kSql[] =
       "SELECT e.entity, e.ent_index, e.serial, e.class_id, e.created_tick, "
       "  coalesce(e.deleted_tick, 1 << 31), s.tick, s.data "
       "FROM entities e JOIN entity_states s USING(entity) "
       "WHERE s.base IS NULL AND length(s.data) < 1024 ORDER BY e.entity LIMIT 400";
   sqlite3_stmt* st = nullptr;
-  sqlite3_stmt* chunk_st = nullptr;
   Status status;
-  if (sqlite3_prepare_v2(db, kSql, -1, &st, nullptr) != SQLITE_OK ||
-      sqlite3_prepare_v2(db,
-                         "SELECT field_id, start_tick, seq, end_tick, count, data FROM changes "
-                         "WHERE entity = ?1 AND length(data) < 1024 LIMIT 3",
-                         -1, &chunk_st, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, kSql, -1, &st, nullptr) != SQLITE_OK || !ReadIndexRows(db, &index)) {
     status = Status::Corrupt(std::string("index ") + index_path + ": " + sqlite3_errmsg(db));
   }
   while (status.ok() && sqlite3_step(st) == SQLITE_ROW) {
+    const int64_t entity = sqlite3_column_int64(st, 0);
     const std::string_view state(static_cast<const char*>(sqlite3_column_blob(st, 7)),
                                  sqlite3_column_bytes(st, 7));
     states.Offer(std::string(state));
@@ -235,6 +318,7 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
     std::string seed;
     AppendInt(&seed, sqlite3_column_int64(st, 4));  // the tick asked about
     AppendInt(&seed, sqlite3_column_int64(st, 5));  // last_tick
+    AppendInt(&seed, interval);                     // keyframe_interval
     seed.push_back(static_cast<char>(class_id));
     seed.push_back(5);  // 1 + 5 % 6 class fields
     for (int f = 0; f < 6; ++f) {
@@ -252,28 +336,35 @@ Status CutIndexSeeds(const std::string& index_path, const std::string& stem,
     AppendBlob(&seed, state);
     AppendInt(&seed, sqlite3_column_int64(st, 6));
     seed.push_back(0);  // a whole state (no base)
+    // Its rows in its first slots (as entity 1's), each run in a changes
+    // row of its own.
     std::string rows;
-    int count = 0;
-    sqlite3_bind_int64(chunk_st, 1, sqlite3_column_int64(st, 0));
-    while (sqlite3_step(chunk_st) == SQLITE_ROW) {
-      const std::string_view chunk(static_cast<const char*>(sqlite3_column_blob(chunk_st, 5)),
-                                   sqlite3_column_bytes(chunk_st, 5));
-      chunks.Offer(std::string(chunk));
-      AppendBlob(&rows, chunk);
-      rows.push_back(static_cast<char>(sqlite3_column_int(chunk_st, 0)));
-      AppendInt(&rows, sqlite3_column_int64(chunk_st, 1));
-      rows.push_back(static_cast<char>(sqlite3_column_int(chunk_st, 2)));
-      AppendInt(&rows, sqlite3_column_int64(chunk_st, 3));
-      rows.push_back(static_cast<char>(sqlite3_column_int(chunk_st, 4)));
-      AppendU16(&rows, 0);
+    int count = 0, next_page = 1;
+    std::vector<std::pair<int64_t, std::string>> pages;
+    for (auto it = index.rows.begin(); it != index.rows.end() && count < 3; ++it) {
+      if (it->first.second != entity) continue;
+      std::string row;
+      if (!RowWithOwnPages(it->second.second, it->second.first, index, &next_page, &pages,
+                           &row)) {
+        continue;
+      }
+      rows.push_back(static_cast<char>(it->first.first));  // slot
+      AppendInt(&rows, it->second.first);                  // its keyframe tick
+      AppendBlob(&rows, row);
+      rows.push_back(0);  // made into a block
       ++count;
     }
-    sqlite3_reset(chunk_st);
     seed.push_back(static_cast<char>(count));
-    queries.Offer(seed + rows);
+    seed += rows;
+    seed.push_back(static_cast<char>(pages.size()));
+    for (const auto& [id, run] : pages) {
+      chunks.Offer(run);
+      seed.push_back(static_cast<char>(id));
+      AppendBlob(&seed, run);
+    }
+    queries.Offer(seed);
   }
   sqlite3_finalize(st);
-  sqlite3_finalize(chunk_st);
   // Keyframe blocks, for the codec target (their rows are read through).
   Kind blocks("chunk_and_state_codecs", stem + ".keyframes");
   sqlite3_stmt* block_st = nullptr;

@@ -170,6 +170,7 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
     EXPECT_GE(tick, 0) << s->name;
     EXPECT_LE(tick, report.meta.last_tick) << s->name;
     in.Int();
+    EXPECT_EQ(in.Int(), 7200) << s->name;  // keyframe_interval
     in.Byte();
     for (int i = 0; i < 6 * 2 + 1; ++i) in.Byte();
     for (int i = 0; i < 5; ++i) in.Byte();
@@ -179,6 +180,37 @@ TEST(SeedCutter, IndexSeedsAreChunksAndStatesTheCodecsRead) {
     StateReader state;
     EXPECT_TRUE(state.Open(in.Blob())) << s->name;
   }
+  // Some entity's seed holds rows, and a row names runs the seed holds.
+  size_t with_rows = 0, with_runs = 0;
+  for (const Seed* s : by["extension_queries"]) {
+    InputReader in(Bytes(s), s->bytes.size());
+    for (int i = 0; i < 3; ++i) in.Int();
+    for (int i = 0; i < 1 + 6 * 2 + 1 + 5; ++i) in.Byte();
+    in.Int();
+    in.Int();
+    in.U16();
+    in.Blob();
+    in.Int();
+    in.Byte();
+    const int rows = in.Byte();
+    with_rows += rows > 0;
+    for (int r = 0; r < rows; ++r) {
+      in.Byte();
+      const int64_t k = in.Int();
+      KeyframeReader row;
+      ASSERT_TRUE(row.Open(in.Blob(), k)) << s->name;
+      in.Byte();
+    }
+    const int pages = in.Byte();
+    with_runs += pages > 0;
+    for (int p = 0; p < pages; ++p) {
+      EXPECT_EQ(in.Byte(), p + 1) << s->name;
+      ChunkReader run;
+      EXPECT_TRUE(run.Open(in.Blob(), 0)) << s->name;
+    }
+  }
+  EXPECT_GE(with_rows, 10u);
+  EXPECT_GE(with_runs, 1u);
 }
 
 }  // namespace

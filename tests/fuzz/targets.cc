@@ -201,21 +201,43 @@ static void CheckDecodedRows(std::string_view blob, std::string_view creation) {
       kept.Get(kept.state(s2), &got);
     }
     uint32_t field;
-    bool sought;
-    int64_t first;
+    bool runs;
+    uint64_t count;
     for (uint32_t l = row.later.begin; l < row.later.end; ++l) {
       const KeyframeRows::Later& later = kept.later(l);
-      if (!r.NextLater(&field, &sought, &first) || field != later.field ||
-          sought != (later.count() == 0)) {
+      if (!r.NextLater(&field, &runs, &count) || field != later.field || runs != later.runs() ||
+          count != later.count()) {
         __builtin_trap();
+      }
+      if (runs) {
+        // The runs as the row lists them, and the one holding a few ticks.
+        std::vector<RunRef> refs;
+        RunRef ref;
+        while (r.NextRun(&ref)) refs.push_back(ref);
+        if (refs.size() != count) __builtin_trap();
+        for (uint32_t i = 0; i < count; ++i) {
+          const KeyframeRows::Run& run = kept.run(later.begin + i);
+          if (run.page != refs[i].page || run.offset != refs[i].offset ||
+              run.length != refs[i].length || 1800 + int64_t{run.tick} != refs[i].first_tick) {
+            __builtin_trap();
+          }
+        }
+        for (uint64_t offset : {uint64_t{0}, uint64_t{1}, uint64_t{100}, uint64_t{UINT32_MAX}}) {
+          int64_t want = -1;
+          for (uint32_t i = 0; i < count; ++i) {
+            if (static_cast<uint64_t>(refs[i].first_tick - 1800) <= offset) want = later.begin + i;
+          }
+          if (kept.LatestRun(later, offset) != want) __builtin_trap();
+        }
+        continue;
       }
       std::vector<std::pair<int64_t, Value>> changes;
       int64_t tick;
       Value v;
-      while (!sought && r.NextLogged(&tick, &v)) changes.emplace_back(tick, v);
+      while (r.NextLogged(&tick, &v)) changes.emplace_back(tick, v);
       for (uint64_t offset : {uint64_t{0}, uint64_t{1}, uint64_t{100}, uint64_t{UINT32_MAX}}) {
         Value got;
-        const bool any = !sought && kept.LatestLogged(later, offset, &got);
+        const bool any = kept.LatestLogged(later, offset, &got);
         const std::pair<int64_t, Value>* want = nullptr;
         for (const auto& c : changes) {
           if (static_cast<uint64_t>(c.first - 1800) <= offset) want = &c;
@@ -288,11 +310,13 @@ int ChunkAndStateCodecs(const uint8_t* data, size_t size) {
       }
     }
     uint32_t field;
-    bool sought;
-    int64_t first, tick;
+    bool runs;
+    uint64_t count;
+    int64_t tick;
     Value v;
-    while (r.NextLater(&field, &sought, &first)) {
-      while (!sought && r.NextLogged(&tick, &v)) {
+    RunRef ref;
+    while (r.NextLater(&field, &runs, &count)) {
+      while (r.NextLogged(&tick, &v) || r.NextRun(&ref)) {
       }
     }
   }

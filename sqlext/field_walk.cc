@@ -4,8 +4,10 @@
 
 namespace gem::sqlext {
 
-void FieldWalk::Reset(std::vector<const EntityInfo*> entities) {
+void FieldWalk::Reset(std::vector<const EntityInfo*> entities, int64_t lo, int64_t hi) {
   entities_ = std::move(entities);
+  lo_ = lo;
+  hi_ = hi;
   entity_pos_ = field_pos_ = 0;
   fields_.clear();
   clazz_ = nullptr;
@@ -43,8 +45,8 @@ bool FieldWalk::Advance(IndexReader* reader, const FieldFilter& filter, const Fi
         if (filter.Matches(clazz_->fields[f].name)) fields_.push_back(f);
       }
     } else {
-      // Every field that ever had a value.
-      if (!reader->FieldsWithValues(e, &fields_, error)) return false;
+      // Every field with a value in the range.
+      if (!reader->FieldsWithValues(e, lo_, hi_, &fields_, error)) return false;
       const size_t known = clazz_->fields.size();
       fields_.erase(std::remove_if(fields_.begin(), fields_.end(),
                                    [&](uint32_t f) { return f >= known; }),
@@ -79,8 +81,9 @@ void ResetWalkCursor(WalkCursor* c) {
   c->eof = true;
 }
 
-bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, std::string* error) {
-  c->walk.Reset(std::move(entities));
+bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, int64_t lo, int64_t hi,
+               std::string* error) {
+  c->walk.Reset(std::move(entities), lo, hi);
   c->eof = false;
   return AdvanceWalk(c, error);
 }

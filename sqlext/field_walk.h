@@ -26,8 +26,9 @@ class FieldWalk {
   // error (with *error set).
   using Fill = std::function<int(const EntityInfo&, uint32_t field, std::string* error)>;
 
-  // Starts over on `entities` (selected by the plan).
-  void Reset(std::vector<const EntityInfo*> entities);
+  // Starts over on `entities` (selected by the plan), whose rows are of
+  // ticks lo..hi: an entity's fields are those with a value then.
+  void Reset(std::vector<const EntityInfo*> entities, int64_t lo, int64_t hi);
   // Moves to the next pair with rows (the first, after Reset); false on
   // error. eof() tells whether one was found.
   bool Advance(IndexReader* reader, const FieldFilter& filter, const Fill& fill,
@@ -42,6 +43,7 @@ class FieldWalk {
 
  private:
   std::vector<const EntityInfo*> entities_;
+  int64_t lo_ = INT64_MIN, hi_ = INT64_MAX;
   size_t entity_pos_ = 0;
   ClassInfoRow* clazz_ = nullptr;
   std::vector<uint32_t> fields_;  // of the current entity
@@ -75,8 +77,9 @@ struct WalkCursor {
 
 // Empties a cursor for a new xFilter.
 void ResetWalkCursor(WalkCursor* c);
-// Walks `entities` from their first row; false on error.
-bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, std::string* error);
+// Walks `entities` from their first row, of ticks lo..hi; false on error.
+bool StartWalk(WalkCursor* c, std::vector<const EntityInfo*> entities, int64_t lo, int64_t hi,
+               std::string* error);
 // xNext of a WalkCursor table; `what` names it in errors.
 int NextWalkRow(sqlite3_vtab_cursor* cur, const char* what);
 

@@ -299,30 +299,41 @@ bool IndexReader::ValueAt(const EntityInfo& e, uint32_t field_id, int64_t tick,
   return LatestValue(e, field_id, tick, out, storage, error);
 }
 
-bool IndexReader::FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out,
-                                   std::string* error) {
+bool IndexReader::FieldsWithValues(const EntityInfo& e, int64_t lo, int64_t hi,
+                                   std::vector<uint32_t>* out, std::string* error) {
   out->clear();
+  const int64_t end = e.deleted_tick == INT64_MAX ? keyframe_last_tick_ : e.deleted_tick;
+  lo = std::max(lo, e.created_tick);
+  hi = std::min(hi, end);
+  if (hi < lo) return true;
+  // The creation state's fields, and those of every row from the one
+  // holding the changes at lo (or the state there: the same or the next)
+  // to the one holding the changes at hi: each row's state (as of its
+  // keyframe tick, merged with the creation state when born) and the
+  // fields that change in it.
   if (!CreationValues(e, error)) return false;
   for (const auto& [f, v] : creation_values_) out->push_back(f);
-  // Every field that changed in one of the entity's intervals.
-  const int64_t end = e.deleted_tick == INT64_MAX ? keyframe_last_tick_ : e.deleted_tick;
   int64_t slot, k, last_slot, last_k;
-  ChangeInterval(e.created_tick, &slot, &k);
-  ChangeInterval(end, &last_slot, &last_k);
+  ChangeInterval(lo, &slot, &k);
+  ChangeInterval(hi, &last_slot, &last_k);
   for (; slot <= last_slot; ++slot) {
     k = SlotTick(slot);
-    if (live_ && k >= open_tick_) break;  // the tail's, below
+    if (InTail(k)) break;  // the tail's, below
     std::shared_ptr<const KeptBlock> block;
     const KeyframeRows::Row* row = nullptr;
     if (!KeyframeRow(e, slot, k, &block, &row, error)) return false;
+    for (uint32_t i = row->state.begin; i < row->state.end; ++i) {
+      out->push_back(block->rows.state(i).field);
+    }
     for (uint32_t i = row->later.begin; i < row->later.end; ++i) {
       out->push_back(block->rows.later(i).field);
     }
     if (keyframe_interval_ <= 0) break;
   }
-  if (live_ && std::max(end, e.created_tick) >= open_tick_) {
+  if (live_ && hi >= open_tick_) {
     std::shared_ptr<const TailEntity> tail;
     if (!Tail(e, &tail, error)) return false;
+    for (const auto& [f, v] : tail->state) out->push_back(f);
     TailFields(*tail, out);
   }
   std::sort(out->begin(), out->end());

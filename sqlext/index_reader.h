@@ -220,9 +220,11 @@ class IndexReader {
   double cell_width() const { return cell_width_; }
   double world_offset() const { return world_offset_; }
 
-  // Field ids of `e` that ever had a value: its creation state and its
-  // changed fields (ascending, distinct).
-  bool FieldsWithValues(const EntityInfo& e, std::vector<uint32_t>* out, std::string* error);
+  // Field ids of `e` that have a value at some tick of lo..hi, or more
+  // (ascending, distinct): those of its state at lo (its creation state,
+  // if later) and those that change up to hi.
+  bool FieldsWithValues(const EntityInfo& e, int64_t lo, int64_t hi, std::vector<uint32_t>* out,
+                        std::string* error);
 
   ReadCounters& counters() { return counters_; }
 

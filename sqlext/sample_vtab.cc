@@ -147,7 +147,8 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
     };
     std::vector<const EntityInfo*> entities;
     SelectEntities(c->reader, c->args, overlaps, &entities);
-    return StartWalk(c, std::move(entities), &error) ? SQLITE_OK : CursorError(cur, error);
+    return StartWalk(c, std::move(entities), first, last, &error) ? SQLITE_OK
+                                                                  : CursorError(cur, error);
   });
 }
 

@@ -1,9 +1,12 @@
 #include "indexer/change_pipeline.h"
 
-#include "indexer/thread_cpu.h"
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+
+#include "indexer/thread_cpu.h"
 
 namespace gem::index {
 namespace {
@@ -15,7 +18,18 @@ double Since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 ChangePipeline::ChangePipeline(std::span<Insert> row_inserts) : row_inserts_(row_inserts) {
-  worker_ = std::thread([this] { Run(); });
+  // The packer and the writer run at a lower priority than the parse,
+  // which sets the pace (change_pipeline.h). A failure to lower it (not
+  // allowed here) only costs that.
+  auto lower = [] { (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5); };
+  packer_ = std::thread([this, lower] {
+    lower();
+    PackLoop();
+  });
+  writer_ = std::thread([this, lower] {
+    lower();
+    WriteLoop();
+  });
 }
 
 ChangePipeline::~ChangePipeline() { Drain(); }
@@ -56,57 +70,89 @@ Status ChangePipeline::error() const {
   return row_error_;
 }
 
+void ChangePipeline::Fail(const Status& s) {
+  if (s.ok() || row_failed_.load(std::memory_order_relaxed)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (row_failed_.load(std::memory_order_relaxed)) return;
+  row_error_ = s;
+  row_failed_.store(true, std::memory_order_release);
+}
+
 void ChangePipeline::Submit() {
-  HeldChange::StreamFence();  // the batch's changes, before the worker reads them
+  HeldChange::StreamFence();  // the batch's changes, before the packer reads them
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return queued_ + 1 < kBatches; });
+  cv_.wait(lock, [this] { return to_pack_ + packed_ + 1 < kBatches; });
   wait_seconds_ += Since(start);
-  ++queued_;
+  ++to_pack_;
   ++submitted_;
-  filling_ = &batches_[(head_ + queued_) % kBatches];
+  filling_ = &batches_[(write_head_ + packed_ + to_pack_) % kBatches];
   cv_.notify_all();
 }
 
-void ChangePipeline::Run() {
+void ChangePipeline::PackLoop() {
   for (;;) {
     Batch* batch;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return queued_ > 0 || stop_; });
-      if (queued_ == 0) {  // stopped, nothing left
-        worker_cpu_seconds_ = ThreadCpuSeconds();
+      cv_.wait(lock, [this] { return to_pack_ > 0 || stop_; });
+      if (to_pack_ == 0) {  // stopped, nothing left
+        pack_cpu_seconds_ = ThreadCpuSeconds();
         return;
       }
-      batch = &batches_[head_];
+      batch = &batches_[pack_head_];
     }
-    Apply(*batch);
+    if (!row_failed_.load(std::memory_order_relaxed) && !dropping_.load()) Pack(batch);
+    std::lock_guard<std::mutex> lock(mu_);
+    pack_head_ = (pack_head_ + 1) % kBatches;
+    --to_pack_;
+    ++packed_;
+    cv_.notify_all();
+  }
+}
+
+void ChangePipeline::WriteLoop() {
+  for (;;) {
+    Batch* batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return packed_ > 0 || (stop_ && to_pack_ == 0); });
+      if (packed_ == 0) {  // stopped, nothing left
+        write_cpu_seconds_ = ThreadCpuSeconds();
+        return;
+      }
+      batch = &batches_[write_head_];
+    }
+    if (!row_failed_.load(std::memory_order_relaxed) && !dropping_.load()) Write(batch);
     batch->size = 0;
     batch->segments.clear();
     batch->strings.clear();
     batch->states.clear();
     batch->rows.clear();
     batch->live_rows.clear();
+    batch->store_rows.clear();
     batch->clear_tables.clear();
+    batch->clear_tail = false;
     batch->commit = false;
     std::lock_guard<std::mutex> lock(mu_);
-    head_ = (head_ + 1) % kBatches;
-    --queued_;
+    write_head_ = (write_head_ + 1) % kBatches;
+    --packed_;
     cv_.notify_all();
   }
 }
 
-void ChangePipeline::Apply(const Batch& batch) {
-  const HeldChange* next = batch.changes.get();
+void ChangePipeline::Pack(Batch* batch) {
+  store_->SetOutput(&batch->store_rows);
+  const HeldChange* next = batch->changes.get();
   size_t state_at = 0;
   Status s;
-  for (const Segment& segment : batch.segments) {
+  for (const Segment& segment : batch->segments) {
     switch (segment.kind) {
       case Kind::kChanges: {
         const std::span<const HeldChange> changes(next, segment.count);
-        store_->Add(segment.entity, changes, segment.has_strings, batch.strings);
+        store_->Add(segment.entity, changes, segment.has_strings, batch->strings);
         if (live_ != nullptr) {
-          live_->tail().Add(segment.entity, changes, segment.has_strings, batch.strings);
+          live_->tail().Add(segment.entity, changes, segment.has_strings, batch->strings);
         }
         next += segment.count;
         break;
@@ -119,40 +165,43 @@ void ChangePipeline::Apply(const Batch& batch) {
         break;
       case Kind::kBoundary:
         if (s.ok()) s = store_->CloseInterval(static_cast<int64_t>(segment.entity), segment.count);
-        if (s.ok() && live_ != nullptr) s = live_->tail().Clear();
+        if (live_ != nullptr) {
+          // The tail's rows so far are the closed interval's: gone before
+          // this batch's rows are written.
+          live_->tail().Clear();
+          batch->clear_tail = true;
+        }
         break;
       case Kind::kSnapshot:
         store_->Snapshot(segment.entity,
-                         std::string_view(batch.states).substr(state_at, segment.count));
+                         std::string_view(batch->states).substr(state_at, segment.count));
         state_at += segment.count;
         break;
     }
   }
   if (s.ok()) s = store_->status();
-  if (!s.ok() && !row_failed_.load(std::memory_order_relaxed)) {
-    std::lock_guard<std::mutex> lock(mu_);
-    row_error_ = s;
-    row_failed_.store(true, std::memory_order_release);
+  if (s.ok() && live_ != nullptr && batch->commit) {
+    live_->tail().Write(*store_, &batch->store_rows);
   }
-  if (row_failed_.load(std::memory_order_relaxed)) return;
+  Fail(s);
+}
+
+void ChangePipeline::Write(Batch* batch) {
+  Status s;
+  const auto start = std::chrono::steady_clock::now();
   if (live_ != nullptr) {
-    for (const std::string& table : batch.clear_tables) {
+    if (batch->clear_tail) s = live_->ClearTail();
+    for (const std::string& table : batch->clear_tables) {
       if (s.ok()) s = live_->ClearRewritten(table);
     }
   }
-  if (s.ok() && !batch.rows.empty()) {
-    const auto start = std::chrono::steady_clock::now();
-    s = batch.rows.RunAll(row_inserts_);
-    row_seconds_ += Since(start);
+  if (s.ok() && !batch->store_rows.empty()) s = batch->store_rows.RunAll(store_inserts_);
+  if (s.ok() && !batch->rows.empty()) s = batch->rows.RunAll(row_inserts_);
+  row_seconds_ += Since(start);
+  if (s.ok() && live_ != nullptr && batch->commit) {
+    s = live_->Commit(batch->live_rows, batch->commit_tick, batch->commit_clock);
   }
-  if (s.ok() && live_ != nullptr && batch.commit) {
-    s = live_->Commit(*store_, batch.live_rows, batch.commit_tick, batch.commit_clock);
-  }
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    row_error_ = s;
-    row_failed_.store(true, std::memory_order_release);
-  }
+  Fail(s);
 }
 
 void ChangePipeline::Drain() {
@@ -166,6 +215,7 @@ void ChangePipeline::Drain() {
 
 void ChangePipeline::Abandon() {
   if (drained_) return;
+  dropping_.store(true);  // the threads pass over what is queued
   Stop();
 }
 
@@ -174,12 +224,13 @@ void ChangePipeline::Stop() {
   {
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [this] { return queued_ == 0; });
+    cv_.wait(lock, [this] { return (to_pack_ == 0 && packed_ == 0) || row_failed_.load(); });
     wait_seconds_ += Since(start);
     stop_ = true;
     cv_.notify_all();
   }
-  worker_.join();
+  packer_.join();
+  writer_.join();
 }
 
 }  // namespace gem::index

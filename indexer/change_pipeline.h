@@ -1,24 +1,26 @@
-// ChangePipeline: feeds an IntervalStore, and runs SQLite inserts, on a
-// thread of its own.
+// ChangePipeline: feeds an IntervalStore, and runs SQLite inserts, on
+// threads of their own.
 //
 // Packing changes into runs and rows is the indexer's biggest cost after
 // parsing itself, and SQLite's inserts come next; neither needs anything
 // from the parser but the data. The parser's thread copies each change
 // into a batch (a sequential append) and records each row in the batch's
-// RowBuffer; full batches go to a worker thread that runs the
-// IntervalStore and the rows, so parsing, packing and inserting overlap on
-// two cores. Batches
-// go round a ring of four: the parser fills one while the worker empties
-// those queued before it; nothing is allocated once all have grown to
-// size. With only two (ping-pong) the parser waited whenever the worker
-// met a stretch of heavy batches: 30-minute index 0.907 -> 0.840 s
-// (medians of 11), pipeline waits 0.08 -> 0.03 s.
+// RowBuffer. Full batches go to a packing thread, which runs the
+// IntervalStore (its pages and blocks recorded in the batch: store_rows.h),
+// then to a writing thread, which inserts the batch's rows and commits: on
+// two cores, the parse, packing and writing overlap, the second core's
+// time shared by the two that keep up with the parse, and the time the
+// parse leaves its core (waiting for a batch or for the file) taken by
+// them too. They run at a lower priority than the parse, which sets the
+// pace: a run on one core would otherwise take turns with them. Batches go
+// round a ring: the parser fills one while the others are packed and
+// written; nothing is allocated once all have grown to size.
 //
 // Order is kept: a batch's events (changes, creations, deletions, the
 // ends of intervals and the states that start the next) are applied in
 // order, batches in order, and each table's rows are inserted in the order
-// they were recorded (after the batch's events). While the pipeline runs,
-// only the worker uses the database connection.
+// they were recorded. While the pipeline runs, only the writing thread
+// uses the database connection.
 #ifndef GEM_INDEXER_CHANGE_PIPELINE_H_
 #define GEM_INDEXER_CHANGE_PIPELINE_H_
 
@@ -54,10 +56,14 @@ class ChangePipeline {
   static constexpr size_t kBatchStringBytes = 16u << 20;
 
   // `row_inserts` (the inserts rows name by index, prepared before the
-  // first row) must outlive the pipeline; so must the store, set before
-  // the first batch. Only the worker touches them until Drain() returns.
+  // first row) must outlive the pipeline; so must the store and its rows'
+  // inserts (store_rows.h), set before the first batch. Only the threads
+  // touch them until Drain() returns.
   explicit ChangePipeline(std::span<Insert> row_inserts);
-  void SetStore(IntervalStore* store) { store_ = store; }
+  void SetStore(IntervalStore* store, std::span<Insert> store_inserts) {
+    store_ = store;
+    store_inserts_ = store_inserts;
+  }
   ~ChangePipeline();
   ChangePipeline(const ChangePipeline&) = delete;
   ChangePipeline& operator=(const ChangePipeline&) = delete;
@@ -90,8 +96,8 @@ class ChangePipeline {
   // RowBuffer::Begin); its values follow on the returned buffer.
   RowBuffer& Row(uint8_t stmt);
 
-  // A live run (live_index.h): the worker also gives every change to its
-  // tail, and commits where Commit() says. Before the first batch.
+  // A live run (live_index.h): the threads also keep its tail, and commit
+  // where Commit() says. Before the first batch.
   void SetLive(LiveIndex* live) { live_ = live; }
   // A row for the live index's next commit (a LiveIndex::LiveStmt).
   RowBuffer& LiveRow(uint8_t stmt) { return filling_->live_rows.Begin(stmt); }
@@ -100,8 +106,7 @@ class ChangePipeline {
   // filling batch's rows.
   void ClearBeforeRows(const std::string& table) { filling_->clear_tables.push_back(table); }
   // Ends the filling batch with a commit of the live index as the
-  // snapshot of `tick`: once the worker has applied it and every batch
-  // before it. `clock`: where the game clock reads 0 and the tick rate,
+  // snapshot of `tick`: once it and every batch before it are written. `clock`: where the game clock reads 0 and the tick rate,
   // once known (the live index gives rows without a clock theirs).
   void Commit(int64_t tick, std::optional<LiveClock> clock) {
     filling_->commit = true;
@@ -109,25 +114,27 @@ class ChangePipeline {
     filling_->commit_clock = clock;
     Submit();
   }
-  // Applies everything queued and stops the worker; the store and the
+  // Applies everything queued and stops the threads; the store and the
   // statements are then the caller's again. Idempotent.
   void Drain();
-  // Stops the worker after the batch it is applying, dropping what is
+  // Stops the threads after the batches they are on, dropping what is
   // queued (a failed index needs none of it). Idempotent; the destructor
   // drains instead when neither was called.
   void Abandon();
-  // The worker's first failure to insert a row or keep a chunk (it
-  // inserts no more after one). Cheap enough to ask once a frame.
+  // The threads' first failure to write a row (they write no more after
+  // one). Cheap enough to ask once a frame.
   Status error() const;
-  // Seconds the parser's thread waited for the worker (a full batch and
-  // every other batch still queued), Drain included.
+  // Seconds the parser's thread waited for the others (a full ring),
+  // Drain included.
   double wait_seconds() const { return wait_seconds_; }
-  // Batches handed to the worker so far.
+  // Batches handed over so far.
   uint64_t submitted() const { return submitted_; }
-  // Seconds the worker spent inserting rows. Read after Drain().
+  // Seconds the writing thread spent inserting rows. Read after Drain().
   double row_seconds() const { return row_seconds_; }
-  // Seconds of CPU the worker used. Read after Drain().
-  double worker_cpu_seconds() const { return worker_cpu_seconds_; }
+  // Seconds of CPU the packing and the writing thread used. Read after
+  // Drain().
+  double pack_cpu_seconds() const { return pack_cpu_seconds_; }
+  double write_cpu_seconds() const { return write_cpu_seconds_; }
 
  private:
   // A batch is a sequence of segments: `count` consecutive changes of one
@@ -152,6 +159,10 @@ class ChangePipeline {
     RowBuffer rows;
     RowBuffer live_rows;   // LiveIndex::LiveStmt rows of its commit
     std::vector<std::string> clear_tables;  // ClearBeforeRows
+    // What packing it wrote (store_rows.h), and whether the tail table is
+    // emptied first (an interval closed).
+    RowBuffer store_rows;
+    bool clear_tail = false;
     bool commit = false;   // ends with a commit of the live index
     int64_t commit_tick = 0;
     std::optional<LiveClock> commit_clock;
@@ -177,34 +188,40 @@ class ChangePipeline {
   }
   void Event(uint64_t entity, Kind kind, uint32_t count = 0);
   void Submit();
-  // Waits for the batches queued, then ends the worker.
+  // Waits for the batches queued, then ends the threads.
   void Stop();
-  void Run();
-  void Apply(const Batch& batch);
+  void PackLoop();
+  void WriteLoop();
+  void Pack(Batch* batch);
+  void Write(Batch* batch);
+  void Fail(const Status& s);
 
   IntervalStore* store_ = nullptr;
-  std::span<Insert> row_inserts_;
+  std::span<Insert> row_inserts_, store_inserts_;
   LiveIndex* live_ = nullptr;
-  // A ring: the worker applies batches_[head_] and the queued_ - 1 after
-  // it; the parser fills the one after those. More than two let the
-  // worker fall behind for a while (a stretch of many rows) without
-  // stopping the parser.
-  static constexpr size_t kBatches = 4;
+  // A ring: the writer writes batches_[write_head_] and the packed_ - 1
+  // after it; the packer packs batches_[pack_head_] and the to_pack_ - 1
+  // after it; the parser fills the one after those. Several let the
+  // others fall behind for a while (a stretch of many rows, an interval's
+  // end) without stopping the parser.
+  static constexpr size_t kBatches = 6;
   Batch batches_[kBatches];
   Batch* filling_ = &batches_[0];
-  size_t head_ = 0;    // guarded by mu_
-  size_t queued_ = 0;  // guarded by mu_
+  size_t pack_head_ = 0, write_head_ = 0;  // guarded by mu_
+  size_t to_pack_ = 0, packed_ = 0;        // guarded by mu_
   bool stop_ = false;
   bool drained_ = false;
   double wait_seconds_ = 0;
   uint64_t submitted_ = 0;
-  double row_seconds_ = 0;                 // the worker's
-  double worker_cpu_seconds_ = 0;          // the worker's, when it ends
-  Status row_error_;                       // guarded by mu_
+  double row_seconds_ = 0;        // the writer's
+  double pack_cpu_seconds_ = 0;   // the packer's, when it ends
+  double write_cpu_seconds_ = 0;  // the writer's, when it ends
+  Status row_error_;                      // guarded by mu_
   std::atomic<bool> row_failed_{false};   // row_error_ is set
+  std::atomic<bool> dropping_{false};     // Abandon: what is queued is not applied
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::thread worker_;
+  std::thread packer_, writer_;
 };
 
 }  // namespace gem::index

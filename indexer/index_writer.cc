@@ -84,17 +84,14 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
     GEM_RETURN_IF_ERROR(
         row_inserts_[i].Prepare(db_, row_targets_[i].first, row_targets_[i].second));
   }
-  // The changes' storage, written by the pipeline's worker as it goes.
-  GEM_RETURN_IF_ERROR(
-      page_insert_.Prepare(db_, "INSERT INTO changes(id, data) VALUES(?1, ?2)"));
-  GEM_RETURN_IF_ERROR(block_insert_.Prepare(
-      db_, "INSERT INTO keyframes(key, tick, first_entity, last_entity, data) "
-           "VALUES(?1, ?2, ?3, ?4, ?5)"));
-  pages_ = std::make_unique<RunPages>(&page_insert_);
-  blocks_ = std::make_unique<RowBlocks>(&block_insert_);
+  // The changes' storage, packed and written by the pipeline's threads as
+  // the parse goes.
+  GEM_RETURN_IF_ERROR(PrepareStoreInserts(db_, store_inserts_));
+  pages_ = std::make_unique<RunPages>();
+  blocks_ = std::make_unique<RowBlocks>();
   store_ = std::make_unique<IntervalStore>(interval_settings_, &quantizer_ids_, pages_.get(),
                                            blocks_.get());
-  pipeline_.SetStore(store_.get());
+  pipeline_.SetStore(store_.get(), store_inserts_);
   if (live != nullptr) GEM_RETURN_IF_ERROR(OpenLive(*live));
   entities_.push_back({});  // lifetime ids start at 1
   return Status::Ok();
@@ -507,8 +504,7 @@ Status IndexWriter::Analyze() {
 
 void IndexWriter::FinalizeStatements() {
   for (Insert& s : row_inserts_) s.Finalize();
-  page_insert_.Finalize();
-  block_insert_.Finalize();
+  for (Insert& s : store_inserts_) s.Finalize();
 }
 
 Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
@@ -527,8 +523,16 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   const auto start = std::chrono::steady_clock::now();
 
   // The last interval, as it stands; a live run's tail is then empty.
-  GEM_RETURN_IF_ERROR(store_->Finish());
-  if (live_ != nullptr) GEM_RETURN_IF_ERROR(live_->tail().Clear());
+  {
+    RowBuffer rows;
+    store_->SetOutput(&rows);
+    GEM_RETURN_IF_ERROR(store_->Finish());
+    if (live_ != nullptr) {
+      live_->tail().Clear();
+      GEM_RETURN_IF_ERROR(live_->ClearTail());
+    }
+    GEM_RETURN_IF_ERROR(rows.RunAll(store_inserts_));
+  }
   if (bulk_written) bulk_written();
   stats_.finish_changes_seconds = lap();
 
@@ -560,7 +564,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
     GEM_RETURN_IF_ERROR(ent.Run());
   }
   stats_.pipeline_wait_seconds = pipeline_.wait_seconds();
-  stats_.pack_cpu_seconds = pipeline_.worker_cpu_seconds();
+  stats_.pack_cpu_seconds = pipeline_.pack_cpu_seconds();
+  stats_.write_cpu_seconds = pipeline_.write_cpu_seconds();
   stats_.intervals = store_->stats();
   stats_.field_changes = stats_.intervals.changes;
   stats_.pages = pages_->stats();

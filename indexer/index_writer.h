@@ -35,6 +35,7 @@
 #include "indexer/row_blocks.h"
 #include "indexer/run_pages.h"
 #include "indexer/sqlite_db.h"
+#include "indexer/store_rows.h"
 
 namespace gem::index {
 
@@ -68,8 +69,10 @@ struct WriterStats {
   double finish_indexes_seconds = 0;
   double finish_commit_seconds = 0;
   double finish_analyze_seconds = 0;
-  // CPU seconds of the packing worker (runs, rows and the parse's inserts).
+  // CPU seconds of the pipeline's packing thread (runs and rows) and its
+  // writing one (SQLite's inserts of them and of the parse's rows).
   double pack_cpu_seconds = 0;
+  double write_cpu_seconds = 0;
   // A live run's commits, the last one's tick, the worker's seconds in
   // them, and tail rows written.
   uint64_t live_commits = 0;
@@ -273,7 +276,7 @@ class IndexWriter : public Sink {
   // The changes' storage, run by the pipeline's worker: the changes and
   // keyframes tables' inserts, and the intervals' store. Declared before
   // the pipeline, which uses them until it is destroyed.
-  Stmt page_insert_, block_insert_;
+  Insert store_inserts_[kStoreStmts];
   std::unique_ptr<RunPages> pages_;
   std::unique_ptr<RowBlocks> blocks_;
   IntervalSettings interval_settings_;

@@ -28,6 +28,11 @@ IntervalStore::IntervalStore(const IntervalSettings& settings,
 
 IntervalStore::~IntervalStore() = default;
 
+void IntervalStore::SetOutput(RowBuffer* out) {
+  pages_->SetOutput(out);
+  rows_->SetOutput(out);
+}
+
 IntervalStore::EntityData& IntervalStore::DataOf(uint64_t entity) {
   if (entity >= data_.size()) data_.resize(entity + 1);
   if (data_[entity] == nullptr) {
@@ -155,10 +160,7 @@ void IntervalStore::CloseRun(EntityData* d, uint32_t index) {
   o.writer.Finish(&run_blob_);
   if (last - first > kSlowRunTicks) o.writer.ReleaseMemory();
   RunEntry e{o.field, RunRef{first, 0, 0, static_cast<uint32_t>(run_blob_.size())}};
-  if (status_.ok()) {
-    Status s = pages_->Place(run_blob_, &e.ref.page, &e.ref.offset);
-    if (!s.ok()) Fail(s);
-  }
+  pages_->Place(run_blob_, &e.ref.page, &e.ref.offset);
   d->runs.push_back(e);
   ++stats_.runs;
 }
@@ -309,9 +311,9 @@ Status IntervalStore::CloseOpen(bool last) {
   for (; done_at < done_.size(); ++done_at) emit(done_[done_at].first, done_[done_at].second);
   done_.clear();
   active_ = std::move(alive);
+  pages_->Flush();
   if (status_.ok()) {
-    Status s = pages_->Flush();
-    if (s.ok()) s = rows_->Flush();
+    Status s = rows_->Flush();
     if (!s.ok()) Fail(s);
   }
   ++stats_.intervals;

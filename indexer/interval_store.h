@@ -124,6 +124,9 @@ class IntervalStore {
   void Snapshot(uint64_t entity, std::string_view state);
   // The end: the open interval closes as it stands.
   Status Finish();
+  // Where the runs' pages and the rows' blocks are written (store_rows.h),
+  // from now on.
+  void SetOutput(RowBuffer* out);
 
   // The first failure (a run or row not written); once set, the store
   // writes nothing more.

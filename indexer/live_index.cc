@@ -113,7 +113,7 @@ Status LiveIndex::Open(const std::string& path, Db* db,
       GEM_RETURN_IF_ERROR(f.last.Prepare(db_, "SELECT max(rowid) FROM \"" + table + "\""));
     }
   }
-  return tail_.Open(db_);
+  return clear_tail_.Prepare(db_, "DELETE FROM tail");
 }
 
 Status LiveIndex::ClearRewritten(const std::string& table) {
@@ -123,10 +123,8 @@ Status LiveIndex::ClearRewritten(const std::string& table) {
   return Status::Ok();
 }
 
-Status LiveIndex::Commit(const IntervalStore& store, const RowBuffer& rows, int64_t tick,
-                         std::optional<LiveClock> clock) {
+Status LiveIndex::Commit(const RowBuffer& rows, int64_t tick, std::optional<LiveClock> clock) {
   const auto start = std::chrono::steady_clock::now();
-  GEM_RETURN_IF_ERROR(tail_.Write(store));
   for (Stmt& clear : clear_rewritten_) GEM_RETURN_IF_ERROR(clear.Run());
   if (!rows.empty()) GEM_RETURN_IF_ERROR(rows.RunAll(inserts_));
   if (clock && clock->tick_rate > 0) GEM_RETURN_IF_ERROR(FillClock(*clock, tick));
@@ -165,7 +163,7 @@ void LiveIndex::FinalizeAll() {
     f.fill.Finalize();
     f.last.Finalize();
   }
-  tail_.Finalize();
+  clear_tail_.Finalize();
 }
 
 Status LiveIndex::Finish() {

@@ -38,7 +38,6 @@
 #include <vector>
 
 #include "core/status.h"
-#include "indexer/interval_store.h"
 #include "indexer/live_tail.h"
 #include "indexer/row_buffer.h"
 #include "indexer/sqlite_db.h"
@@ -76,18 +75,19 @@ class LiveIndex {
   Status Open(const std::string& path, Db* db, std::span<const std::string> clock_tables,
               std::span<const Rewritten> rewritten);
 
+  // The open interval's tail: kept on the packing thread, its rows
+  // recorded there; the table emptied on the writing one (ClearTail).
   LiveTail& tail() { return tail_; }
+  Status ClearTail() { return clear_tail_.Run(); }
 
   // The end rows of a rewritten table are coming: its last commit's rows
   // go first.
   Status ClearRewritten(const std::string& table);
-  // Writes the tail (of `store`'s open interval) and `rows` (LiveStmt
-  // rows: entities, classes, meta, the rewritten tables' rows, which
-  // replace theirs), gives the rows since the last commit their clock
-  // (all rows, the first time `clock` is known) and commits: the snapshot
-  // of tick `tick`.
-  Status Commit(const IntervalStore& store, const RowBuffer& rows, int64_t tick,
-                std::optional<LiveClock> clock);
+  // Writes `rows` (LiveStmt rows: entities, classes, meta, the rewritten
+  // tables' rows, which replace theirs), gives the rows since the last
+  // commit their clock (all rows, the first time `clock` is known) and
+  // commits: the snapshot of tick `tick` (its tail's rows written before).
+  Status Commit(const RowBuffer& rows, int64_t tick, std::optional<LiveClock> clock);
 
   // Before the end's rows: match_info and players, rewritten at each
   // commit, are emptied for the end's.
@@ -123,6 +123,7 @@ class LiveIndex {
   std::string path_;
   std::vector<Insert> inserts_;  // by LiveStmt, then rewritten table
   std::vector<Stmt> clear_rewritten_;
+  Stmt clear_tail_;
   std::vector<std::string> rewritten_names_;
   std::vector<ClockFill> clock_fills_;
   LiveTail tail_;

@@ -4,17 +4,6 @@
 
 namespace gem::index {
 
-Status LiveTail::Open(Db* db) {
-  GEM_RETURN_IF_ERROR(
-      insert_.Prepare(db, "INSERT INTO tail(entity, seq, tick, data) VALUES(?1, ?2, ?3, ?4)"));
-  return clear_.Prepare(db, "DELETE FROM tail");
-}
-
-void LiveTail::Finalize() {
-  insert_.Finalize();
-  clear_.Finalize();
-}
-
 LiveTail::Pending& LiveTail::PendingOf(uint64_t entity) {
   if (entity >= pending_.size()) pending_.resize(entity + 1);
   if (pending_[entity] == nullptr) pending_[entity] = std::make_unique<Pending>();
@@ -39,19 +28,19 @@ void LiveTail::Add(uint64_t entity, std::span<const HeldChange> changes, bool ha
   }
 }
 
-Status LiveTail::Clear() {
+void LiveTail::Clear() {
   pending_.clear();
   changed_.clear();
   states_written_ = false;
-  return clear_.Run();
 }
 
-Status LiveTail::Insert(uint64_t entity, uint32_t seq, int64_t k, std::string_view row) {
+void LiveTail::Record(RowBuffer* out, uint64_t entity, uint32_t seq, int64_t k,
+                      std::string_view row) {
   ++rows_written_;
-  return insert_.Int(1, static_cast<int64_t>(entity)).Int(2, seq).Int(3, k).Blob(4, row).Run();
+  out->Begin(kTailRow).Int(static_cast<int64_t>(entity)).Int(seq).Int(k).Blob(row);
 }
 
-Status LiveTail::Write(const IntervalStore& store) {
+void LiveTail::Write(const IntervalStore& store, RowBuffer* out) {
   const int64_t k = store.keyframe_tick();
   if (!states_written_) {
     // The interval's first commit: the states at its start (entities
@@ -62,7 +51,7 @@ Status LiveTail::Write(const IntervalStore& store) {
       writer_.Begin(k, 0);
       writer_.SetState(state);
       writer_.Finish(&row_);
-      GEM_RETURN_IF_ERROR(Insert(entity, 0, k, row_));
+      Record(out, entity, 0, k, row_);
     }
     states_written_ = true;
   }
@@ -93,14 +82,13 @@ Status LiveTail::Write(const IntervalStore& store) {
         order_[left++] = order_[j];
       }
       writer_.Finish(&row_);
-      GEM_RETURN_IF_ERROR(Insert(entity, p.next_seq++, k, row_));
+      Record(out, entity, p.next_seq++, k, row_);
       order_.resize(left);
     }
     p.changes.clear();
     p.strings.clear();
   }
   changed_.clear();
-  return Status::Ok();
 }
 
 }  // namespace gem::index

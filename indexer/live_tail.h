@@ -17,7 +17,9 @@
 // interval's rows or runs), once at each commit: a commit writes what
 // changed since the last, never the interval again.
 //
-// Thread: the pipeline's worker.
+// Rows are recorded (store_rows.h) on the pipeline's packing thread and
+// inserted on its writing one; the table is emptied there too
+// (change_pipeline.h).
 #ifndef GEM_INDEXER_LIVE_TAIL_H_
 #define GEM_INDEXER_LIVE_TAIL_H_
 
@@ -32,28 +34,25 @@
 #include "core/status.h"
 #include "indexer/held_change.h"
 #include "indexer/interval_store.h"
-#include "indexer/sqlite_db.h"
+#include "indexer/row_buffer.h"
+#include "indexer/store_rows.h"
 
 namespace gem::index {
 
 class LiveTail {
  public:
-  // Prepares its statements on `db`, which must outlive it.
-  Status Open(Db* db);
-  void Finalize();
-
   // The parse's changes, as IntervalStore::Add gets them: kept until the
   // next Write.
   void Add(uint64_t entity, std::span<const HeldChange> changes, bool has_strings,
            std::string_view arena);
-  // The open interval closed: its rows hold its changes now. Empties the
-  // tail table and what is kept; the next Write starts the new interval
-  // with its states.
-  Status Clear();
+  // The open interval closed: its rows hold its changes now. Forgets what
+  // is kept (the caller empties the table); the next Write starts the new
+  // interval with its states.
+  void Clear();
   // A commit: the rows of the changes since the last Write, and, first in
   // an interval, the states at its start (`store`'s, whose open interval
-  // this is).
-  Status Write(const IntervalStore& store);
+  // this is), recorded in `out` (kTailRow rows).
+  void Write(const IntervalStore& store, RowBuffer* out);
 
   uint64_t rows_written() const { return rows_written_; }
 
@@ -64,9 +63,8 @@ class LiveTail {
     uint32_t next_seq = 1;
   };
   Pending& PendingOf(uint64_t entity);
-  Status Insert(uint64_t entity, uint32_t seq, int64_t k, std::string_view row);
+  void Record(RowBuffer* out, uint64_t entity, uint32_t seq, int64_t k, std::string_view row);
 
-  Stmt insert_, clear_;
   std::vector<std::unique_ptr<Pending>> pending_;  // by entity
   std::vector<uint64_t> changed_;                  // entities with changes kept
   bool states_written_ = false;

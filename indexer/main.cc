@@ -226,6 +226,7 @@ int main(int argc, char** argv) {
     fmt::print("cpu_seconds\t{:.6f}\n", report.cpu_seconds);
     fmt::print("parse_cpu_seconds\t{:.6f}\n", report.parse_cpu_seconds);
     fmt::print("pack_cpu_seconds\t{:.6f}\n", w.pack_cpu_seconds);
+    fmt::print("write_cpu_seconds\t{:.6f}\n", w.write_cpu_seconds);
     fmt::print("sha_cpu_seconds\t{:.6f}\n", report.sha_cpu_seconds);
     fmt::print("sqlite_seconds\t{:.6f}\n", w.sqlite_seconds);
     fmt::print("finish_drain_seconds\t{:.6f}\n", w.finish_drain_seconds);

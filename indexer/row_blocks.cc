@@ -41,7 +41,8 @@ Status RowBlocks::Flush() {
   }
   ++stats_.blocks;
   stats_.block_bytes += blob_.size();
-  return insert_->Int(1, key).Int(2, k_).Int(3, first).Int(4, last).Blob(5, blob_).Run();
+  out_->Begin(kBlockRow).Int(key).Int(k_).Int(first).Int(last).Blob(blob_);
+  return Status::Ok();
 }
 
 }  // namespace gem::index

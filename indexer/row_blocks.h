@@ -1,8 +1,9 @@
 // RowBlocks: the keyframes table's rows. Each interval's entity rows
 // (core/codec/keyframe_codec.h) come in ascending entity id and are
 // gathered into blocks (core/codec/keyframe_block.h), each closed once its
-// rows take kKeyframeBlockBytes, compressed and inserted: an append, in
-// key order, since intervals come in order too.
+// rows take kKeyframeBlockBytes, compressed and written (recorded in a
+// RowBuffer, store_rows.h): an append, in key order, since intervals come
+// in order too.
 //
 // Thread: one (the pipeline's worker).
 #ifndef GEM_INDEXER_ROW_BLOCKS_H_
@@ -14,7 +15,8 @@
 
 #include "core/codec/keyframe_block.h"
 #include "core/status.h"
-#include "indexer/sqlite_db.h"
+#include "indexer/row_buffer.h"
+#include "indexer/store_rows.h"
 
 namespace gem::index {
 
@@ -27,9 +29,9 @@ struct RowBlockStats {
 
 class RowBlocks {
  public:
-  // `insert` runs "INSERT INTO keyframes(key, tick, first_entity,
-  // last_entity, data) VALUES(?1, ?2, ?3, ?4, ?5)"; it must outlive this.
-  explicit RowBlocks(Stmt* insert) : insert_(insert) {}
+  // Where blocks go (kBlockRow rows), from now on; it must outlive the
+  // calls that write to it.
+  void SetOutput(RowBuffer* out) { out_ = out; }
 
   // Adds the row of `entity` in the interval of slot `slot` and keyframe
   // tick `k`. Rows of one slot come in ascending entity; slots ascend.
@@ -40,7 +42,7 @@ class RowBlocks {
   const RowBlockStats& stats() const { return stats_; }
 
  private:
-  Stmt* insert_;
+  RowBuffer* out_ = nullptr;
   KeyframeCompressor compressor_;
   KeyframeBlockWriter block_;
   int64_t slot_ = -1, k_ = 0;

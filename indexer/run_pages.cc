@@ -6,7 +6,7 @@
 
 namespace gem::index {
 
-Status RunPages::Place(std::string_view run, int64_t* page, uint32_t* offset) {
+void RunPages::Place(std::string_view run, int64_t* page, uint32_t* offset) {
   ++stats_.runs;
   stats_.run_bytes += run.size();
   if (run.size() > kRunPageBytes) {
@@ -14,7 +14,8 @@ Status RunPages::Place(std::string_view run, int64_t* page, uint32_t* offset) {
     Page& p = pages_.emplace_back(Page{next_id_++, std::string(run), true});
     *page = p.id;
     *offset = 0;
-    return InsertReady();
+    WriteReady();
+    return;
   }
   for (Page& p : pages_) {
     if (p.sealed || kRunPageBytes - p.data.size() < run.size()) continue;
@@ -24,9 +25,9 @@ Status RunPages::Place(std::string_view run, int64_t* page, uint32_t* offset) {
     if (kRunPageBytes - p.data.size() < kSealBelow) {
       p.sealed = true;
       --open_;
-      return InsertReady();
+      WriteReady();
     }
-    return Status::Ok();
+    return;
   }
   if (open_ >= kOpenPages || pages_.size() >= kMaxWaiting) SealOldest();
   Page& p = pages_.emplace_back(Page{next_id_++, std::string(), false});
@@ -35,7 +36,7 @@ Status RunPages::Place(std::string_view run, int64_t* page, uint32_t* offset) {
   ++open_;
   *page = p.id;
   *offset = 0;
-  return InsertReady();
+  WriteReady();
 }
 
 void RunPages::SealOldest() {
@@ -47,21 +48,20 @@ void RunPages::SealOldest() {
   }
 }
 
-Status RunPages::InsertReady() {
+void RunPages::WriteReady() {
   while (!pages_.empty() && pages_.front().sealed) {
     const Page& p = pages_.front();
-    GEM_RETURN_IF_ERROR(insert_->Int(1, p.id).Blob(2, p.data).Run());
+    out_->Begin(kPageRow).Int(p.id).Blob(p.data);
     ++stats_.pages;
     stats_.page_bytes += std::max(p.data.size(), kRunPageBytes);
     pages_.pop_front();
   }
-  return Status::Ok();
 }
 
-Status RunPages::Flush() {
+void RunPages::Flush() {
   for (Page& p : pages_) p.sealed = true;
   open_ = 0;
-  return InsertReady();
+  WriteReady();
 }
 
 }  // namespace gem::index

@@ -5,8 +5,8 @@
 // (each with its own key, header and the slack of a page that cannot take
 // the next) cost 37 bytes a run on the 30-minute synthetic replay.
 //
-// Rows are inserted in ascending id as they fill, an append at the
-// table's right edge. Runs go to the first of a few open rows with room
+// Rows are written (recorded in a RowBuffer, store_rows.h) in ascending id
+// as they fill, an append at the table's right edge. Runs go to the first of a few open rows with room
 // for them (first fit), so that a row is left with little room unused; a
 // row is sealed when almost full, when it is the oldest of too many open
 // ones, or at Flush. Ids are given as rows open, and a row is inserted
@@ -23,13 +23,14 @@
 #include <string_view>
 
 #include "core/status.h"
-#include "indexer/sqlite_db.h"
+#include "indexer/row_buffer.h"
+#include "indexer/store_rows.h"
 
 namespace gem::index {
 
 struct RunPageStats {
   uint64_t runs = 0;
-  uint64_t pages = 0;       // rows inserted
+  uint64_t pages = 0;       // rows written
   uint64_t run_bytes = 0;   // the runs' bytes
   uint64_t page_bytes = 0;  // rows' capacity used or left: pages * kRunPageBytes (big runs: theirs)
 };
@@ -44,16 +45,16 @@ class RunPages {
   // A row with less room than this left is sealed.
   static constexpr size_t kSealBelow = 24;
 
-  // `insert` runs "INSERT INTO changes(id, data) VALUES(?1, ?2)"; it must
-  // outlive this.
-  explicit RunPages(Stmt* insert) : insert_(insert) {}
+  // Where rows go (kPageRow rows), from now on; it must outlive the calls
+  // that write to it.
+  void SetOutput(RowBuffer* out) { out_ = out; }
 
   // Places `run` in a row: *page is its id, *offset where the run starts
-  // in its data. Inserts the rows that become ready.
-  Status Place(std::string_view run, int64_t* page, uint32_t* offset);
-  // Seals every open row and inserts them all: every run placed so far is
-  // then in the table.
-  Status Flush();
+  // in its data. Writes the rows that become ready.
+  void Place(std::string_view run, int64_t* page, uint32_t* offset);
+  // Seals every open row and writes them all: every run placed so far is
+  // then written.
+  void Flush();
 
   const RunPageStats& stats() const { return stats_; }
 
@@ -63,12 +64,12 @@ class RunPages {
     std::string data;
     bool sealed = false;
   };
-  // Inserts the sealed rows at the front.
-  Status InsertReady();
+  // Writes the sealed rows at the front.
+  void WriteReady();
   // Seals the oldest open row (there is one).
   void SealOldest();
 
-  Stmt* insert_;
+  RowBuffer* out_ = nullptr;
   std::deque<Page> pages_;  // ascending ids, none inserted yet
   size_t open_ = 0;         // of pages_, not sealed
   int64_t next_id_ = 1;

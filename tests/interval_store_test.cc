@@ -27,14 +27,17 @@
 #include "indexer/row_blocks.h"
 #include "indexer/run_pages.h"
 #include "indexer/sqlite_db.h"
+#include "indexer/store_rows.h"
 
 namespace gem::index {
 namespace {
 
-// An in-memory index with the two tables the store writes, and the store.
+// An in-memory index with the tables the store writes, and the store,
+// whose rows are recorded in `rows` and inserted by Write.
 struct Harness {
   Db db;
-  Stmt page_insert, block_insert;
+  Insert inserts[kStoreStmts];
+  RowBuffer rows;
   std::unique_ptr<RunPages> pages;
   std::unique_ptr<RowBlocks> blocks;
   std::unique_ptr<IntervalStore> store;
@@ -43,16 +46,19 @@ struct Harness {
     EXPECT_TRUE(db.Open(":memory:").ok());
     EXPECT_TRUE(db.Exec("CREATE TABLE changes(id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
                         "CREATE TABLE keyframes(key INTEGER PRIMARY KEY, tick, first_entity, "
-                        "last_entity, data);")
+                        "last_entity, data);"
+                        "CREATE TABLE tail(entity, seq, tick, data);")
                     .ok());
-    EXPECT_TRUE(page_insert.Prepare(&db, "INSERT INTO changes(id, data) VALUES(?1, ?2)").ok());
-    EXPECT_TRUE(block_insert
-                    .Prepare(&db, "INSERT INTO keyframes(key, tick, first_entity, last_entity, "
-                                  "data) VALUES(?1, ?2, ?3, ?4, ?5)")
-                    .ok());
-    pages = std::make_unique<RunPages>(&page_insert);
-    blocks = std::make_unique<RowBlocks>(&block_insert);
+    EXPECT_TRUE(PrepareStoreInserts(&db, inserts).ok());
+    pages = std::make_unique<RunPages>();
+    blocks = std::make_unique<RowBlocks>();
     store = std::make_unique<IntervalStore>(settings, nullptr, pages.get(), blocks.get());
+    store->SetOutput(&rows);
+  }
+  // Inserts the rows recorded so far.
+  void Write() {
+    EXPECT_TRUE(rows.RunAll(inserts).ok());
+    rows.clear();
   }
 };
 
@@ -247,6 +253,7 @@ void CheckRandomMatch(uint32_t max_logged, uint64_t held_budget, IntervalStats* 
     }
   }
   ASSERT_TRUE(h.store->Finish().ok());
+  h.Write();
   // Entities alive with no change in an interval still have its row.
   const auto got = ReadBack(&h.db);
   EXPECT_EQ(got.size(), want.size());
@@ -303,6 +310,7 @@ TEST(IntervalStore, ALoggedFieldWhoseValuesChangeKindGoesToRuns) {
   c[1].Set(3, 6, Value::Float(0.5f), QuantizerRegistry::kNone, &arena);
   h.store->Add(1, c, false, arena);
   ASSERT_TRUE(h.store->Finish().ok());
+  h.Write();
   const auto got = ReadBack(&h.db);
   const Interval& iv = got.at({0, 1});
   EXPECT_TRUE(iv.in_runs.at(3));
@@ -324,12 +332,9 @@ TEST(IntervalStore, AnEntityAliveAtABoundaryNeedsItsState) {
 }
 
 TEST(RunPages, RowsFillAndKeepTheirOrder) {
-  Db db;
-  ASSERT_TRUE(db.Open(":memory:").ok());
-  ASSERT_TRUE(db.Exec("CREATE TABLE changes(id INTEGER PRIMARY KEY, data BLOB);").ok());
-  Stmt insert;
-  ASSERT_TRUE(insert.Prepare(&db, "INSERT INTO changes(id, data) VALUES(?1, ?2)").ok());
-  RunPages pages(&insert);
+  Harness h(IntervalSettings{});
+  RunPages& pages = *h.pages;
+  Db& db = h.db;
   std::mt19937 rng(3);
   std::vector<std::pair<std::pair<int64_t, uint32_t>, std::string>> placed;
   for (int i = 0; i < 3000; ++i) {
@@ -340,10 +345,11 @@ TEST(RunPages, RowsFillAndKeepTheirOrder) {
     std::string run(n, static_cast<char>('a' + i % 26));
     int64_t page = 0;
     uint32_t offset = 0;
-    ASSERT_TRUE(pages.Place(run, &page, &offset).ok());
+    pages.Place(run, &page, &offset);
     placed.push_back({{page, offset}, run});
   }
-  ASSERT_TRUE(pages.Flush().ok());
+  pages.Flush();
+  h.Write();
   std::map<int64_t, std::string> rows;
   Stmt s;
   ASSERT_TRUE(s.Prepare(&db, "SELECT id, data FROM changes ORDER BY rowid").ok());
@@ -403,7 +409,7 @@ TEST(ChangePipelineTest, LongStringsCrossBatches) {
   constexpr int kValues = 40;  // 40 MiB: more than two batches' string budget
   {
     ChangePipeline pipeline({});
-    pipeline.SetStore(h.store.get());
+    pipeline.SetStore(h.store.get(), h.inserts);
     pipeline.CreateEntity(7);
     std::string big(1 << 20, 'x');
     for (int tick = 1; tick <= kValues; ++tick) {
@@ -418,7 +424,9 @@ TEST(ChangePipelineTest, LongStringsCrossBatches) {
     // 40 MiB over a 16 MiB budget: at least three batches.
     EXPECT_GE(pipeline.submitted(), 3u);
   }
+  h.store->SetOutput(&h.rows);
   ASSERT_TRUE(h.store->Finish().ok());
+  h.Write();
   const auto got = ReadBack(&h.db);
   const std::vector<Change>& changes = got.at({0, 7}).changes.at(2);
   ASSERT_EQ(changes.size(), static_cast<size_t>(kValues));

@@ -38,8 +38,10 @@ void ChangePipeline::AddChangesAcrossBatches(uint64_t entity, int64_t tick,
                                              std::span<const FieldChange> changes,
                                              std::span<const uint16_t> quantizers) {
   while (!changes.empty()) {
-    if (filling_->size == kBatchRecords || filling_->strings.size() >= kBatchStringBytes) Submit();
-    const size_t n = std::min(changes.size(), kBatchRecords - filling_->size);
+    if (filling_->size == filling_->capacity || filling_->strings.size() >= kBatchStringBytes) {
+      Submit();
+    }
+    const size_t n = std::min(changes.size(), filling_->capacity - filling_->size);
     Copy(filling_, entity, tick, changes.first(n), quantizers);
     changes = changes.subspan(n);
   }
@@ -50,13 +52,30 @@ void ChangePipeline::Event(uint64_t entity, Kind kind, uint32_t count) {
   filling_->segments.push_back(Segment{entity, count, kind, false});
 }
 
-void ChangePipeline::Snapshot(uint64_t entity, std::string_view state) {
-  if (filling_->segments.size() >= kBatchRecords || filling_->states.size() >= kBatchStringBytes) {
+void ChangePipeline::CopyState(uint64_t entity, int64_t tick, std::span<const FieldChange> state,
+                               Kind kind) {
+  if (state.size() > filling_->capacity - filling_->size || filling_->segments.size() >= kBatchRecords ||
+      filling_->strings.size() >= kBatchStringBytes) {
     Submit();
   }
-  filling_->states.append(state);
-  filling_->segments.push_back(
-      Segment{entity, static_cast<uint32_t>(state.size()), Kind::kSnapshot, false});
+  Batch& b = *filling_;
+  if (state.size() > b.capacity - b.size) {
+    // A state of more values than a batch holds (none seen): this batch,
+    // empty, grows to it.
+    b.changes.reset(new HeldChange[state.size()]);
+    b.capacity = state.size();
+  }
+  Copy(&b, entity, tick, state, {}, kind);
+}
+
+void ChangePipeline::CreateEntity(uint64_t entity, int32_t class_id, int64_t tick,
+                                  std::span<const FieldChange> state) {
+  CopyState(entity, tick, state, Kind::kCreate);
+  filling_->created.emplace_back(class_id, tick);
+}
+
+void ChangePipeline::Snapshot(uint64_t entity, std::span<const FieldChange> state) {
+  CopyState(entity, 0, state, Kind::kSnapshot);
 }
 
 RowBuffer& ChangePipeline::Row(uint8_t stmt) {
@@ -127,7 +146,7 @@ void ChangePipeline::WriteLoop() {
     batch->size = 0;
     batch->segments.clear();
     batch->strings.clear();
-    batch->states.clear();
+    batch->created.clear();
     batch->rows.clear();
     batch->live_rows.clear();
     batch->store_rows.clear();
@@ -144,7 +163,7 @@ void ChangePipeline::WriteLoop() {
 void ChangePipeline::Pack(Batch* batch) {
   store_->SetOutput(&batch->store_rows);
   const HeldChange* next = batch->changes.get();
-  size_t state_at = 0;
+  size_t created_at = 0;
   Status s;
   for (const Segment& segment : batch->segments) {
     switch (segment.kind) {
@@ -157,9 +176,15 @@ void ChangePipeline::Pack(Batch* batch) {
         next += segment.count;
         break;
       }
-      case Kind::kCreate:
+      case Kind::kCreate: {
+        const auto [class_id, tick] = batch->created[created_at++];
+        states_.Created(segment.entity, class_id, tick,
+                        std::span<const HeldChange>(next, segment.count), batch->strings,
+                        &batch->store_rows);
         store_->Create(segment.entity);
+        next += segment.count;
         break;
+      }
       case Kind::kDelete:
         store_->Delete(segment.entity);
         break;
@@ -173,9 +198,9 @@ void ChangePipeline::Pack(Batch* batch) {
         }
         break;
       case Kind::kSnapshot:
-        store_->Snapshot(segment.entity,
-                         std::string_view(batch->states).substr(state_at, segment.count));
-        state_at += segment.count;
+        store_->Snapshot(segment.entity, states_.Encode(std::span<const HeldChange>(
+                                             next, segment.count), batch->strings));
+        next += segment.count;
         break;
     }
   }

@@ -38,6 +38,7 @@
 #include "core/codec/chunk_codec.h"
 #include "core/sink.h"
 #include "core/value.h"
+#include "indexer/entity_states.h"
 #include "indexer/held_change.h"
 #include "indexer/interval_store.h"
 #include "indexer/live_index.h"
@@ -76,22 +77,25 @@ class ChangePipeline {
   void AddChanges(uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
                   std::span<const uint16_t> quantizers) {
     Batch& b = *filling_;
-    if (changes.empty() || changes.size() > kBatchRecords - b.size ||
+    if (changes.empty() || changes.size() > b.capacity - b.size ||
         b.strings.size() >= kBatchStringBytes) {
       AddChangesAcrossBatches(entity, tick, changes, quantizers);
       return;
     }
     Copy(&b, entity, tick, changes, quantizers);
   }
-  // As IntervalStore's Create, Delete, CloseInterval and Snapshot,
-  // applied later on the worker.
-  void CreateEntity(uint64_t entity) { Event(entity, Kind::kCreate); }
+  // An entity created at `tick` with `state`: its entity_states row
+  // (entity_states.h) and IntervalStore::Create, on the packing thread.
+  void CreateEntity(uint64_t entity, int32_t class_id, int64_t tick,
+                    std::span<const FieldChange> state);
+  // As IntervalStore's Delete, CloseInterval and Snapshot (of `state`,
+  // encoded on the packing thread), applied later there.
   void DeleteEntity(uint64_t entity) { Event(entity, Kind::kDelete); }
   // (`interval` is at most UINT32_MAX ticks.)
   void CloseInterval(int64_t boundary, int64_t interval) {
     Event(static_cast<uint64_t>(boundary), Kind::kBoundary, static_cast<uint32_t>(interval));
   }
-  void Snapshot(uint64_t entity, std::string_view state);
+  void Snapshot(uint64_t entity, std::span<const FieldChange> state);
   // Starts a row of statement `stmt` in the filling batch (see
   // RowBuffer::Begin); its values follow on the returned buffer.
   RowBuffer& Row(uint8_t stmt);
@@ -139,9 +143,11 @@ class ChangePipeline {
  private:
   // A batch is a sequence of segments: `count` consecutive changes of one
   // entity (one copy each, strings in the batch's `strings`), or an event:
-  // an entity created or deleted, an interval's end (`entity` holding the
-  // boundary tick, `count` the interval's length), or a state at an
-  // interval's start (`count` bytes, the next of the batch's `states`).
+  // an entity created (its `count` values follow as changes; its class
+  // and tick are the next of the batch's `created`) or deleted, an
+  // interval's end (`entity` holding the boundary tick, `count` the
+  // interval's length), or an entity's state at an interval's start (its
+  // `count` values follow as changes).
   enum class Kind : uint8_t { kChanges, kCreate, kDelete, kBoundary, kSnapshot };
   struct Segment {
     uint64_t entity;
@@ -152,10 +158,11 @@ class ChangePipeline {
   static_assert(sizeof(Segment) == 16, "a segment is recorded per entity update");
   struct Batch {
     std::unique_ptr<HeldChange[]> changes{new HeldChange[kBatchRecords]};
+    size_t capacity = kBatchRecords;  // of `changes` (more for a huge state)
     size_t size = 0;      // changes used
     std::vector<Segment> segments;
     std::string strings;
-    std::string states;    // the kSnapshot segments' bytes, one after another
+    std::vector<std::pair<int32_t, int64_t>> created;  // kCreate segments' class, tick
     RowBuffer rows;
     RowBuffer live_rows;   // LiveIndex::LiveStmt rows of its commit
     std::vector<std::string> clear_tables;  // ClearBeforeRows
@@ -172,7 +179,7 @@ class ChangePipeline {
                                std::span<const uint16_t> quantizers);
   // Appends `changes` (which fit) to `b` as one segment.
   static void Copy(Batch* b, uint64_t entity, int64_t tick, std::span<const FieldChange> changes,
-                   std::span<const uint16_t> quantizers) {
+                   std::span<const uint16_t> quantizers, Kind kind = Kind::kChanges) {
     HeldChange* out = b->changes.get() + b->size;
     bool has_strings = false;
     for (const FieldChange& c : changes) {
@@ -184,8 +191,11 @@ class ChangePipeline {
     }
     b->size += changes.size();
     b->segments.push_back(
-        Segment{entity, static_cast<uint32_t>(changes.size()), Kind::kChanges, has_strings});
+        Segment{entity, static_cast<uint32_t>(changes.size()), kind, has_strings});
   }
+  // A state's values in the filling batch, whole (a batch is started, or
+  // grown, to hold them).
+  void CopyState(uint64_t entity, int64_t tick, std::span<const FieldChange> state, Kind kind);
   void Event(uint64_t entity, Kind kind, uint32_t count = 0);
   void Submit();
   // Waits for the batches queued, then ends the threads.
@@ -197,6 +207,7 @@ class ChangePipeline {
   void Fail(const Status& s);
 
   IntervalStore* store_ = nullptr;
+  EntityStates states_;  // the packer's
   std::span<Insert> row_inserts_, store_inserts_;
   LiveIndex* live_ = nullptr;
   // A ring: the writer writes batches_[write_head_] and the packed_ - 1

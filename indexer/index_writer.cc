@@ -59,7 +59,6 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
         "short_name)",
         12}},
       {kClassFieldRow, {"class_fields(class_id, field_id, def_id)", 3}},
-      {kStateRow, {"entity_states(entity, tick, data, base)", 4}},
       {kTableRow,
        {"string_tables(table_id, name, created_tick, user_data_fixed_size, user_data_size, "
         "user_data_size_bits, flags, varint_bit_counts)",
@@ -118,30 +117,9 @@ void IndexWriter::OnEntityCreated(const TickInfo& t, const EntityRef& r,
   entities_[r.lifetime] = {r.index, r.serial, r.handle, r.class_id, tick, kNoTick};
   ++stats_.entities;
   if (live_ != nullptr) live_entities_.push_back(r.lifetime);
-  state_scratch_.clear();
-  for (const FieldChange& c : state) state_scratch_.emplace_back(c.field_id, c.value);
   stats_.created_values += state.size();
-  std::sort(state_scratch_.begin(), state_scratch_.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  blob_scratch_.clear();
-  // Entities of one class mostly start alike (from one baseline): store
-  // the difference from the class's template state when it is small; else
-  // the whole state, which becomes the template.
-  StateTemplate& base = templates_[r.class_id];
-  int64_t base_lifetime = -1;
-  if (base.lifetime >= 0 && DiffState(state_scratch_, base.blob, &diff_scratch_) &&
-      diff_scratch_.size() * 2 <= state_scratch_.size()) {
-    EncodeState(&diff_scratch_, &blob_scratch_);
-    base_lifetime = base.lifetime;
-  } else {
-    EncodeState(&state_scratch_, &blob_scratch_);
-    base.lifetime = static_cast<int64_t>(r.lifetime);
-    base.blob = blob_scratch_;
-  }
-  pipeline_.CreateEntity(r.lifetime);
-  RowBuffer& row =
-      pipeline_.Row(kStateRow).Int(static_cast<int64_t>(r.lifetime)).Int(tick).Blob(blob_scratch_);
-  if (base_lifetime >= 0) row.Int(base_lifetime); else row.Null();
+  // Its entity_states row is encoded on the packing thread.
+  pipeline_.CreateEntity(r.lifetime, r.class_id, tick, state);
 }
 
 void IndexWriter::OnEntityUpdated(const TickInfo& t, const EntityRef& r,

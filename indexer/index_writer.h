@@ -250,7 +250,6 @@ class IndexWriter : public Sink {
   // indexed by RowStmt. Declared before the pipeline, which uses them
   // until it is destroyed.
   enum RowStmt : uint8_t {
-    kStateRow,
     kTableRow,
     kEntryRow,
     kEventRow,
@@ -291,16 +290,7 @@ class IndexWriter : public Sink {
   std::unordered_map<const StringTable*, int32_t> table_ids_;
   std::unordered_map<const StringTable*, int64_t> table_seq_;
   int64_t string_entry_seq_ = 0;
-  std::vector<std::pair<uint32_t, Value>> state_scratch_;
-  std::vector<std::pair<uint32_t, Value>> diff_scratch_;
-  // Per class: the entity whose whole creation state later ones of the
-  // class are stored against, and that state's blob.
-  struct StateTemplate {
-    int64_t lifetime = -1;
-    std::string blob;
-  };
-  std::unordered_map<int32_t, StateTemplate> templates_;
-  std::string blob_scratch_;
+  std::vector<FieldChange> state_scratch_;  // a state as the parser holds it
   std::string json_scratch_;
   double keyframe_seconds_ = 0;
   int64_t max_tick_ = INT64_MIN;  // the latest index tick given out

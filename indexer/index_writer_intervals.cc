@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/codec/state_codec.h"
 #include "core/entities.h"
 #include "core/parser.h"
 #include "indexer/index_writer.h"
@@ -14,13 +13,13 @@ namespace {
 // Collects an entity's values as the parser holds them.
 class StateCollector : public FieldState::Visitor {
  public:
-  explicit StateCollector(std::vector<std::pair<uint32_t, Value>>* out) : out_(out) {}
+  explicit StateCollector(std::vector<FieldChange>* out) : out_(out) {}
   void Visit(uint32_t field_id, const Value& value) override {
-    out_->emplace_back(field_id, value);
+    out_->push_back({field_id, value});
   }
 
  private:
-  std::vector<std::pair<uint32_t, Value>>* out_;
+  std::vector<FieldChange>* out_;
 };
 
 }  // namespace
@@ -78,9 +77,8 @@ void IndexWriter::SnapshotEntities() {
     state_scratch_.clear();
     StateCollector collect(&state_scratch_);
     e->state.VisitAll(e->fields->layout(), &collect);
-    blob_scratch_.clear();
-    EncodeState(&state_scratch_, &blob_scratch_);
-    pipeline_.Snapshot(id, blob_scratch_);
+    // (Encoded on the packing thread: the parse's only copies it.)
+    pipeline_.Snapshot(id, state_scratch_);
     ++stats_.snapshots;
   }
 }

@@ -98,17 +98,20 @@ CREATE TABLE changes(
   data BLOB NOT NULL
 );
 
--- A live index's open interval (gem-index --follow, a broadcast): per
--- entity, under seq 0 its state at the interval's keyframe tick `tick`
--- (meta's keyframe_open_tick) unless it was created after it, then one
--- row per commit that changed it, its changes since the one before; all
--- packed as keyframes rows are. Empty in a finished index.
+-- A live index's open interval (gem-index --follow, a broadcast): under
+-- seq 0 each entity's state at the interval's keyframe tick `tick` (meta's
+-- keyframe_open_tick) unless it was created after it, then under each
+-- commit's seq (1, 2, ...) the changes since the one before of each entity
+-- that changed (part orders an entity's rows within one seq); all packed
+-- as keyframes rows are. Keyed by commit, so that a commit appends its
+-- rows. Empty in a finished index.
 CREATE TABLE tail(
-  entity INTEGER NOT NULL,
   seq INTEGER NOT NULL,
+  entity INTEGER NOT NULL,
+  part INTEGER NOT NULL,
   tick INTEGER NOT NULL,
   data BLOB NOT NULL,
-  PRIMARY KEY(entity, seq)
+  PRIMARY KEY(seq, entity, part)
 ) WITHOUT ROWID;
 
 CREATE TABLE string_tables(

@@ -234,6 +234,9 @@ class IndexWriter : public Sink {
   int64_t live_committed_ = INT64_MIN;
   std::vector<uint64_t> live_entities_;
   size_t live_classes_ = 0;
+  // Meta's values as the last commit wrote them (a type byte, then the
+  // value's bytes), by key: a commit writes only those that changed.
+  std::unordered_map<std::string, std::string> live_meta_;
   WriterStats stats_;
   // The writer's own failure (a state the parser did not have), which
   // stops the parse.

@@ -59,6 +59,10 @@ Status LiveIndex::Create(const std::string& path, const std::function<Status(Db*
   // lose the last ones, and never the file's integrity.
   return db->Exec(
       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-8192;"
+      // Checkpoints every 16,000 pages (64 MiB of WAL), not 1,000: a page
+      // the commits rewrite (a table's last) is copied to the file once a
+      // checkpoint; the 10-minute replay at 1 s commits took 10% less CPU.
+      "PRAGMA wal_autocheckpoint=16000;"
       "PRAGMA temp_store=MEMORY; BEGIN;");
 }
 

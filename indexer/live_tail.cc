@@ -32,12 +32,13 @@ void LiveTail::Clear() {
   pending_.clear();
   changed_.clear();
   states_written_ = false;
+  seq_ = 0;
 }
 
-void LiveTail::Record(RowBuffer* out, uint64_t entity, uint32_t seq, int64_t k,
+void LiveTail::Record(RowBuffer* out, uint64_t entity, uint32_t part, int64_t k,
                       std::string_view row) {
   ++rows_written_;
-  out->Begin(kTailRow).Int(static_cast<int64_t>(entity)).Int(seq).Int(k).Blob(row);
+  out->Begin(kTailRow).Int(seq_).Int(static_cast<int64_t>(entity)).Int(part).Int(k).Blob(row);
 }
 
 void LiveTail::Write(const IntervalStore& store, RowBuffer* out) {
@@ -55,17 +56,22 @@ void LiveTail::Write(const IntervalStore& store, RowBuffer* out) {
     }
     states_written_ = true;
   }
+  ++seq_;
   std::sort(changed_.begin(), changed_.end());
   for (uint64_t entity : changed_) {
     Pending& p = *pending_[entity];
-    // Each field's changes together, in tick order.
-    order_.resize(p.changes.size());
-    for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-    std::stable_sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
-      return p.changes[a].field < p.changes[b].field;
-    });
+    // Each field's changes together, in tick order: sorted by (field,
+    // arrival) packed in one word (no stable sort's buffer).
+    keys_.resize(p.changes.size());
+    for (uint32_t i = 0; i < keys_.size(); ++i) {
+      keys_[i] = uint64_t{p.changes[i].field} << 32 | i;
+    }
+    std::sort(keys_.begin(), keys_.end());
+    order_.resize(keys_.size());
+    for (size_t i = 0; i < keys_.size(); ++i) order_[i] = static_cast<uint32_t>(keys_[i]);
     // A row logs one kind a field: a field whose values change kind goes
-    // on in a further row from there (rows apply in seq order).
+    // on in a further row from there (rows apply in (seq, part) order).
+    uint32_t part = 0;
     while (!order_.empty()) {
       writer_.Begin(k, kKeyframeDelta);
       size_t left = 0;  // changes for a further row, moved to the front
@@ -82,7 +88,7 @@ void LiveTail::Write(const IntervalStore& store, RowBuffer* out) {
         order_[left++] = order_[j];
       }
       writer_.Finish(&row_);
-      Record(out, entity, p.next_seq++, k, row_);
+      Record(out, entity, part++, k, row_);
       order_.resize(left);
     }
     p.changes.clear();

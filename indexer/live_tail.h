@@ -60,15 +60,16 @@ class LiveTail {
   struct Pending {
     std::vector<HeldChange> changes;
     std::string strings;
-    uint32_t next_seq = 1;
   };
   Pending& PendingOf(uint64_t entity);
-  void Record(RowBuffer* out, uint64_t entity, uint32_t seq, int64_t k, std::string_view row);
+  void Record(RowBuffer* out, uint64_t entity, uint32_t part, int64_t k, std::string_view row);
 
   std::vector<std::unique_ptr<Pending>> pending_;  // by entity
   std::vector<uint64_t> changed_;                  // entities with changes kept
   bool states_written_ = false;
+  int64_t seq_ = 0;  // the last commit's (0: the states)
   KeyframeWriter writer_;
+  std::vector<uint64_t> keys_;
   std::vector<uint32_t> order_;
   std::string row_;
   uint64_t rows_written_ = 0;

@@ -20,7 +20,7 @@ inline Status PrepareStoreInserts(Db* db, Insert (&inserts)[kStoreStmts]) {
   GEM_RETURN_IF_ERROR(inserts[kPageRow].Prepare(db, "changes(id, data)", 2));
   GEM_RETURN_IF_ERROR(
       inserts[kBlockRow].Prepare(db, "keyframes(key, tick, first_entity, last_entity, data)", 5));
-  GEM_RETURN_IF_ERROR(inserts[kTailRow].Prepare(db, "tail(entity, seq, tick, data)", 4));
+  GEM_RETURN_IF_ERROR(inserts[kTailRow].Prepare(db, "tail(seq, entity, part, tick, data)", 5));
   return inserts[kStateRow].Prepare(db, "entity_states(entity, tick, data, base)", 4);
 }
 

@@ -253,7 +253,8 @@ bool IndexReader::Open(std::string* error) {
   }
   if (!Prepare(&page_, "SELECT data FROM " + Table("changes") + " WHERE id = ?1", error) ||
       !Prepare(&tail_,
-               "SELECT seq, tick, data FROM " + Table("tail") + " WHERE entity = ?1 ORDER BY seq",
+               "SELECT seq, entity, part, tick, data FROM " + Table("tail") +
+                   " ORDER BY seq, entity, part",
                error) ||
       !Prepare(&keyframe_,
                "SELECT key, last_entity, data FROM " + Table("keyframes") +

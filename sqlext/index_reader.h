@@ -376,12 +376,19 @@ class IndexReader {
     std::string data;
   };
   std::vector<PageSlot> pages_;
-  // A live index's tail, by entity (read on first use: the reader is
-  // opened anew at each commit).
+  // A live index's tail: its rows by entity, read whole on first use (the
+  // reader is opened anew at each commit), and each entity's, decoded.
+  struct TailRow {
+    int64_t seq = 0, tick = 0;
+    std::string data;
+  };
+  bool LoadTail(std::string* error);
+  bool tail_loaded_ = false;
+  std::unordered_map<int64_t, std::vector<TailRow>> tail_rows_;
   std::unordered_map<int64_t, std::shared_ptr<const TailEntity>> tails_;
 
   sqlite3_stmt* page_ = nullptr;      // a changes row
-  sqlite3_stmt* tail_ = nullptr;      // an entity's tail rows
+  sqlite3_stmt* tail_ = nullptr;      // the tail's rows
   sqlite3_stmt* state_ = nullptr;     // creation state
   sqlite3_stmt* fields_ = nullptr;    // a class's fields
   sqlite3_stmt* keyframe_ = nullptr;  // the keyframe block at or below a key

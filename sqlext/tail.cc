@@ -152,33 +152,59 @@ void TailChanges(const TailEntity& t, uint32_t field, int64_t lo, int64_t hi,
   }
 }
 
+bool IndexReader::LoadTail(std::string* error) {
+  if (tail_loaded_) return true;
+  // The whole tail at once: it is keyed by commit (a commit appends its
+  // rows), so one entity's rows are spread through it.
+  tail_rows_.clear();
+  sqlite3_reset(tail_);
+  ++counters_.seeks;
+  int rc;
+  while ((rc = sqlite3_step(tail_)) == SQLITE_ROW) {
+    int64_t seq = 0, entity = 0, part = 0, tick = 0;
+    if (!IntColumn(tail_, 0, 0, INT64_MAX, &seq) || !IntColumn(tail_, 1, 1, INT64_MAX, &entity) ||
+        !IntColumn(tail_, 2, 0, INT64_MAX, &part) ||
+        !IntColumn(tail_, 3, INT64_MIN, INT64_MAX, &tick) ||
+        sqlite3_column_type(tail_, 4) != SQLITE_BLOB) {
+      sqlite3_reset(tail_);
+      *error = Damaged("table tail", "a row is not (seq, entity, part, tick, data)");
+      return false;
+    }
+    TailRow& row = tail_rows_[entity].emplace_back();
+    row.seq = seq;
+    row.tick = tick;
+    row.data.assign(BlobColumn(tail_, 4));
+  }
+  sqlite3_reset(tail_);
+  if (rc != SQLITE_DONE) {
+    *error = ReadFailed("table tail");
+    return false;
+  }
+  tail_loaded_ = true;
+  return true;
+}
+
 bool IndexReader::Tail(const EntityInfo& e, std::shared_ptr<const TailEntity>* out,
                        std::string* error) {
   if (auto it = tails_.find(e.entity); it != tails_.end()) {
     *out = it->second;
     return true;
   }
+  if (!LoadTail(error)) return false;
   const std::string where = "table tail, entity " + std::to_string(e.entity);
   std::vector<std::pair<int64_t, std::string>> rows;
-  sqlite3_reset(tail_);
-  sqlite3_bind_int64(tail_, 1, e.entity);
-  ++counters_.seeks;
   int64_t k = open_tick_;
-  int rc;
-  while ((rc = sqlite3_step(tail_)) == SQLITE_ROW) {
-    int64_t seq = 0, tick = 0;
-    if (!IntColumn(tail_, 0, 0, INT64_MAX, &seq) || !IntColumn(tail_, 1, INT64_MIN, INT64_MAX, &tick) ||
-        sqlite3_column_type(tail_, 2) != SQLITE_BLOB) {
-      sqlite3_reset(tail_);
-      *error = Damaged(where, "a row is not (seq, tick, data)");
-      return false;
+  if (auto it = tail_rows_.find(e.entity); it != tail_rows_.end()) {
+    for (const TailRow& row : it->second) {
+      rows.emplace_back(row.seq, row.data);
+      k = row.tick;
     }
-    k = tick;
-    rows.emplace_back(seq, std::string(BlobColumn(tail_, 2)));
   }
-  sqlite3_reset(tail_);
-  if (rc != SQLITE_DONE) {
-    *error = ReadFailed(where);
+  // Alive at the open interval's keyframe tick: its state there is the
+  // tail's (seq 0), not its creation state.
+  if (keyframe_interval_ > 0 && e.created_tick <= open_tick_ &&
+      (rows.empty() || rows[0].first != 0)) {
+    *error = Damaged(where, "no state at tick " + std::to_string(open_tick_));
     return false;
   }
   std::string_view creation;

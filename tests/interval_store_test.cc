@@ -47,7 +47,8 @@ struct Harness {
     EXPECT_TRUE(db.Exec("CREATE TABLE changes(id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
                         "CREATE TABLE keyframes(key INTEGER PRIMARY KEY, tick, first_entity, "
                         "last_entity, data);"
-                        "CREATE TABLE tail(entity, seq, tick, data);")
+                        "CREATE TABLE tail(seq, entity, part, tick, data);"
+                        "CREATE TABLE entity_states(entity, tick, data, base);")
                     .ok());
     EXPECT_TRUE(PrepareStoreInserts(&db, inserts).ok());
     pages = std::make_unique<RunPages>();
@@ -410,7 +411,7 @@ TEST(ChangePipelineTest, LongStringsCrossBatches) {
   {
     ChangePipeline pipeline({});
     pipeline.SetStore(h.store.get(), h.inserts);
-    pipeline.CreateEntity(7);
+    pipeline.CreateEntity(7, 0, 0, {});
     std::string big(1 << 20, 'x');
     for (int tick = 1; tick <= kValues; ++tick) {
       big.front() = big.back() = static_cast<char>('a' + tick % 26);

@@ -35,6 +35,7 @@
 #include "tools/bench/compression_cost.h"
 #include "tools/bench/goals.h"
 #include "tools/bench/keyframe_cost.h"
+#include "tools/bench/live_cost.h"
 #include "tools/bench/match_cost.h"
 #include "tools/bench/measure.h"
 #include "tools/bench/peer.h"
@@ -48,14 +49,19 @@ using namespace gem::bench;
 struct Options {
   bool json = false;
   int runs = 3;
-  std::vector<double> minutes = {5, 15, 30, 60};
+  std::vector<double> minutes = {10, 30, 60};
   std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
   std::vector<double> keyframe_minutes = {60};  // ... whose keyframes are measured
-  int keyframe_ticks = 101;
+  int keyframe_ticks = 40;
+  std::vector<double> live_minutes = {10};  // ... whose live runs are measured
+  std::string live_lag;  // the replay live_lag.py plays (default: the nekit fixture); '': none
+  bool live_lag_given = false;
   std::string view = "tools/view/gem-view";  // its frame request is measured too
   int cs2_rounds = 24;     // the synthetic CS2 match's length; 0: none
   std::string cs2_from;    // its fixture
-  double deadlock_minutes = 36;  // the synthetic standard Deadlock match's; 0: none
+  // The synthetic Deadlock matches' lengths (36: the standard match; 72:
+  // memory at twice its length).
+  std::vector<double> deadlock_minutes = {36, 72};
   std::string deadlock_from;     // its fixture
   bool fixtures = true;
   std::string fixtures_dir;
@@ -202,9 +208,11 @@ std::vector<double> NumberList(const std::string& list) {
 
 void Usage(FILE* out) {
   fmt::print(out,
-             "usage: gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]\n"
-             "                 [--keyframe-minutes 60] [--keyframe-ticks 101] [--view PATH]\n"
+             "usage: gem-bench [--json] [--runs N] [--minutes 10,30,60] [--match-minutes 30]\n"
+             "                 [--keyframe-minutes 60] [--keyframe-ticks 40] [--view PATH]\n"
+             "                 [--live-minutes 10] [--live-lag REPLAY]\n"
              "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
+             "                 [--deadlock-minutes 36,72] [--deadlock-from FIXTURE]\n"
              "                 [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]\n"
              "                 [--peer PATH|demoparser2 ... [--peer-only]] [REPLAY...]\n"
              "\n"
@@ -221,13 +229,17 @@ void Usage(FILE* out) {
              "measures just that. A synthetic CS2 match of --cs2-rounds rounds (24; 0: none),\n"
              "written from --cs2-from (the de_dust2 fixture), is measured too, with what\n"
              "its tables cost: gem-index with them over --no-game-tables, alternating; and\n"
-             "the same for a standard Deadlock match of --deadlock-minutes (36; 0: none)\n"
-             "from --deadlock-from (the dl_midtown fixture), with its peers; neither is\n"
-             "measured with --peer-only.\n"
+             "the same for Deadlock matches of each --deadlock-minutes length (36,72; '':\n"
+             "none) from --deadlock-from (the dl_midtown fixture), with its peers; neither\n"
+             "is measured with --peer-only.\n"
              "On the synthetic replays of each --keyframe-minutes length, what keyframes\n"
              "buy and cost: gem_state of every entity at --keyframe-ticks random ticks with\n"
              "and without them, SQLite's own cost of as many rows, index sizes and times,\n"
              "and gem-view's frame request (--view, tools/view/gem-view from the checkout).\n"
+             "On those of each --live-minutes length (10), a live run (--commit-seconds 1)\n"
+             "against a plain one, alternating: CPU, wall time and the finished files' sizes;\n"
+             "and tools/bench/live_lag.py's lags (1- and 4-second commits, in real time) on\n"
+             "--live-lag (the nekit fixture; '': none).\n"
              "Last, each goal of tools/bench/goals.h beside this run's figure for it.\n");
 }
 
@@ -264,12 +276,17 @@ int main(int argc, char** argv) {
       o.keyframe_minutes = NumberList(next());
     } else if (a == "--view") {
       o.view = next();
+    } else if (a == "--live-minutes") {
+      o.live_minutes = NumberList(next());
+    } else if (a == "--live-lag") {
+      o.live_lag = next();
+      o.live_lag_given = true;
     } else if (a == "--keyframe-ticks") {
       o.keyframe_ticks = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--cs2-rounds") {
       o.cs2_rounds = std::atoi(next().c_str());
     } else if (a == "--deadlock-minutes") {
-      o.deadlock_minutes = std::atof(next().c_str());
+      o.deadlock_minutes = NumberList(next());
     } else if (a == "--deadlock-from") {
       o.deadlock_from = next();
     } else if (a == "--cs2-from") {
@@ -365,28 +382,40 @@ int main(int argc, char** argv) {
     if (!cs2_name.empty()) todo.emplace_back(cs2_name, path);
   }
 
-  std::string deadlock_name;
-  if (o.replays.empty() && o.deadlock_minutes > 0 && !o.peer_only) {
+  std::vector<std::string> deadlock_names;
+  if (o.replays.empty() && !o.peer_only) {
     // The synthetic standard Deadlock match (gem-synth's crowd: about
-    // boon's 458 MB in 36 minutes), for the index's speed and memory and
-    // what its tables cost.
+    // boon's 458 MB in 36 minutes) and longer ones, for the index's speed
+    // and memory and what its tables cost.
     if (o.deadlock_from.empty()) {
       o.deadlock_from = o.fixtures_dir + "/deadlock_demofilenet_hltv_10423_dl_midtown.dem";
     }
-    deadlock_name = fmt::format("synthetic-deadlock-{:g}min-seed1.dem", o.deadlock_minutes);
-    const std::string path = o.work + "/" + deadlock_name;
-    if (!Exists(path)) {
-      fmt::print(stderr, "gem-bench: writing {}\n", path);
-      ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.deadlock_from, "--minutes",
-                               fmt::format("{:g}", o.deadlock_minutes), "--seed", "1", "--quiet",
-                               path});
-      if (run.exit_code != 0) {
-        fmt::print(stderr, "gem-bench: gem-synth failed for the Deadlock match\n");
-        deadlock_name.clear();
+    for (double m : o.deadlock_minutes) {
+      const std::string name = fmt::format("synthetic-deadlock-{:g}min-seed1.dem", m);
+      const std::string path = o.work + "/" + name;
+      if (!Exists(path)) {
+        fmt::print(stderr, "gem-bench: writing {}\n", path);
+        ChildRun run = RunChild({Tool("tools/gem-synth"), "--from", o.deadlock_from,
+                                 "--minutes", fmt::format("{:g}", m), "--seed", "1", "--quiet",
+                                 path});
+        if (run.exit_code != 0) {
+          fmt::print(stderr, "gem-bench: gem-synth failed for the {:g}-minute Deadlock match\n",
+                     m);
+          continue;
+        }
       }
+      todo.emplace_back(name, path);
+      deadlock_names.push_back(name);
     }
-    if (!deadlock_name.empty()) todo.emplace_back(deadlock_name, path);
   }
+  std::vector<std::string> live_names;
+  for (double m : o.live_minutes) live_names.push_back(fmt::format("synthetic-{:g}min-seed1.dem", m));
+  if (!o.live_lag_given) {
+    o.live_lag = o.fixtures_dir + "/dota2_haste_nekit.dem";
+  }
+  const auto listed = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
 
   std::vector<Row> rows;
   std::vector<CompressionCost> compression;  // of the match-layer lengths
@@ -399,6 +428,9 @@ int main(int argc, char** argv) {
       rows.back().match = MeasureMatchLayer(Tool("indexer/gem-index"), path, o.work, o.runs);
       fmt::print(stderr, "gem-bench: {}: compressed input\n", name);
       compression.push_back(MeasureCompression(Tool("indexer/gem-index"), path, o.work, o.runs));
+      for (const FormatCost& f : compression.back().formats) {
+        if (f.format == "bzip2") rows.back().bz2_bytes = f.mb * 1e6;
+      }
     }
     if (rows.back().error.empty() && !o.peer_only &&
         std::find(keyframe_names.begin(), keyframe_names.end(), name) != keyframe_names.end()) {
@@ -410,8 +442,16 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "gem-bench: {}: keyframes: {}\n", name, rows.back().keyframes.error);
       }
     }
+    if (rows.back().error.empty() && !o.peer_only && listed(live_names, name)) {
+      fmt::print(stderr, "gem-bench: {}: live\n", name);
+      rows.back().live = MeasureLive(Tool("indexer/gem-index"), path, o.work, o.runs);
+      if (rows.back().live.ok && Exists(o.live_lag)) {
+        fmt::print(stderr, "gem-bench: {}: live lag, in real time\n", o.live_lag);
+        MeasureLiveLag(Checkout(), o.live_lag, &rows.back().live);
+      }
+    }
     if (rows.back().error.empty() && !o.peer_only &&
-        (name == cs2_name || name == deadlock_name)) {
+        (name == cs2_name || (!deadlock_names.empty() && name == deadlock_names.front()))) {
       fmt::print(stderr, "gem-bench: {}: game tables\n", name);
       rows.back().tables = MeasureGameTables(Tool("indexer/gem-index"), path, o.work,
                                              std::max(o.runs, 5));

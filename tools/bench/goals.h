@@ -1,18 +1,27 @@
 // The speed, memory and size goals gem holds itself to, each beside the
-// figure gem-bench measured for it in this run (issue 30's lines):
+// figure gem-bench measured for it in this run (issues 30 and 48's lines):
 //   parse          gem-dump parse at most 0.8 times haste's wall time, and
 //                  at most twice its peak memory, on the auto and nekit
-//                  fixtures and the 30- and 60-minute synthetic replays;
-//   index          gem-index at most 1.6 times haste's parse wall time and
-//                  3.0 times its CPU time at 30 and 60 minutes (keyframes
-//                  and every table on), and the replays a CPU-hour of
-//                  gem-index indexes (a figure, no line: what a corpus pays);
-//   storage        at most 3.8 bytes a field change, keyframes included, in
-//                  the index without the match layer (and the whole one's,
-//                  for the record), keyframes within 12% of the index;
-//   state          gem_state of every entity at a random tick at most 1.5
-//                  times SQLite's own floor for as many rows, p50 at most
-//                  20 ms and p99 at most 40 ms (the keyframe replay);
+//                  fixtures and the 10-, 30- and 60-minute synthetic replays;
+//   index          gem-index at most 1.5 times haste's parse wall time and
+//                  2.8 times its CPU time at 10, 30 and 60 minutes and on
+//                  the 36-minute Deadlock match (keyframes and every table
+//                  on), and the replays a CPU-hour of gem-index indexes (a
+//                  figure, no line: what a corpus pays);
+//   memory         gem-index's peak at most 100 MiB at 60 minutes of Dota
+//                  and at every Deadlock length measured (36 and 72);
+//   storage        at most 3.5 bytes a field change, keyframes included, in
+//                  the index without the match layer (the whole index's,
+//                  and its size against the replay and its .dem.bz2, for
+//                  the record);
+//   state          gem_state of every entity at a random tick (40 seeded
+//                  ticks of the keyframe replay) p50 at most 10 ms, the
+//                  slowest at most 25 ms, p50 at most 1.5 times SQLite's
+//                  own floor for as many rows; gem_value at most 20 us;
+//   live           a live run (--commit-seconds 1) at most twice a plain
+//                  run's CPU, its finished file within 2% of the plain
+//                  one's; the lag to readable rows at two commit intervals
+//                  (figures);
 //   CS2            gem-index and gem-dump parse at most 0.5 times
 //                  demoparser2's wall time (parseTicks of the timeline's
 //                  props) and at most its memory, on the synthetic match;

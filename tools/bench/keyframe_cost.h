@@ -1,7 +1,8 @@
 // What keyframes buy and cost: one replay indexed with them (gem-index's
-// default) and without (--keyframe-seconds 0), the index sizes and the time
-// of index runs, and `gem_state` of every entity at the same random ticks
-// on both, alternating; beside them, SQLite's own cost of stepping as many
+// default) and as one interval (--keyframe-seconds 0: no state but the
+// creation states), the index sizes and the time of index runs, and
+// `gem_state` of every entity at the same seeded random ticks on both,
+// alternating, in one warm connection each; beside them, SQLite's own cost of stepping as many
 // rows out of a virtual table that computes nothing (the floor no
 // gem_state can go under), and gem_state pushed down to six fields.
 #ifndef GEM_TOOLS_BENCH_KEYFRAME_COST_H_
@@ -18,7 +19,7 @@ struct KeyframeFigures {
   std::string error;
   int ticks = 0;                 // random ticks measured
   double rows = 0;               // rows per gem_state(tick), median
-  double with_p50_ms = 0, with_p99_ms = 0;
+  double with_p50_ms = 0, with_p99_ms = 0, with_slowest_ms = 0;
   double without_p50_ms = 0, without_p99_ms = 0;
   double floor_p50_ms = 0, floor_p99_ms = 0;  // SQLite stepping as many rows
   double pushdown_p50_ms = 0;    // six fields of every entity, keyframes on

@@ -5,7 +5,7 @@ Run by hand (it takes real time: each run plays the replay at its own
 pace); the README's "Live" figures come from it. Not a test: tests never
 time things.
 
-  tools/bench/live_lag.py REPLAY.dem [--commit-seconds 1 4] [--speed 1]
+  tools/bench/live_lag.py REPLAY.dem [--commit-seconds 1 4] [--speed 1] [--json]
 
 1. A growing replay: a writer appends REPLAY's frames as the game played
    them (tick by tick, at --speed times real time) while gem-index
@@ -16,8 +16,10 @@ time things.
    the test relay at --speed; a fragment's lag: from its publication (the
    relay's) and from its arrival (the relay's answer) to the first read
    that shows the live_tick its ticks end at.
-Also the CPU gem-index used per game second while following."""
+Also the CPU gem-index used per game second while following. --json prints
+the figures as one JSON object (gem-bench reads it) instead of text."""
 import argparse
+import json
 import os
 import resource
 import sqlite3
@@ -28,7 +30,7 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(CHECKOUT, "tests"))
 from relay_server import RelayServer  # noqa: E402
@@ -192,16 +194,31 @@ def main():
     p.add_argument("replay")
     p.add_argument("--commit-seconds", type=float, nargs="+", default=[1, 4])
     p.add_argument("--speed", type=float, default=1)
+    p.add_argument("--json", action="store_true")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="live-lag-")
     ms = lambda v: "%.1f ms" % (v * 1000)  # noqa: E731
+    figures = {"growing": []}
     for every in args.commit_seconds:
         lags, commits, cpu, game = growing(args.replay, every, args.speed, tmp)
-        print("growing replay, commit every %g s: %d ticks, %d commits seen; lag p50 %s, "
-              "p99 %s, max %s; CPU %.3f s for %.1f game s (%.2f ms a game second)"
-              % (every, len(lags), commits, ms(pct(lags, 50)), ms(pct(lags, 99)),
-                 ms(max(lags)), cpu, game, cpu / game * 1000))
+        figures["growing"].append({
+            "commit_seconds": every, "ticks": len(lags), "commits": commits,
+            "p50_ms": pct(lags, 50) * 1000, "p99_ms": pct(lags, 99) * 1000,
+            "max_ms": max(lags) * 1000, "cpu_s": cpu, "game_s": game})
+        if not args.json:
+            print("growing replay, commit every %g s: %d ticks, %d commits seen; lag p50 %s, "
+                  "p99 %s, max %s; CPU %.3f s for %.1f game s (%.2f ms a game second)"
+                  % (every, len(lags), commits, ms(pct(lags, 50)), ms(pct(lags, 99)),
+                     ms(max(lags)), cpu, game, cpu / game * 1000))
     arrival, publication, cpu = broadcast(args.replay, args.speed, tmp)
+    figures["broadcast"] = {
+        "fragments": len(arrival), "arrival_p50_ms": pct(arrival, 50) * 1000,
+        "arrival_p99_ms": pct(arrival, 99) * 1000,
+        "publication_p50_ms": pct(publication, 50) * 1000,
+        "publication_p99_ms": pct(publication, 99) * 1000, "cpu_s": cpu}
+    if args.json:
+        print(json.dumps(figures))
+        return
     print("broadcast over HTTP: %d fragments; lag from arrival p50 %s, p99 %s; from "
           "publication p50 %s, p99 %s; CPU %.3f s"
           % (len(arrival), ms(pct(arrival, 50)), ms(pct(arrival, 99)),

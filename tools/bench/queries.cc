@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -69,21 +70,6 @@ QueryLatencies MeasureQueries(const std::string& db_path, const std::string& lib
   QueryLatencies q;
   sqlite3* db = OpenWithGem(db_path, libgem, &q.error);
   if (db == nullptr) return q;
-  // The (entity, field) pairs that change, with their tick ranges.
-  std::vector<Pair> pairs;
-  {
-    Query all(db,
-              "SELECT c.entity, f.name, min(c.start_tick), max(c.end_tick), sum(c.count) "
-              "FROM changes c JOIN entities e USING (entity) "
-              "JOIN fields f ON f.class_id = e.class_id AND f.field_id = c.field_id "
-              "GROUP BY c.entity, c.field_id");
-    while (all.ok() && sqlite3_step(all.get()) == SQLITE_ROW) {
-      pairs.push_back({sqlite3_column_int64(all.get(), 0),
-                       reinterpret_cast<const char*>(sqlite3_column_text(all.get(), 1)),
-                       sqlite3_column_int64(all.get(), 2), sqlite3_column_int64(all.get(), 3),
-                       sqlite3_column_int64(all.get(), 4)});
-    }
-  }
   int64_t last_tick = 0;
   {
     Query meta(db, "SELECT value FROM meta WHERE key = 'last_tick'");
@@ -92,12 +78,53 @@ QueryLatencies MeasureQueries(const std::string& db_path, const std::string& lib
     }
   }
   q.last_tick = last_tick;
+  std::mt19937_64 rng(20261129);
+  // The (entity, field) pairs that change, with their tick ranges, read
+  // from gem_changes: of 300 entities drawn at random (the lookups below
+  // draw from these), and of up to 100 alive through most of the replay
+  // (gem_sample reads their fields that change from its start to its end).
+  std::vector<Pair> pairs, whole;
+  {
+    std::vector<int64_t> all, whole_life;
+    Query lives(db, "SELECT entity, created_tick, coalesce(deleted_tick, ?1) FROM entities");
+    sqlite3_bind_int64(lives.get(), 1, last_tick);
+    while (lives.ok() && sqlite3_step(lives.get()) == SQLITE_ROW) {
+      all.push_back(sqlite3_column_int64(lives.get(), 0));
+      if (sqlite3_column_int64(lives.get(), 1) <= last_tick / 10 &&
+          sqlite3_column_int64(lives.get(), 2) >= last_tick - last_tick / 10) {
+        whole_life.push_back(all.back());
+      }
+    }
+    std::shuffle(all.begin(), all.end(), rng);
+    std::shuffle(whole_life.begin(), whole_life.end(), rng);
+    all.resize(std::min<size_t>(all.size(), 300));
+    whole_life.resize(std::min<size_t>(whole_life.size(), 100));
+    Query fields(db, "SELECT field, min(tick), max(tick), count(*) FROM gem_changes "
+                     "WHERE entity = ?1 GROUP BY field");
+    auto read_pairs = [&](const std::vector<int64_t>& entities, std::vector<Pair>* out) {
+      for (int64_t entity : entities) {
+        sqlite3_bind_int64(fields.get(), 1, entity);
+        while (fields.ok() && sqlite3_step(fields.get()) == SQLITE_ROW) {
+          out->push_back({entity,
+                          reinterpret_cast<const char*>(sqlite3_column_text(fields.get(), 0)),
+                          sqlite3_column_int64(fields.get(), 1),
+                          sqlite3_column_int64(fields.get(), 2),
+                          sqlite3_column_int64(fields.get(), 3)});
+        }
+        sqlite3_reset(fields.get());
+      }
+    };
+    read_pairs(all, &pairs);
+    read_pairs(whole_life, &whole);
+    std::erase_if(whole, [&](const Pair& p) {
+      return p.first_tick > last_tick / 10 || p.last_tick < last_tick - last_tick / 10;
+    });
+  }
   if (pairs.empty()) {
     q.error = "the index has no field changes";
     sqlite3_close(db);
     return q;
   }
-  std::mt19937_64 rng(20261129);
   auto pick = [&]() -> const Pair& { return pairs[rng() % pairs.size()]; };
   auto tick_in = [&](const Pair& p) {
     return p.first_tick + static_cast<int64_t>(rng() % static_cast<uint64_t>(
@@ -183,17 +210,10 @@ QueryLatencies MeasureQueries(const std::string& db_path, const std::string& lib
   q.history_median_us = Median(times);
   q.history_rows = history_rows / 200;
 
-  // Fields that change from the start of the replay to its end.
-  std::vector<const Pair*> whole;
-  for (const Pair& p : pairs) {
-    if (p.first_tick <= last_tick / 10 && p.last_tick >= last_tick - last_tick / 10) {
-      whole.push_back(&p);
-    }
-  }
   times.clear();
   rows.clear();
   for (int i = 0; i < 50 && !whole.empty(); ++i) {
-    const Pair& p = *whole[rng() % whole.size()];
+    const Pair& p = whole[rng() % whole.size()];
     sqlite3_bind_int64(sample.get(), 1, p.entity);
     sqlite3_bind_text(sample.get(), 2, p.field.c_str(), -1, SQLITE_STATIC);
     sqlite3_bind_int64(sample.get(), 3, last_tick);

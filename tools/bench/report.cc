@@ -127,6 +127,9 @@ void PrintTable(const std::vector<Row>& rows) {
     if (!r.keyframes.ok) continue;
     PrintKeyframes(r.name, r.keyframes);
   }
+  for (const Row& r : rows) {
+    if (r.live.ok) PrintLive(r.name, r.live);
+  }
   if (any_match) {
     fmt::print(
         "\nmatch layer (gem-index without it, with its default step, with every tick):\n"
@@ -227,6 +230,8 @@ std::string ReplaysJson(const std::vector<Row>& rows) {
     if (r.keyframes.ok) {
       put(",\"keyframes\":{{{}}}", KeyframesJson(r.keyframes));
     }
+    if (r.live.ok) put(",\"live\":{{{}}}", LiveJson(r.live));
+    if (r.bz2_bytes > 0) put(",\"bz2_bytes\":{:.0f}", r.bz2_bytes);
     if (r.match.ok) {
       const MatchLayerCost& m = r.match;
       put(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tools/bench/keyframe_cost.h"
+#include "tools/bench/live_cost.h"
 #include "tools/bench/match_cost.h"
 #include "tools/bench/peer.h"
 #include "tools/bench/queries.h"
@@ -38,6 +39,8 @@ struct Row {
   MatchLayerCost match;  // when measured
   GameTablesCost tables;  // the CS2 synthetic match: its tables' cost
   KeyframeFigures keyframes;  // when measured
+  LiveCost live;              // when measured
+  double bz2_bytes = 0;       // the replay as .dem.bz2, when the compressed input was measured
   std::vector<PeerResult> peers;  // with --peer: each peer that reads the replay's game
 };
 

@@ -165,22 +165,27 @@ def assert_same_index(test, plain, other, skip_meta=INPUT_KEYS, skip_tables=()):
 class Writer(threading.Thread):
     """Writes `data` to `path` as a game client writes its replay: in
     pieces of `piece` bytes, `pause` seconds apart, flushing each. The file
-    is made empty first (there before gem-index starts), unless `append`."""
+    is made empty first (there before gem-index starts), unless `append`.
+    `gate(n)`, when given, is called before the nth piece (n >= 1): a
+    reader that must see the file grow can hold the writer back."""
 
-    def __init__(self, path, data, piece, pause, append=False):
+    def __init__(self, path, data, piece, pause, append=False, gate=None):
         super().__init__(daemon=True)
         self.path, self.data, self.piece, self.pause = path, data, max(1, piece), pause
+        self.gate = gate
         if not append:
             open(path, "wb").close()
 
     @classmethod
-    def over(cls, path, data, seconds, pieces=120, append=False):
+    def over(cls, path, data, seconds, pieces=120, append=False, gate=None):
         """`data` in `pieces` pieces over about `seconds`."""
-        return cls(path, data, len(data) // pieces + 1, seconds / pieces, append)
+        return cls(path, data, len(data) // pieces + 1, seconds / pieces, append, gate)
 
     def run(self):
         with open(self.path, "ab") as f:
             for at in range(0, len(self.data), self.piece):
+                if self.gate is not None and at:
+                    self.gate(at // self.piece)
                 f.write(self.data[at:at + self.piece])
                 f.flush()
                 time.sleep(self.pause)

@@ -21,8 +21,8 @@ class _Result(unittest.TextTestResult):
         self._start = time.time()
         super().startTest(test)
 
-    def _record(self, test, kind, detail=""):
-        self.cases.append((test.id(), kind, detail, time.time() - self._start))
+    def _record(self, test, kind, detail="", suffix=""):
+        self.cases.append((test.id(), suffix, kind, detail, time.time() - self._start))
 
     def addSuccess(self, test):
         super().addSuccess(test)
@@ -38,7 +38,19 @@ class _Result(unittest.TextTestResult):
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
-        self._record(test, "skipped", reason)
+        if isinstance(test, unittest.case._SubTest):
+            self._record(test.test_case, "skipped", reason, " " + test._subDescription())
+        else:
+            self._record(test, "skipped", reason)
+
+    def addSubTest(self, test, subtest, err):
+        # A failing subtest fails its test, which then gets no addSuccess
+        # or addFailure of its own: each failing subtest is a case.
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            kind = "failure" if issubclass(err[0], test.failureException) else "error"
+            self._record(test, kind, self._exc_info_to_string(err, test),
+                         " " + subtest._subDescription())
 
 
 def main():
@@ -54,9 +66,10 @@ def main():
         root = ET.Element("testsuites")
         ts = ET.SubElement(root, "testsuite", name=os.path.basename(sys.argv[0]),
                            tests=str(len(result.cases)))
-        for name, kind, detail, secs in result.cases:
+        for name, suffix, kind, detail, secs in result.cases:
             cls, _, meth = name.rpartition(".")
-            tc = ET.SubElement(ts, "testcase", classname=cls, name=meth, time="%.3f" % secs)
+            tc = ET.SubElement(ts, "testcase", classname=cls, name=meth + suffix,
+                               time="%.3f" % secs)
             if kind in ("failure", "error"):
                 ET.SubElement(tc, kind, message=detail.splitlines()[-1] if detail else "").text = detail
             elif kind == "skipped":

@@ -11,6 +11,7 @@ describe is over. Errors are collected, not raised: the test asserts
 there are none."""
 import os
 import sqlite3
+import threading
 import time
 
 from gemtest import connect
@@ -51,6 +52,8 @@ class Snapshots:
         self.finished = False
         self.reported = set()
         self.rewritten_seen = set()  # (table, rows) met in a live snapshot
+        self.iterations = 0  # reads done (check_once calls)
+        self._read = threading.Condition()
         self._columns = {}
         con = sqlite3.connect("file:%s?mode=ro" % plain, uri=True)
         info = con.execute("SELECT start_tick FROM match_info").fetchone()
@@ -215,6 +218,21 @@ class Snapshots:
                                                                % table)]
         return self._columns[table]
 
+    def gate(self, every=12, timeout=10):
+        """A Writer gate: before every `every`th piece the writer waits (at
+        most `timeout` s) for a read to end after the one it last waited
+        for, so that however slow the reader is (under the sanitizers) it
+        sees the index grow, not just its end."""
+        last = [0]
+
+        def wait(n):
+            if n % every:
+                return
+            with self._read:
+                self._read.wait_for(lambda: self.iterations > last[0], timeout)
+                last[0] = self.iterations
+        return wait
+
     def loop(self, proc):
         while not os.path.exists(self.live) and proc.poll() is None:
             time.sleep(0.005)
@@ -235,6 +253,9 @@ class Snapshots:
                 except sqlite3.Error:
                     pass
             n += 1
+            with self._read:
+                self.iterations = n
+                self._read.notify_all()
             if done or self.finished:
                 break
         con.close()

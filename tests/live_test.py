@@ -83,12 +83,12 @@ class Live(unittest.TestCase):
                 for f in (out, out + "-wal", out + "-shm"):
                     if os.path.exists(f):
                         os.remove(f)
-                writer = Writer.over(growing, data, seconds=4)
+                snaps = Snapshots(self, out, plain)
+                writer = Writer.over(growing, data, seconds=4, gate=snaps.gate())
                 writer.start()
                 proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds",
                                          NEVER, "--commit-seconds", every, growing, out],
                                         stderr=subprocess.PIPE, text=True)
-                snaps = Snapshots(self, out, plain)
                 tables = snaps.loop(proc)
                 _, err = proc.communicate(timeout=LIMIT)
                 writer.join()
@@ -133,12 +133,12 @@ class Live(unittest.TestCase):
         with open(dem, "rb") as f:
             data = f.read()
         growing = os.path.join(TMP, name + ".growing.dem")
-        writer = Writer.over(growing, data, seconds=8)
+        snaps = snaps_class(self, out, os.path.join(TMP, name + ".plain.db"))
+        writer = Writer.over(growing, data, seconds=8, gate=snaps.gate())
         writer.start()
         proc = subprocess.Popen([GEM_INDEX, "--quiet", "--follow", "--idle-seconds", NEVER,
                                  "--commit-seconds", every, growing, out],
                                 stderr=subprocess.PIPE, text=True)
-        snaps = snaps_class(self, out, os.path.join(TMP, name + ".plain.db"))
         snaps.loop(proc)
         _, err = proc.communicate(timeout=LIMIT)
         writer.join()

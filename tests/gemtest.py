@@ -20,6 +20,9 @@ CHECKOUT = os.path.dirname(os.path.dirname(os.path.realpath(
     os.path.join(RUNFILES, "tests", "workspace_anchor.txt"))))
 FIXTURES = os.environ.get("GEM_FIXTURES") or os.path.join(CHECKOUT, "..", "shared", "fixtures")
 GOLDEN = os.environ.get("GEM_GOLDEN") or os.path.join(os.path.dirname(FIXTURES), "golden")
+# Set under --config=asan (.bazelrc): the binaries run 3-10 times slower, and
+# a test whose long replay the plain run has already checked may use less.
+SANITIZED = bool(os.environ.get("GEM_SANITIZER_PRELOAD"))
 TMP = tempfile.mkdtemp(prefix="gemtest", dir=os.environ.get("TEST_TMPDIR"))
 NEKIT = "dota2_haste_nekit"
 AUTO = "dota2_haste_auto-20240102-2233-start"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian packages), builds gem and runs every test,
 # then every test again under the sanitizers, then each fuzz target for
-# 40 s. Prints Bazel's per-target results and the fuzzers' figures, then
+# 30 s. Prints Bazel's per-target results and the fuzzers' figures, then
 # one line "N passed, N failed" counting test cases of all three (gtest
 # cases from the test logs, a case a fuzz target).
 # Exit status: 0 when every test passed.
@@ -30,12 +30,12 @@ bazel test --config=asan //... --nocache_test_results --test_output=errors "$@"
 asan_status=$?
 [ "$asan_status" -ne 0 ] && [ "$asan_status" -ne 3 ] && build_failed+=(--build-failed)
 
-# Last, every fuzz target for 40 s, under 7 minutes for the nine (tools/fuzz.sh;
+# Last, every fuzz target for 30 s, under 5 minutes for the nine (tools/fuzz.sh;
 # clang, libFuzzer), each a case of the count.
 testlogs="$(readlink -f bazel-out)"
 bazel shutdown >/dev/null 2>&1 || true
 fuzz_junit="$(mktemp -d)"
-bash tools/fuzz.sh --all 40 --junit "$fuzz_junit"
+bash tools/fuzz.sh --all 30 --junit "$fuzz_junit"
 fuzz_status=$?
 
 python3 tools/count_test_cases.py "$((started - 1))" "$testlogs/k8-opt/testlogs" \

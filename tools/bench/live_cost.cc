@@ -23,33 +23,22 @@ LiveCost MeasureLive(const std::string& gem_index, const std::string& replay,
                      const std::string& work, int runs) {
   LiveCost c;
   const std::string plain_db = work + "/live-plain.db", live_db = work + "/live-live.db";
-  std::vector<double> plain_cpu, live_cpu, plain_s, live_s, cpu_ratio, wall_ratio;
-  for (int i = 0; i < runs + 1; ++i) {  // the first pair warms up
-    const ChildRun plain = RunChild({gem_index, "--force", "--quiet", replay, plain_db});
-    const ChildRun live =
-        RunChild({gem_index, "--force", "--quiet", "--commit-seconds", "1", replay, live_db});
-    if (plain.exit_code != 0 || live.exit_code != 0) {
-      c.error = "gem-index exited with " +
-                std::to_string(plain.exit_code ? plain.exit_code : live.exit_code);
-      return c;
-    }
-    if (i == 0) continue;
-    plain_cpu.push_back(plain.cpu_seconds);
-    live_cpu.push_back(live.cpu_seconds);
-    plain_s.push_back(plain.seconds);
-    live_s.push_back(live.seconds);
-    cpu_ratio.push_back(live.cpu_seconds / std::max(1e-9, plain.cpu_seconds));
-    wall_ratio.push_back(live.seconds / std::max(1e-9, plain.seconds));
-    c.plain_peak_mib = std::max(c.plain_peak_mib, plain.peak_rss_kib / 1024.0);
-    c.live_peak_mib = std::max(c.live_peak_mib, live.peak_rss_kib / 1024.0);
+  const PairedRuns p = RunPairs(
+      {gem_index, "--force", "--quiet", "--commit-seconds", "1", replay, live_db},
+      {gem_index, "--force", "--quiet", replay, plain_db}, runs);
+  if (!p.ok) {
+    c.error = "gem-index: " + p.error + " (A live, B plain)";
+    return c;
   }
   c.pairs = runs;
-  c.plain_cpu_s = Median(plain_cpu);
-  c.live_cpu_s = Median(live_cpu);
-  c.cpu_ratio = Median(cpu_ratio);
-  c.plain_s = Median(plain_s);
-  c.live_s = Median(live_s);
-  c.wall_ratio = Median(wall_ratio);
+  c.plain_cpu_s = p.b_cpu_seconds;
+  c.live_cpu_s = p.a_cpu_seconds;
+  c.cpu_ratio = p.cpu_ratio;
+  c.plain_s = p.b_seconds;
+  c.live_s = p.a_seconds;
+  c.wall_ratio = p.wall_ratio;
+  c.plain_peak_mib = p.b_peak_mib;
+  c.live_peak_mib = p.a_peak_mib;
   c.plain_bytes = FileBytes(plain_db);
   c.live_bytes = FileBytes(live_db);
   std::remove(plain_db.c_str());

@@ -38,31 +38,23 @@ GameTablesCost MeasureGameTables(const std::string& gem_index, const std::string
                                  const std::string& work, int runs) {
   GameTablesCost c;
   const std::string with_db = work + "/tables-with.db", without_db = work + "/tables-without.db";
-  std::vector<double> with_s, without_s, wall, cpu;
-  for (int i = 0; i < runs + 1; ++i) {  // the first pair warms up
-    const ChildRun off =
-        RunChild({gem_index, "--force", "--quiet", "--no-game-tables", replay, without_db});
-    const ChildRun on = RunChild({gem_index, "--force", "--quiet", replay, with_db});
-    if (off.exit_code != 0 || on.exit_code != 0) {
-      c.error = "gem-index exited with " + std::to_string(off.exit_code ? off.exit_code
-                                                                       : on.exit_code);
-      return c;
-    }
-    if (i == 0) continue;
-    with_s.push_back(on.seconds);
-    without_s.push_back(off.seconds);
-    wall.push_back(on.seconds / std::max(1e-9, off.seconds));
-    cpu.push_back(on.cpu_seconds / std::max(1e-9, off.cpu_seconds));
-    c.with_peak_mib = std::max(c.with_peak_mib, on.peak_rss_kib / 1024.0);
-    c.without_peak_mib = std::max(c.without_peak_mib, off.peak_rss_kib / 1024.0);
+  const PairedRuns p = RunPairs({gem_index, "--force", "--quiet", replay, with_db},
+                                {gem_index, "--force", "--quiet", "--no-game-tables", replay,
+                                 without_db},
+                                runs);
+  if (!p.ok) {
+    c.error = "gem-index: " + p.error + " (A with the game's tables, B without)";
+    return c;
   }
   c.pairs = runs;
-  c.with_s = Median(with_s);
-  c.without_s = Median(without_s);
-  c.wall_ratio = Median(wall);
-  c.cpu_ratio = Median(cpu);
-  c.wall_ratio_min = *std::min_element(wall.begin(), wall.end());
-  c.wall_ratio_max = *std::max_element(wall.begin(), wall.end());
+  c.with_s = p.a_seconds;
+  c.without_s = p.b_seconds;
+  c.wall_ratio = p.wall_ratio;
+  c.cpu_ratio = p.cpu_ratio;
+  c.wall_ratio_min = p.wall_ratio_min;
+  c.wall_ratio_max = p.wall_ratio_max;
+  c.with_peak_mib = p.a_peak_mib;
+  c.without_peak_mib = p.b_peak_mib;
   c.with_mb = MiB(with_db);
   c.without_mb = MiB(without_db);
   std::remove(with_db.c_str());

@@ -214,6 +214,44 @@ ParseRuns MeasureParse(const std::string& gem_dump, const std::string& replay, i
   return result;
 }
 
+PairedRuns RunPairs(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                    int runs) {
+  PairedRuns p;
+  std::vector<double> a_s, b_s, a_cpu, b_cpu, wall, cpu;
+  for (int i = 0; i < runs + 1; ++i) {  // the first pair warms up
+    const ChildRun ra = RunChild(a);
+    const ChildRun rb = RunChild(b);
+    if (ra.exit_code != 0 || rb.exit_code != 0) {
+      p.error = ra.exit_code != 0 ? "A exited with " + std::to_string(ra.exit_code)
+                                  : "B exited with " + std::to_string(rb.exit_code);
+      return p;
+    }
+    if (i == 0) continue;
+    a_s.push_back(ra.seconds);
+    b_s.push_back(rb.seconds);
+    a_cpu.push_back(ra.cpu_seconds);
+    b_cpu.push_back(rb.cpu_seconds);
+    wall.push_back(ra.seconds / std::max(1e-9, rb.seconds));
+    cpu.push_back(ra.cpu_seconds / std::max(1e-9, rb.cpu_seconds));
+    p.a_peak_mib = std::max(p.a_peak_mib, ra.peak_rss_kib / 1024.0);
+    p.b_peak_mib = std::max(p.b_peak_mib, rb.peak_rss_kib / 1024.0);
+  }
+  if (wall.empty()) {
+    p.error = "no pairs counted";
+    return p;
+  }
+  p.a_seconds = Median(a_s);
+  p.b_seconds = Median(b_s);
+  p.a_cpu_seconds = Median(a_cpu);
+  p.b_cpu_seconds = Median(b_cpu);
+  p.wall_ratio = Median(wall);
+  p.cpu_ratio = Median(cpu);
+  p.wall_ratio_min = *std::min_element(wall.begin(), wall.end());
+  p.wall_ratio_max = *std::max_element(wall.begin(), wall.end());
+  p.ok = true;
+  return p;
+}
+
 double Median(std::vector<double> v) { return Quantile(std::move(v), 0.5); }
 
 double Quantile(std::vector<double> v, double q) {

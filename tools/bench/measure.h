@@ -43,6 +43,19 @@ struct ParseRuns {
 // (the parse's own times, without the process's start and exit).
 ParseRuns MeasureParse(const std::string& gem_dump, const std::string& replay, int runs);
 
+// Two commands run in turn (A B A B ...): `runs` counted pairs after one
+// pair that warms up. Ratios are A over B within each pair, so that they
+// hold while the machine's speed drifts; times and ratios are medians.
+struct PairedRuns {
+  bool ok = false;
+  std::string error;  // "A exited with N" / "B exited with N"
+  double a_seconds = 0, b_seconds = 0, a_cpu_seconds = 0, b_cpu_seconds = 0;
+  double wall_ratio = 0, cpu_ratio = 0, wall_ratio_min = 0, wall_ratio_max = 0;
+  double a_peak_mib = 0, b_peak_mib = 0;  // the largest of the counted runs
+};
+PairedRuns RunPairs(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                    int runs);
+
 // Seconds on the monotonic clock.
 double Now();
 

@@ -8,6 +8,7 @@
 #include "core/codec/index_format.h"
 #include "core/world_coord.h"
 #include "sqlext/common.h"
+#include "sqlext/function_docs.h"
 #include "sqlext/functions.h"
 
 namespace gem::sqlext {
@@ -165,6 +166,15 @@ void Version(sqlite3_context* ctx, int, sqlite3_value**) {
   sqlite3_result_text(ctx, kVersion, -1, SQLITE_STATIC);
 }
 
+void Help(sqlite3_context* ctx, int, sqlite3_value**) {
+  try {
+    const std::string json = FunctionDocsJson();
+    sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+  }
+}
+
 void Debug(sqlite3_context* ctx, int, sqlite3_value**) {
   try {
     auto* ext = static_cast<Extension*>(sqlite3_user_data(ctx));
@@ -217,6 +227,10 @@ int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*)) {
     // gem_debug owns the extension state: freed when the connection closes.
     rc = sqlite3_create_function_v2(db, "gem_debug", 0, flags, ext, Debug, nullptr, nullptr,
                                     destroy);
+  }
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "gem_help", 0, flags | SQLITE_DETERMINISTIC, nullptr,
+                                    Help, nullptr, nullptr, nullptr);
   }
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function_v2(db, "gem_value", 3, flags, ext, Value_, nullptr, nullptr,

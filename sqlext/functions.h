@@ -6,8 +6,8 @@
 
 namespace gem::sqlext {
 
-// Registers gem_version, gem_debug, gem_value and gem_position; `destroy(ext)` runs when
-// the connection closes.
+// Registers gem_version, gem_help, gem_debug, gem_value, gem_position and
+// gem_keyframe_cache; `destroy(ext)` runs when the connection closes.
 int RegisterFunctions(sqlite3* db, Extension* ext, void (*destroy)(void*));
 
 }  // namespace gem::sqlext

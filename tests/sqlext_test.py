@@ -49,7 +49,8 @@ def same(golden, ours):
 
 
 class Loading(unittest.TestCase):
-    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_keyframe_cache", 0), ("gem_keyframe_cache", 1),
+    EXPECTED_FUNCTIONS = {("gem_debug", 0), ("gem_help", 0), ("gem_keyframe_cache", 0),
+                          ("gem_keyframe_cache", 1),
                           ("gem_position", 2), ("gem_position", 3), ("gem_value", 3),
                           ("gem_value", 4), ("gem_version", 0)}
     EXPECTED_MODULES = {"gem_changes", "gem_sample", "gem_state"}
@@ -86,6 +87,13 @@ class Loading(unittest.TestCase):
         self.assertEqual(set(debug), {"version", "schema_version", "sqlite",
                                       "keyframe_cache_bytes", "counters"})
         self.assertEqual(debug["keyframe_cache_bytes"], 0)  # no index read yet
+        # gem_help describes each function and table once, by the name SQLite has.
+        help_ = json.loads(con.execute("SELECT gem_help()").fetchone()[0])
+        self.assertEqual(sorted(d["name"] for d in help_),
+                         sorted({n for n, _ in self.EXPECTED_FUNCTIONS} | self.EXPECTED_MODULES))
+        for d in help_:
+            self.assertTrue(d["call"].startswith(d["name"]), d)
+            self.assertGreater(len(d["what"]), 10, d)
 
     def test_index_opens_without_the_extension(self):
         path = need(NEKIT)

@@ -218,19 +218,21 @@ class Snapshots:
                                                                % table)]
         return self._columns[table]
 
-    def gate(self, every=12, timeout=10):
+    def gate(self, every=4, timeout=10):
         """A Writer gate: before every `every`th piece the writer waits (at
-        most `timeout` s) for a read to end after the one it last waited
-        for, so that however slow the reader is (under the sanitizers) it
-        sees the index grow, not just its end."""
-        last = [0]
+        most `timeout` s) for a whole read begun after it reached the gate,
+        so that however slow the reader is (under the sanitizers, or on a
+        busy machine) each read sees the bytes written before it, and the
+        reader sees the index grow, not just its end."""
 
         def wait(n):
             if n % every:
                 return
             with self._read:
-                self._read.wait_for(lambda: self.iterations > last[0], timeout)
-                last[0] = self.iterations
+                # The read going on may have begun before these bytes: the
+                # one after it has not.
+                begun = self.iterations + 1
+                self._read.wait_for(lambda: self.iterations > begun, timeout)
         return wait
 
     def loop(self, proc):

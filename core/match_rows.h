@@ -51,20 +51,34 @@ struct MatchValue {
   bool is_null() const { return kind == Kind::kNull; }
 };
 
-// A timeline column: its name and SQL type ("INTEGER", "REAL", "TEXT").
+// A timeline column: its name, SQL type ("INTEGER", "REAL", "TEXT") and
+// what it holds (TableColumn::doc).
 struct MatchColumn {
   const char* name;
   const char* type;
+  const char* doc = nullptr;
 };
 
 // The timeline columns every game has, in this order; a game's own columns
 // follow them (GameModule::extra_columns).
 inline constexpr MatchColumn kTimelineCommonColumns[] = {
-    {"tick", "INTEGER"},       {"game_time", "REAL"}, {"slot", "INTEGER"},
-    {"entity", "INTEGER"},     {"alive", "INTEGER"},  {"x", "REAL"},
-    {"y", "REAL"},             {"z", "REAL"},         {"pitch", "REAL"},
-    {"yaw", "REAL"},           {"health", "INTEGER"}, {"max_health", "INTEGER"},
-    {"team", "INTEGER"},
+    {"tick", "INTEGER", "the sample's tick"},
+    {"game_time", "REAL", "the game clock then, seconds (negative before the start)"},
+    {"slot", "INTEGER", "the player (players.slot)"},
+    {"entity", "INTEGER", "the hero or pawn the player plays then (entities.entity)"},
+    {"alive", "INTEGER", "1 when its m_lifeState is 0 (alive), else 0"},
+    {"x", "REAL", "its position: x, world units (CBodyComponent's cell and offset)"},
+    {"y", "REAL", "its position: y, world units"},
+    {"z", "REAL", "its position: z, world units"},
+    {"pitch", "REAL",
+     "degrees in [-180, 180): CS2's and Deadlock's m_angEyeAngles, Dota's "
+     "CBodyComponent.m_angRotation"},
+    {"yaw", "REAL", "degrees in [-180, 180), of the same field"},
+    {"health", "INTEGER", "its m_iHealth"},
+    {"max_health", "INTEGER",
+     "its maximum health (Dota and CS2: the hero's or pawn's m_iMaxHealth; Deadlock: the "
+     "controller's m_PlayerDataGlobal.m_iHealthMax)"},
+    {"team", "INTEGER", "its m_iTeamNum"},
 };
 inline constexpr size_t kTimelineCommon = std::size(kTimelineCommonColumns);
 // Positions of the common columns in a timeline row.

@@ -1,20 +1,27 @@
 #include "core/table_spec.h"
 
+#include <vector>
+
 namespace gem {
 
+const char kAutoIdDoc[] = "the row's number: rows are numbered in the order they are written";
+
 std::string CreateTableSql(const TableSpec& t) {
-  std::string sql;
-  if (!t.comment.empty()) sql += "-- " + t.comment + "\n";
-  sql += "CREATE TABLE " + t.name + "(\n";
-  bool first = true;
-  auto line = [&](const std::string& text) {
-    if (!first) sql += ",\n";
-    sql += "  " + text;
-    first = false;
+  struct Line {
+    std::string text, doc;
   };
-  if (t.auto_id) line("id INTEGER PRIMARY KEY");
-  for (const TableColumn& c : t.columns) line(c.name + " " + c.type);
-  if (!t.constraints.empty()) line(t.constraints);
+  std::vector<Line> lines;
+  if (t.auto_id) lines.push_back({"id INTEGER PRIMARY KEY", kAutoIdDoc});
+  for (const TableColumn& c : t.columns) lines.push_back({c.name + " " + c.type, c.doc});
+  if (!t.constraints.empty()) lines.push_back({t.constraints, ""});
+  std::string sql = "CREATE TABLE " + t.name + "(";
+  if (!t.comment.empty()) sql += "  -- " + t.comment;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    // The comma goes before the comment: a comment runs to the line's end.
+    sql += "\n  " + lines[i].text;
+    if (i + 1 < lines.size()) sql += ",";
+    if (!lines[i].doc.empty()) sql += "  -- " + lines[i].doc;
+  }
   sql += "\n)";
   if (t.without_rowid) sql += " WITHOUT ROWID";
   return sql + ";\n";

@@ -19,6 +19,11 @@ namespace gem {
 struct TableColumn {
   std::string name;
   std::string type;  // SQL type and column constraints: "INTEGER NOT NULL"
+  // What the column holds and the rule behind it, one line: the schema's
+  // comment on the column, and the docs page's words (docs/tables-*.md,
+  // written from the schema by tools/docs/make_tables_page.py, which
+  // refuses a column without one).
+  std::string doc;
 };
 
 struct TableSpec {
@@ -29,7 +34,8 @@ struct TableSpec {
   // Table constraints after the columns ("PRIMARY KEY(slot, tick)"), or "".
   std::string constraints;
   bool without_rowid = false;
-  // What the table holds, one line: the README's and the schema's words.
+  // What a row is, one line: the schema's comment on the table and the
+  // docs page's words.
   std::string comment;
   // When its rows are written, which a live index (gem-index --follow)
   // shows: a row is in the commit of the tick it is written at.
@@ -57,8 +63,12 @@ struct GameSchema {
   std::string after_sql;
 };
 
-// CREATE TABLE statement of `t` (with its comment as an SQL comment).
+// CREATE TABLE statement of `t`, its comment and each column's doc as SQL
+// comments inside it (SQLite keeps them in sqlite_master, so `.schema`
+// shows them): "CREATE TABLE t(  -- comment\n  col TYPE,  -- doc\n ...)".
 std::string CreateTableSql(const TableSpec& t);
+// The doc of the automatic `id` column.
+extern const char kAutoIdDoc[];
 // "name(col, col, ...)": the insert target of `t`'s rows (no id column).
 std::string InsertTargetOf(const TableSpec& t);
 

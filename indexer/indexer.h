@@ -15,7 +15,7 @@ class Parser;
 
 namespace gem::index {
 
-// Measured on the 60-minute synthetic replay (README, "State at any tick").
+// Measured on the 60-minute synthetic replay (docs/querying.md, "State at any tick").
 constexpr double kDefaultKeyframeSeconds = 240;
 constexpr uint32_t kDefaultKeyframeMaxLogged = 16;
 
@@ -26,7 +26,7 @@ constexpr uint64_t kDefaultReleaseStatesFrom = uint64_t{256} << 20;
 // A followed replay that has not grown for this long is taken as ended.
 constexpr double kDefaultIdleSeconds = 60;
 
-// A live run's commit interval, in seconds of game time (README, "Live").
+// A live run's commit interval, in seconds of game time (docs/live.md).
 constexpr double kDefaultCommitSeconds = 1;
 
 struct IndexOptions {

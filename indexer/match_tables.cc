@@ -8,66 +8,82 @@ namespace gem::index {
 std::string MatchSchemaSql(std::span<const MatchColumn> timeline,
                            std::span<const TableColumn> kill_columns) {
   std::string sql = R"sql(
-CREATE TABLE match_info(
-  game TEXT NOT NULL,
-  map TEXT,
-  match_id INTEGER,
-  game_mode INTEGER,
-  winner INTEGER,         -- team number
-  winner_name TEXT,
+CREATE TABLE match_info(  -- the match the replay holds, one row
+  game TEXT NOT NULL,  -- dota2, cs2 or deadlock
+  map TEXT,  -- the map's name, as the server info gives it
+  match_id INTEGER,  -- the game's match id, when the replay says it (NULL otherwise)
+  game_mode INTEGER,  -- the game's mode number (Dota: the file info's game_mode, else the game
+  -- rules' m_iGameMode; Deadlock: m_eGameMode; NULL in CS2)
+  winner INTEGER,         -- the winning team's number (Dota: 2 Radiant, 3 Dire; CS2: 2 T, 3 CT;
+  -- Deadlock: GameOver's winning_team, 2 Amber, 3 Sapphire); NULL when not known
+  winner_name TEXT,  -- the winning team's name (radiant, dire, T, CT, or the team's own)
   tick_rate REAL,         -- ticks per second
-  first_tick INTEGER,
-  last_tick INTEGER,
-  start_tick INTEGER,     -- the game clock reads 0; NULL if the replay ends before
-  duration_s REAL,        -- the game clock at the end
+  first_tick INTEGER,  -- the replay's first tick
+  last_tick INTEGER,  -- the replay's last tick
+  start_tick INTEGER,     -- the tick at which the game clock reads 0 (Dota: the horn; CS2: the first
+  -- round after the warm-up; Deadlock: the match start); NULL if the replay ends before
+  duration_s REAL,        -- the game clock at the end, seconds (Dota: at the game's end)
   match_mode INTEGER      -- how the match was made (Deadlock: ECitadelMatchMode); NULL
                           -- when the game's replay does not say
 );
 
--- One row per player who appears; slot is the numbering every match
--- table uses, controller and pawn are entities.entity ids (the latest).
-CREATE TABLE players(
-  slot INTEGER PRIMARY KEY,
-  player_id INTEGER,
-  team INTEGER,
-  name TEXT,
-  steam_id INTEGER,
-  hero TEXT,
-  controller INTEGER,
-  pawn INTEGER
+CREATE TABLE players(  -- a player who appears, from the entities (not the file info, which
+  -- partial replays lack)
+  slot INTEGER PRIMARY KEY,  -- the numbering every match table uses (Dota: the player resource
+  -- slot, 0-9; CS2 and Deadlock: the controller's entity index - 1, game events' userid)
+  player_id INTEGER,  -- the game's player id
+  team INTEGER,  -- the team (Dota: 2 Radiant, 3 Dire; CS2: 2 T, 3 CT; Deadlock: 2 Amber, 3 Sapphire),
+  -- the last one seen
+  name TEXT,  -- the player's name
+  steam_id INTEGER,  -- the 64-bit Steam id, when the replay has it
+  hero TEXT,  -- the hero's name as the combat log writes it (npc_dota_hero_axe, hero_atlas); NULL in CS2
+  controller INTEGER,  -- the player's controller entity (entities.entity), the latest
+  pawn INTEGER  -- the player's pawn entity (Dota: the hero), the latest
 );
 
-CREATE TABLE kills(
-  id INTEGER PRIMARY KEY,
-  tick INTEGER NOT NULL,
-  game_time REAL,
-  victim INTEGER NOT NULL,  -- slot
-  killer INTEGER,           -- slot; NULL when not a player
-  assisters TEXT NOT NULL,  -- JSON array of slots
-  weapon TEXT,
-  headshot INTEGER,
-  x REAL,
-  y REAL,
+CREATE TABLE kills(  -- the death of a player's hero or pawn (Dota: combat-log deaths of heroes
+  -- that are not illusions and will not reincarnate; CS2: player_death events; Deadlock: the
+  -- CCitadelUserMsg_HeroKilled message)
+  id INTEGER PRIMARY KEY,  -- the row's number, in the order the deaths came
+  tick INTEGER NOT NULL,  -- the tick of the death
+  game_time REAL,  -- the game clock then, seconds
+  victim INTEGER NOT NULL,  -- the player who died (slot)
+  killer INTEGER,           -- the killing player (slot); NULL when not a player (Deadlock: the
+  -- scorer, entindex_scorer, when there is one, else the attacker)
+  assisters TEXT NOT NULL,  -- JSON array of the assisting players' slots
+  weapon TEXT,  -- what killed (Dota: the inflictor; CS2: the event's weapon; Deadlock: the
+  -- inflictor's EntityNames name, else its class); NULL when not said
+  headshot INTEGER,  -- 1 for a headshot (CS2); NULL when the game does not say
+  x REAL,  -- where the victim was: x, world units
+  y REAL,  -- where the victim was: y
   z REAL)sql";
-  for (const TableColumn& c : kill_columns) sql += ",\n  " + c.name + " " + c.type;
+  // Each line's comma goes before its comment: a comment runs to the end.
+  sql += kill_columns.empty() ? "" : ",";
+  sql += "  -- where the victim was: z";
+  for (size_t i = 0; i < kill_columns.size(); ++i) {
+    const TableColumn& c = kill_columns[i];
+    sql += "\n  " + c.name + " " + c.type + (i + 1 < kill_columns.size() ? "," : "") + "  -- " +
+           c.doc;
+  }
   sql += R"sql(
 );
 
-CREATE TABLE wards(
-  entity INTEGER PRIMARY KEY,
+CREATE TABLE wards(  -- a Dota observer or sentry ward, placed when created, removed when
+  -- killed or gone
+  entity INTEGER PRIMARY KEY,  -- the ward's entity (entities.entity)
   kind TEXT NOT NULL,       -- observer or sentry
-  team INTEGER,
-  owner INTEGER,            -- slot
-  placed_tick INTEGER NOT NULL,
-  removed_tick INTEGER,     -- NULL while it stands at the end
-  x REAL,
-  y REAL,
-  z REAL
+  team INTEGER,  -- the ward's team
+  owner INTEGER,            -- the player who placed it (slot)
+  placed_tick INTEGER NOT NULL,  -- the tick it was created at
+  removed_tick INTEGER,     -- the tick it was killed or gone at; NULL while it stands at the end
+  x REAL,  -- where it stands: x, world units
+  y REAL,  -- where it stands: y
+  z REAL  -- where it stands: z
 );
 
--- One row per player per sample; every value is the as-of value of the
--- fields behind it at that tick.
-CREATE TABLE timeline(
+CREATE TABLE timeline(  -- a player at a sample: the ticks that are multiples of the step (a game
+  -- second by default) from the first tick of play, and the last tick, while the player is on a
+  -- playing team. Every value is the as-of value of the fields behind it at that tick
 )sql";
   for (const MatchColumn& c : timeline) {
     sql += "  ";
@@ -76,7 +92,9 @@ CREATE TABLE timeline(
     sql += c.type;
     const std::string_view name = c.name;
     if (name == "tick" || name == "slot") sql += " NOT NULL";
-    sql += ",\n";
+    sql += ",  -- ";
+    sql += c.doc == nullptr ? "" : c.doc;
+    sql += "\n";
   }
   sql += "  PRIMARY KEY(slot, tick)\n) WITHOUT ROWID;\n";
   sql += "CREATE INDEX kills_by_tick ON kills(tick);\n";

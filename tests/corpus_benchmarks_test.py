@@ -2,7 +2,7 @@
 the fixtures, on Dask (the embedded cluster): every player's figures must
 equal what this test computes apart from each index's raw rows (the
 timeline, the combat log's entries and names, the rounds), each
-percentile numpy's of those figures, and the README's ranking query its
+percentile numpy's of those figures, and docs/corpus.md's ranking query its
 answer. A re-run reads only the new index (an old one made unreadable does
 not matter), gives what a build from nothing gives, and drops a replay no
 longer indexed."""
@@ -15,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
-from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, TMP, readme_sql,  # noqa: E402
+from gemtest import (AUTO, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, TMP, docs_sql,  # noqa: E402
                      replay_path)
 
 CORPUS = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WORKSPACE", ""),
@@ -188,7 +188,7 @@ class Benchmarks(unittest.TestCase):
 
     def test_the_readme_ranks_a_matchs_players(self):
         out, _ = made()
-        sql = readme_sql("## Many replays: gem-corpus", "## Seeing a match")[0]
+        sql = docs_sql("corpus.md")[0]
         path = [p for _, p, _ in indexes(out, "dota2") if dota_figures(p)][-1]
         con = sqlite3.connect(path)
         attach, select = sql.split(";", 1)

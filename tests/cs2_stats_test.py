@@ -8,7 +8,7 @@ cs2_duels.cc), and every view what its rule, computed here apart, makes of
 the rows gem-synth wrote. On the synthetic match and on every CS2 fixture,
 opening duels, trades, clutches and multi-kill rounds must also equal a
 second implementation over the raw player_death events. gem-synth --flaws
-has a round with no kills. The README's CS2 second-question queries run
+has a round with no kills. The docs' CS2 second-question queries run
 and answer what was written."""
 import json
 import os
@@ -18,7 +18,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 from cs2_synth import synthetic  # noqa: E402
-from gemtest import MODERN, connect, need, readme_sql  # noqa: E402
+from gemtest import MODERN, connect, need, docs_sql  # noqa: E402
 
 RATE = 64
 CS2 = [stem for stem in MODERN if stem.startswith("cs2")]
@@ -194,7 +194,7 @@ class SyntheticTruth(unittest.TestCase):
             self.assertEqual(g[:5] + g[6:], w[:5] + w[6:], key)
             self.assertAlmostEqual(g[5], w[5], places=3)
         self.assertGreater(sum(w[3] for w in want.values()), 0, "flash assists")
-        # Buys, by the README's thresholds.
+        # Buys, by docs/cs2.md's thresholds.
         sides = {}
         for e in truth["economy"]:
             s = sides.setdefault((e["round"], e["team"]), [0, 0, 0, 0, True])
@@ -238,7 +238,7 @@ class SyntheticTruth(unittest.TestCase):
         copy = connect()
         con.backup(copy)
         # (start_money, spent, equipment_value) of every player of a side,
-        # and the buy type the README's lines give.
+        # and the buy type docs/cs2.md's lines give.
         for team, start, spent, equipment, kind in (
                 (2, 800, 0, 200, "pistol"), (3, 800, 700, 1000, "pistol"),
                 (2, 6000, 3900, 4000, "full"), (2, 6000, 3899, 3999, "half"),
@@ -361,11 +361,11 @@ class RawEvents(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    """The README's section on CS2's second questions: each query run on
+    """The docs' section on CS2's second questions: each query run on
     the gem-synth match, its answer checked against what gem-synth wrote."""
 
     def test_every_readme_query_answers_what_was_written(self):
-        blocks = readme_sql("## CS2's second questions", "## Deadlock as analysts read it")
+        blocks = docs_sql("cs2.md", "## CS2's second questions")
         self.assertEqual(len(blocks), 6)
         con, truth = synthetic()
         names = dict(con.execute("SELECT slot, name FROM players"))

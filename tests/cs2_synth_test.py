@@ -8,7 +8,7 @@ give the same tables, from the game rules and the pawns. player_rounds and
 player_stats must be what their rules make of the truth (computed here,
 apart). A match with flaws (a key of the wrong type, a grenade with no
 thrower, a round that ends twice; the fixture starts mid-round) gives
-NULLs and counts, no dropped or mixed-up row. The README's CS2 queries run
+NULLs and counts, no dropped or mixed-up row. The docs' CS2 queries run
 and answer what was written."""
 import json
 import math
@@ -19,7 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 from cs2_synth import rows, same, synthetic  # noqa: E402
-from gemtest import readme_sql  # noqa: E402
+from gemtest import docs_sql  # noqa: E402
 
 
 class Tables(unittest.TestCase):
@@ -155,11 +155,11 @@ class Views(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    """The README's CS2 SQL, each block run on the gem-synth match and its
+    """The docs' CS2 SQL, each block run on the gem-synth match and its
     answer checked against what gem-synth wrote."""
 
     def test_every_readme_cs2_query_answers_what_was_written(self):
-        blocks = readme_sql("## CS2 as analysts read it", "## CS2's second questions")
+        blocks = docs_sql("cs2.md", "## CS2 as analysts read it", "## CS2's second questions")
         self.assertEqual(len(blocks), 6)
         con, truth = synthetic()
         score, adr, paths, smokes, plants, equipment = (con.execute(sql).fetchall()

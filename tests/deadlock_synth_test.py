@@ -21,7 +21,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
-from gemtest import (FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, SANITIZED, TMP,  # noqa: E402
+from gemtest import (FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, SANITIZED, TMP, docs_sql,  # noqa: E402
                      check_game_time, connect, replay_path)
 
 FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
@@ -411,15 +411,12 @@ class PostMatchRecord(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    """The README's Deadlock SQL, each block run on the gem-synth match and
+    """The docs' Deadlock SQL, each block run on the gem-synth match and
     its answer checked against what gem-synth wrote (souls: against the
     controllers' own field, read by gem_value)."""
 
     def test_every_readme_deadlock_query_answers_what_was_written(self):
-        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
-        readme = readme[readme.index("## Deadlock as analysts read it"):
-                        readme.index("## Asking in SQL")]
-        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        blocks = docs_sql("deadlock.md")
         self.assertEqual(len(blocks), 7)
         con, truth = synthetic()
         souls, builds, upgrades, dealt, objectives, mid_boss, urn = (con.execute(sql).fetchall()

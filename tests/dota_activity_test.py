@@ -23,7 +23,7 @@ from dota_rules import (LANING, death_credits, expected_laning, life_spans,  # n
                         opendota_lanes, pause_spans, rule_streaks, streak_entries, uses)
 from dota_synth import FLAW_MINUTES, clock, replay, synthetic  # noqa: E402
 from gemtest import (AUTO, GEM_INDEX, NEKIT, TMP, check_game_time,  # noqa: E402
-                     connect, f32, need, readme_sql)
+                     connect, f32, need, docs_sql)
 
 TABLES = ["actions", "lanes", "ability_uses", "item_uses", "multi_kills", "kill_streaks",
           "pauses", "hero_deaths"]
@@ -295,11 +295,11 @@ class SyntheticTruth(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    """The README's section on Dota's second questions: each query run on
+    """The docs' section on Dota's second questions: each query run on
     the gem-synth match, its answer checked against what gem-synth wrote."""
 
     def test_every_readme_query_answers_what_was_written(self):
-        blocks = readme_sql("## Dota's second questions", "## CS2 as analysts read it")
+        blocks = docs_sql("dota.md", "## Dota's second questions")
         self.assertEqual(len(blocks), 8)
         con, truth, combat, _ = synthetic()
         lanes, laning, apm, gold, casts, multis, dead, pauses = (

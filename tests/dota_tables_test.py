@@ -21,7 +21,7 @@ import junit  # noqa: E402
 import match_expect  # noqa: E402
 from dota_synth import clock, position  # noqa: E402
 from gemtest import (AUTO, GEM_INDEX, MODERN, NEKIT, TMP,  # noqa: E402
-                     check_game_time, connect, f32, need, readme_sql)
+                     check_game_time, connect, f32, need, docs_sql)
 
 DOTA_TABLES = ["purchases", "inventory", "abilities", "objectives", "runes", "buybacks", "draft",
                "teamfights", "teamfight_players", "combat_log_entries", "combat_log_names",
@@ -251,12 +251,12 @@ class SyntheticTables(unittest.TestCase):
 
 
 class ReadmeQueries(unittest.TestCase):
-    """The README's Dota SQL (its section on Dota as analysts read it), each
+    """The docs' Dota SQL (its section on Dota as analysts read it), each
     block run on the gem-synth match and its answer checked against what
     gem-synth wrote."""
 
     def test_every_readme_dota_query_answers_what_was_written(self):
-        blocks = readme_sql("## Dota as analysts read it", "## Dota's second questions")
+        blocks = docs_sql("dota.md", "## Dota as analysts read it", "## Dota's second questions")
         self.assertEqual(len(blocks), 8)
         con, truth, combat, _ = synthetic()
         series, timings, skills, inventory, towers, draft, damage, fights = (

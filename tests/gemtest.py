@@ -113,12 +113,16 @@ def peak_kib(argv):
     return proc.returncode, usage.ru_maxrss, err
 
 
-def readme_sql(section, next_section):
-    """The ```sql blocks of the README between two of its headings (each
-    given by the start of its text, "## ...")."""
-    readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
-    readme = readme[readme.index(section):readme.index(next_section)]
-    return [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+def docs_sql(page, section=None, next_section=None):
+    """The ```sql blocks of docs/`page`, or of the part of it from one
+    heading to the next given (each by the start of its text, "## ...";
+    no next: to the page's end)."""
+    text = open(os.path.join(RUNFILES, "docs", page), encoding="utf-8").read()
+    if section is not None:
+        text = text[text.index(section):]
+    if next_section is not None:
+        text = text[:text.index(next_section)]
+    return [b.split("```", 1)[0] for b in text.split("```sql\n")[1:]]
 
 
 def connect(path=":memory:"):

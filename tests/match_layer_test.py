@@ -11,7 +11,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 import match_expect  # noqa: E402
-from gemtest import (AUTO, FIXTURES, MODERN, NEKIT, RUNFILES, connect, need, need_some,  # noqa: E402
+from gemtest import (AUTO, FIXTURES, MODERN, NEKIT, RUNFILES, connect, docs_sql, need, need_some,  # noqa: E402
                      replay_path, synthetic_index)
 
 
@@ -341,15 +341,13 @@ class SampleAndPosition(unittest.TestCase):
 
 
 class ReadmeMatchQueries(unittest.TestCase):
-    """The README's ```sql blocks before its extension section: the Dota ones
+    """The docs' ```sql blocks before its extension section: the Dota ones
     on a 3-minute gem-synth match (a horn, a pause, kills, wards), the CS2
     one on cs2_demofilenet_14090_cs_italy indexed every tick."""
 
     def test_every_readme_match_query_answers_what_the_tables_say(self):
-        readme = open(os.path.join(RUNFILES, "README.md"), encoding="utf-8").read()
-        readme = readme[readme.index("## Asking in SQL"):
-                        readme.index("## Querying: the gem SQLite extension")]
-        blocks = [b.split("```", 1)[0] for b in readme.split("```sql\n")[1:]]
+        blocks = docs_sql("querying.md", "## Asking in SQL",
+                          "## Querying: the gem SQLite extension")
         self.assertEqual(len(blocks), 5)
         path = synthetic_index(3, 7)
         if path is None:

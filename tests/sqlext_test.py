@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import junit  # noqa: E402
 
 from gemtest import (AUTO, FIXTURES, GEM_DUMP, GEM_INDEX, GOLDEN, LIB, NEKIT,  # noqa: E402
-                     TMP, connect, need, readme_sql)
+                     TMP, connect, need, docs_sql)
 
 
 def counters(con):
@@ -346,11 +346,11 @@ class Pushdown(unittest.TestCase):
 
 class ReadmeQueries(unittest.TestCase):
     def test_every_readme_field_query_runs_and_answers(self):
-        """The README's ```sql blocks of its extension section, run on the
+        """The docs' ```sql blocks of its extension section, run on the
         auto fixture's index (match_layer_test runs the ones before; the
         corpus's run in corpus_benchmarks_test)."""
         path = need(AUTO)
-        blocks = readme_sql("## Querying: the gem SQLite extension", "## Many replays: gem-corpus")
+        blocks = docs_sql("querying.md", "## Querying: the gem SQLite extension")
         self.assertEqual(len(blocks), 6)
         con = connect(path)
         results = [con.execute(sql).fetchall() for sql in blocks]

@@ -50,5 +50,5 @@ Try next:
   /usr/bin/python3 -c 'import sys; sys.path.insert(0, "tools/python"); import gemdb; print(gemdb.frame("$out", "SELECT * FROM players"))'
   # a compressed replay, as Valve hands them out, indexes the same way:
   bzip2 -kc $replay > match.dem.bz2 && bazel-bin/indexer/gem-index match.dem.bz2 match.db
-See README.md for the tables, the SQL functions, gem-corpus and gem-view.
+See README.md, then docs/: every table (docs/tables*.md), the SQL functions, gem-corpus and gem-view.
 NEXT

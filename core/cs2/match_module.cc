@@ -32,11 +32,38 @@ constexpr int64_t kPhaseMatchEnded = 5;
 constexpr int64_t kNoPlayer = 65535;  // a game event's "no player" id
 
 constexpr MatchColumn kExtraColumns[] = {
-    {"armor", "INTEGER"},         {"money", "INTEGER"},        {"active_weapon", "TEXT"},
-    {"kills", "INTEGER"},         {"deaths", "INTEGER"},       {"assists", "INTEGER"},
-    {"round", "INTEGER"},         {"place", "TEXT"},           {"has_defuser", "INTEGER"},
-    {"has_helmet", "INTEGER"},    {"equipment_value", "INTEGER"},
-    {"flash_duration", "REAL"},   {"velocity", "REAL"},
+    {"armor", "INTEGER", "the pawn's armor: m_ArmorValue"},
+    {"money", "INTEGER",
+     "the money on hand, dollars: the controller's m_pInGameMoneyServices.m_iAccount"},
+    {"active_weapon", "TEXT",
+     "the class of the weapon entity the pawn's m_pWeaponServices.m_hActiveWeapon names "
+     "(CAK47, CWeaponGlock, CKnife, ...); NULL when it names none"},
+    {"kills", "INTEGER",
+     "the player's kills in the match so far as the scoreboard counts them: the controller's "
+     "m_pActionTrackingServices.m_iKills"},
+    {"deaths", "INTEGER",
+     "the player's deaths in the match so far: the controller's "
+     "m_pActionTrackingServices.m_iDeaths"},
+    {"assists", "INTEGER",
+     "the player's assists in the match so far: the controller's "
+     "m_pActionTrackingServices.m_iAssists"},
+    {"round", "INTEGER",
+     "the round in play (rounds.round); NULL in the warm-up and before the first round the "
+     "replay shows starts; samples after a round's end and before the next start are the ended "
+     "round's"},
+    {"place", "TEXT",
+     "the map's name for where the pawn is (BombsiteA, TSpawn, ...): its m_szLastPlaceName"},
+    {"has_defuser", "INTEGER", "1 when the player carries a defuse kit: m_pItemServices.m_bHasDefuser"},
+    {"has_helmet", "INTEGER", "1 when the player wears a helmet: m_pItemServices.m_bHasHelmet"},
+    {"equipment_value", "INTEGER",
+     "the value of what the pawn carries, dollars: m_unCurrentEquipmentValue"},
+    {"flash_duration", "REAL",
+     "the length in seconds of the flash that last blinded the pawn: m_flFlashDuration, as the "
+     "game keeps it (not a countdown: it may stay set after the blindness is over)"},
+    {"velocity", "REAL",
+     "the pawn's speed over the last packet, game units a second: the distance its body moved "
+     "in that packet over the time since the packet before; 0 when it did not move; NULL for "
+     "a pawn new since"},
 };
 enum ExtraColumn : size_t {
   kArmor = kTimelineCommon, kMoney, kWeapon, kKills, kDeaths, kAssists, kRound, kPlace,

@@ -9,142 +9,299 @@
 namespace gem::cs2 {
 namespace {
 
-std::vector<TableColumn> Columns(std::vector<std::pair<const char*, const char*>> cols) {
-  std::vector<TableColumn> out;
-  for (const auto& [name, type] : cols) out.push_back({name, type});
-  return out;
-}
-
 TableSpec Spec(const char* name, const char* comment, bool auto_id,
-               std::vector<std::pair<const char*, const char*>> cols,
-               const char* constraints = "", bool without_rowid = false) {
+               std::vector<TableColumn> cols, const char* constraints = "",
+               bool without_rowid = false) {
   TableSpec t;
   t.name = name;
   t.comment = comment;
   t.auto_id = auto_id;
-  t.columns = Columns(std::move(cols));
+  t.columns = std::move(cols);
   t.constraints = constraints;
   t.without_rowid = without_rowid;
   return t;
 }
 
+// The round every row of CS2's tables carries (rounds.h: Rounds::current).
+constexpr const char* kRoundDoc =
+    "the round in play then (rounds.round); NULL in the warm-up and before the first round the "
+    "replay shows starts; rows after a round's end and before the next start are the ended "
+    "round's";
+constexpr const char* kGameTimeDoc =
+    "the game clock then, seconds from the first round's start after the warm-up "
+    "(match_info.start_tick; negative before it)";
+// A player's team, as the pawn (else the controller) says at the row's tick.
+constexpr const char* kTeamRule = "m_iTeamNum of their pawn (else controller) then: 2 T, 3 CT";
+
 // The start of every event table's columns.
-std::vector<std::pair<const char*, const char*>> Event(
-    std::vector<std::pair<const char*, const char*>> cols) {
-  std::vector<std::pair<const char*, const char*>> out = {
-      {"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}, {"round", "INTEGER"}};
+std::vector<TableColumn> Event(std::vector<TableColumn> cols) {
+  std::vector<TableColumn> out = {{"tick", "INTEGER NOT NULL", "the tick it happened at"},
+                                  {"game_time", "REAL", kGameTimeDoc},
+                                  {"round", "INTEGER", kRoundDoc}};
   out.insert(out.end(), cols.begin(), cols.end());
   return out;
+}
+
+// A team column's doc: whose team, the rule, and `rest` (what NULL means).
+std::string Team(const char* who, const char* rest = "") {
+  return std::string("the team of ") + who + ": " + kTeamRule + rest;
 }
 
 GameSchema Build() {
   GameSchema s;
   s.tables.resize(kTableCount);
   s.tables[kRounds] = Spec(
-      "rounds", "round (warm-up excluded): its ticks, winner, reason, score after it, bomb",
+      "rounds",
+      "a round, warm-up excluded: from the round_start, round_freeze_end, round_end and "
+      "round_officially_ended events when the replay has both round_start and round_end events, "
+      "else from the game rules (m_pGameRules' m_nRoundStartCount, m_bFreezePeriod, "
+      "m_nRoundEndCount); meta rounds_from_events / rounds_from_game_rules say which. A restart "
+      "voids the rounds it undoes; a second end of an ended round is ignored (meta "
+      "round_ends_repeated)",
       false,
-      {{"round", "INTEGER PRIMARY KEY"},
-       {"tick", "INTEGER NOT NULL"},  // the start; the replay's first if it joins mid-round
-       {"start_tick", "INTEGER"},
-       {"freeze_end_tick", "INTEGER"},
-       {"end_tick", "INTEGER"},
-       {"official_end_tick", "INTEGER"},
-       {"winner", "INTEGER"},  // team: 2 T, 3 CT
-       {"reason", "TEXT"},
-       {"ct_score", "INTEGER"},
-       {"t_score", "INTEGER"},
-       {"bomb_plant_tick", "INTEGER"},
-       {"bomb_site", "TEXT"}});  // A or B
-  s.tables[kDamages] = Spec("damages", "hit on a player (player_hurt)", true,
-                            Event({{"attacker", "INTEGER"},
-                                   {"victim", "INTEGER"},
-                                   {"attacker_team", "INTEGER"},
-                                   {"victim_team", "INTEGER"},
-                                   {"weapon", "TEXT"},
-                                   {"hitgroup", "TEXT"},
-                                   {"damage", "INTEGER"},
-                                   {"damage_armor", "INTEGER"},
-                                   {"damage_real", "INTEGER"},
-                                   {"health_after", "INTEGER"},
-                                   {"armor_after", "INTEGER"},
-                                   {"attacker_x", "REAL"},
-                                   {"attacker_y", "REAL"},
-                                   {"attacker_z", "REAL"},
-                                   {"victim_x", "REAL"},
-                                   {"victim_y", "REAL"},
-                                   {"victim_z", "REAL"}}));
-  s.tables[kShots] = Spec("shots", "shot fired (weapon_fire)", true,
-                          Event({{"slot", "INTEGER"},
-                                 {"weapon", "TEXT"},
-                                 {"silenced", "INTEGER"},
-                                 {"x", "REAL"},
-                                 {"y", "REAL"},
-                                 {"z", "REAL"},
-                                 {"pitch", "REAL"},
-                                 {"yaw", "REAL"}}));
+      {{"round", "INTEGER PRIMARY KEY",
+        "the round's number: m_pGameRules.m_totalRoundsPlayed + 1 as it starts, the game's own "
+        "numbering (a replay that starts mid-match numbers as the game does; a restart or the "
+        "warm-up's end counts from 1 again)"},
+       {"tick", "INTEGER NOT NULL",
+        "the round's first tick: its start, or for a round in play as the replay begins, the "
+        "replay's first tick with the game rules"},
+       {"start_tick", "INTEGER",
+        "the round_start event's tick, else the tick m_nRoundStartCount moved; NULL for a round "
+        "in play as the replay begins (meta rounds_started_before_the_replay)"},
+       {"freeze_end_tick", "INTEGER",
+        "the end of the freeze time: round_freeze_end's tick, else the tick m_bFreezePeriod "
+        "fell; NULL when the replay does not show it"},
+       {"end_tick", "INTEGER",
+        "round_end's tick, else the tick m_nRoundEndCount moved; NULL while the round had not "
+        "ended at the replay's end"},
+       {"official_end_tick", "INTEGER",
+        "round_officially_ended's tick (events); from the game rules, the next round's start; "
+        "NULL when the replay does not show it (the last round)"},
+       {"winner", "INTEGER",
+        "the team that won: round_end's winner, else m_iRoundWinStatus: 2 T, 3 CT; NULL when "
+        "neither (a draw) or not ended"},
+       {"reason", "TEXT",
+        "why it ended: round_end's reason, else m_eRoundWinReason, named after the game's "
+        "RoundEndReason (bomb_exploded, bomb_defused, t_eliminated, ct_eliminated, "
+        "target_saved, t_surrender, ct_surrender, draw, game_start, ...); NULL when unknown "
+        "(meta round_end_reasons_unknown) or not ended"},
+       {"ct_score", "INTEGER",
+        "the CTs' score after the round: the CCSTeam m_iScore of team 3 as the frame the round "
+        "ended in ends; NULL before it ends"},
+       {"t_score", "INTEGER",
+        "the Ts' score after the round: the CCSTeam m_iScore of team 2 as the frame the round "
+        "ended in ends; NULL before it ends"},
+       {"bomb_plant_tick", "INTEGER",
+        "the tick of the round's first plant (the bomb table's first plant row of the round); "
+        "NULL when the bomb was not planted"},
+       {"bomb_site", "TEXT",
+        "that plant's site, A or B (bomb.site); NULL without a plant or when its site is "
+        "unknown"}});
+  s.tables[kDamages] = Spec(
+      "damages",
+      "a hit on a player: a player_hurt event (one whose victim is no player is left out: meta "
+      "combat_events_without_player). Teams and positions are the pawns' as the event arrives",
+      true,
+      Event({{"attacker", "INTEGER",
+              "the slot of player_hurt's attacker (by its attacker_pawn handle and attacker user "
+              "id); NULL when no player (the world, a fall)"},
+             {"victim", "INTEGER", "the slot of player_hurt's userid: the player hit"},
+             {"attacker_team", "INTEGER", Team("the attacker", "; NULL without an attacker")},
+             {"victim_team", "INTEGER", Team("the victim")},
+             {"weapon", "TEXT",
+              "player_hurt's weapon, as the event names it (no weapon_ prefix): ak47, hegrenade, "
+              "inferno (fire), knife"},
+             {"hitgroup", "TEXT",
+              "player_hurt's hitgroup by name: generic, head, chest, stomach, left_arm, "
+              "right_arm, left_leg, right_leg, neck, gear; NULL when absent or unknown (meta "
+              "unknown_hitgroups)"},
+             {"damage", "INTEGER",
+              "player_hurt's dmg_health: the health the hit took as the game says, which may "
+              "exceed the health the victim had"},
+             {"damage_armor", "INTEGER", "player_hurt's dmg_armor: the armor the hit took"},
+             {"damage_real", "INTEGER",
+              "damage capped by the victim's health before the hit (the health an earlier hit "
+              "of the same frame left, else the pawn's m_iHealth as the frame before ended), as "
+              "awpy counts ADR; NULL when unknown and the hit was lethal (meta "
+              "damages_unknown_health)"},
+             {"health_after", "INTEGER", "player_hurt's health: the victim's health after the hit"},
+             {"armor_after", "INTEGER", "player_hurt's armor: the victim's armor after the hit"},
+             {"attacker_x", "REAL",
+              "the attacker's pawn position then, world x (game units); NULL without an "
+              "attacker"},
+             {"attacker_y", "REAL", "the attacker's pawn position then, world y"},
+             {"attacker_z", "REAL", "the attacker's pawn position then, world z"},
+             {"victim_x", "REAL", "the victim's pawn position then, world x (game units)"},
+             {"victim_y", "REAL", "the victim's pawn position then, world y"},
+             {"victim_z", "REAL", "the victim's pawn position then, world z"}}));
+  s.tables[kShots] = Spec(
+      "shots",
+      "a shot fired: a weapon_fire event (one whose shooter is no player is left out: meta "
+      "combat_events_without_player)",
+      true,
+      Event({{"slot", "INTEGER", "the shooter: the slot of weapon_fire's userid"},
+             {"weapon", "TEXT",
+              "weapon_fire's weapon as the event names it, with its prefix: weapon_ak47 (a "
+              "grenade thrown fires too: weapon_hegrenade)"},
+             {"silenced", "INTEGER",
+              "weapon_fire's silenced: 1 when the weapon's silencer was on"},
+             {"x", "REAL", "the shooter's pawn position then, world x (game units)"},
+             {"y", "REAL", "the shooter's pawn position then, world y"},
+             {"z", "REAL", "the shooter's pawn position then, world z"},
+             {"pitch", "REAL",
+              "where the shooter looked: the pawn's m_angEyeAngles pitch, degrees in "
+              "[-180, 180)"},
+             {"yaw", "REAL", "the pawn's m_angEyeAngles yaw, degrees in [-180, 180)"}}));
   s.tables[kGrenades] = Spec(
-      "grenades", "grenade thrown: a projectile entity, where it went off and when it ended",
+      "grenades",
+      "a grenade thrown: the life of a projectile entity (CSmokeGrenadeProjectile, "
+      "CFlashbangProjectile, CHEGrenadeProjectile, CMolotovProjectile, CDecoyProjectile), where "
+      "and when it went off and when its effect ended",
       false,
-      {{"id", "INTEGER PRIMARY KEY"},
-       {"entity", "INTEGER"},  // the projectile's entities.entity
-       {"tick", "INTEGER NOT NULL"},
-       {"game_time", "REAL"},
-       {"round", "INTEGER"},
-       {"kind", "TEXT NOT NULL"},
-       {"thrower", "INTEGER"},
-       {"throw_tick", "INTEGER NOT NULL"},
-       {"detonate_tick", "INTEGER"},
-       {"end_tick", "INTEGER"},
-       {"x", "REAL"},
-       {"y", "REAL"},
-       {"z", "REAL"}});
-  s.tables[kGrenadePaths] =
-      Spec("grenade_paths", "a grenade projectile's position at each tick it moved", false,
-           {{"id", "INTEGER NOT NULL"},
-            {"tick", "INTEGER NOT NULL"},
-            {"x", "REAL"},
-            {"y", "REAL"},
-            {"z", "REAL"}},
-           "PRIMARY KEY(id, tick)", true);
-  s.tables[kFlashes] = Spec("flashes", "player blinded by a flashbang", true,
-                            Event({{"thrower", "INTEGER"},
-                                   {"victim", "INTEGER"},
-                                   {"thrower_team", "INTEGER"},
-                                   {"victim_team", "INTEGER"},
-                                   {"duration", "REAL"},
-                                   {"grenade", "INTEGER"}}));  // grenades.id
-  s.tables[kBomb] = Spec("bomb", "bomb event: pickup, drop, plant, defuse, explosion", true,
-                         Event({{"kind", "TEXT NOT NULL"},
-                                {"slot", "INTEGER"},
-                                {"site", "TEXT"},
-                                {"x", "REAL"},
-                                {"y", "REAL"},
-                                {"z", "REAL"}}));
+      {{"id", "INTEGER PRIMARY KEY",
+        "numbers the grenades in throw order from 1: unique though entity indexes are reused"},
+       {"entity", "INTEGER", "the projectile: its entities.entity (lifetime id)"},
+       {"tick", "INTEGER NOT NULL", "the throw: the tick the projectile was created"},
+       {"game_time", "REAL",
+        "the game clock at the throw, seconds from the first round's start after the warm-up"},
+       {"round", "INTEGER",
+        "the round in play at the throw (rounds.round); NULL in the warm-up and before the "
+        "first round the replay shows starts"},
+       {"kind", "TEXT NOT NULL",
+        "by the projectile's class: smoke, flash, he, decoy, and molotov or incendiary (a "
+        "CMolotovProjectile whose m_bIsIncGrenade is set)"},
+       {"thrower", "INTEGER",
+        "the slot of the player whose pawn (or controller) the projectile's m_hThrower names; "
+        "NULL when none "
+        "(meta grenades_without_thrower)"},
+       {"throw_tick", "INTEGER NOT NULL", "the tick the projectile was created (the same as tick)"},
+       {"detonate_tick", "INTEGER",
+        "when it went off: its kind's event (smokegrenade_detonate, flashbang_detonate, "
+        "hegrenade_detonate, decoy_started; entityid the projectile), else a smoke's "
+        "m_bDidSmokeEffect set or a flash's or HE's m_nExplodeEffectTickBegin set, else the "
+        "projectile's deletion (a molotov bursts as it goes); NULL while in the air at the "
+        "replay's end"},
+       {"end_tick", "INTEGER",
+        "when its effect ended: a smoke's smokegrenade_expired, a decoy's decoy_detonate, else "
+        "the projectile's deletion; a flash or HE as it went off; a molotov's fire (the "
+        "CInferno made as it burst, within 128 units) at inferno_expire or inferno_extinguish, "
+        "else the fire's deletion, or as it burst when it made no fire; NULL while still going"},
+       {"x", "REAL",
+        "where it went off, world x (game units): the detonate event's x, else "
+        "m_vSmokeDetonationPos (smoke) or m_vecExplodeEffectOrigin (flash, HE), else the "
+        "projectile's last position; NULL before it went off"},
+       {"y", "REAL", "where it went off, world y (as x)"},
+       {"z", "REAL", "where it went off, world z (as x)"}});
+  s.tables[kGrenadePaths] = Spec(
+      "grenade_paths",
+      "a point of a grenade's flight: the projectile's position at its creation and at the end "
+      "of every frame in which it moved, until it went off (then it lies still or is gone)",
+      false,
+      {{"id", "INTEGER NOT NULL", "the grenade: grenades.id"},
+       {"tick", "INTEGER NOT NULL", "the tick it was there"},
+       {"x", "REAL", "the projectile's body position (CBodyComponent), world x (game units)"},
+       {"y", "REAL", "the projectile's body position, world y"},
+       {"z", "REAL", "the projectile's body position, world z"}},
+      "PRIMARY KEY(id, tick)", true);
+  s.tables[kFlashes] = Spec(
+      "flashes",
+      "a player blinded by a flashbang (teammates and the thrower too): a player_blind event (one "
+      "whose victim is no player is left out); in a replay without them, each time a pawn's "
+      "m_flFlashDuration is sent above 0 (meta flashes_from_pawns counts those rows)",
+      true,
+      Event({{"thrower", "INTEGER",
+              "the slot of player_blind's attacker; from the pawns, the thrower of the "
+              "flashbang that went off in that frame; NULL when unknown"},
+             {"victim", "INTEGER", "the slot of the player blinded (player_blind's userid)"},
+             {"thrower_team", "INTEGER", Team("the thrower", "; NULL without a thrower")},
+             {"victim_team", "INTEGER", Team("the victim")},
+             {"duration", "REAL",
+              "how long the victim is blind, seconds: player_blind's blind_duration, else the "
+              "pawn's m_flFlashDuration"},
+             {"grenade", "INTEGER",
+              "the flashbang: grenades.id of the projectile player_blind's entityid names, "
+              "else of the flashbang that went off in that frame; NULL when unknown"}}));
+  s.tables[kBomb] = Spec(
+      "bomb",
+      "a bomb event: pickup, drop, plant_begin, plant, defuse_begin, defuse, explode. From the "
+      "bomb_* game events when the replay has any, else from the CC4 and CPlantedC4 entities "
+      "(meta bomb_rows_from_entities counts those rows)",
+      true,
+      Event({{"kind", "TEXT NOT NULL",
+              "pickup (bomb_pickup; the CC4's m_hOwnerEntity naming a pawn), drop (bomb_dropped; "
+              "the owner gone), plant_begin (bomb_beginplant; m_bStartedArming), plant "
+              "(bomb_planted; a CPlantedC4 made), defuse_begin (bomb_begindefuse; "
+              "m_bBeingDefused), defuse (bomb_defused; m_bBombDefused), explode (bomb_exploded; "
+              "m_bHasExploded)"},
+             {"slot", "INTEGER",
+              "who: the event's userid; from the entities, the C4's holder (pickup, drop, "
+              "plant_begin), its last holder (plant, explode: the planter), m_hBombDefuser "
+              "(defuses); NULL when no player"},
+             {"site", "TEXT",
+              "A or B: the planted bomb's m_nBombSite (0 A, 1 B), before it is down the "
+              "planter's m_nWhichBombZone (1 A, 2 B), else the letter a plant taught for the "
+              "event's site (a bomb target entity index); NULL for pickup and drop, or when "
+              "unknown (meta bomb_rows_without_site)"},
+             {"x", "REAL",
+              "world x (game units): the player's pawn for pickup, drop and plant_begin; the "
+              "planted bomb (CPlantedC4) once it is down"},
+             {"y", "REAL", "world y (as x)"},
+             {"z", "REAL", "world z (as x)"}}));
   s.tables[kEconomy] = Spec(
-      "economy", "player per round: money and equipment at the freeze's end, spent, kill reward",
+      "economy",
+      "a player in a round: the players in play (team 2 or 3) as the round's first frame past "
+      "the freeze time ends (for a round the replay joins after it, its first frame); money "
+      "and equipment then, what was spent and earned once the round is over",
       false,
-      {{"round", "INTEGER NOT NULL"},
-       {"slot", "INTEGER NOT NULL"},
-       {"team", "INTEGER"},           // the side the player is on then
-       {"tick", "INTEGER NOT NULL"},  // the freeze's end
-       {"start_money", "INTEGER"},
-       {"equipment_value", "INTEGER"},
-       {"spent", "INTEGER"},
-       {"kill_reward", "INTEGER"}},
+      {{"round", "INTEGER NOT NULL", "the round (rounds.round)"},
+       {"slot", "INTEGER NOT NULL", "the player (players.slot)"},
+       {"team", "INTEGER",
+        "the player's side as the freeze ended: m_iTeamNum of their pawn (else controller): 2 T, "
+        "3 CT"},
+       {"tick", "INTEGER NOT NULL",
+        "the freeze time's end: the round's first frame past m_bFreezePeriod, when the row's "
+        "players, start_money and equipment_value are read"},
+       {"start_money", "INTEGER",
+        "the money the player started the round with: the controller's "
+        "m_pInGameMoneyServices.m_iStartAccount, dollars"},
+       {"equipment_value", "INTEGER",
+        "the value of what the player carries as the freeze ends: the pawn's "
+        "m_unCurrentEquipmentValue, dollars (the game's m_unFreezetimeEndEquipmentValue stays 0 "
+        "in a round without a freeze)"},
+       {"spent", "INTEGER",
+        "the money spent in the round: the controller's m_iCashSpentThisRound as last read "
+        "between the round's end and the next start (or at the replay's end); NULL for a round "
+        "that never ended (a restart)"},
+       {"kill_reward", "INTEGER",
+        "the kill rewards earned in the round: what the controller's "
+        "m_pActionTrackingServices.m_iKillReward (the match's total) grew by since the freeze's "
+        "end, read as spent is; NULL as spent is"}},
       "PRIMARY KEY(round, slot)", true);
-  s.kill_columns = Columns({{"round", "INTEGER"},
-                            {"killer_team", "INTEGER"},
-                            {"victim_team", "INTEGER"},
-                            {"penetrated", "INTEGER"},
-                            {"thrusmoke", "INTEGER"},
-                            {"noscope", "INTEGER"},
-                            {"attackerblind", "INTEGER"},
-                            {"assistedflash", "INTEGER"},
-                            {"distance", "REAL"},
-                            {"hitgroup", "TEXT"},
-                            {"attacker_x", "REAL"},
-                            {"attacker_y", "REAL"},
-                            {"attacker_z", "REAL"}});
+  s.kill_columns = {
+      {"round", "INTEGER", kRoundDoc},
+      {"killer_team", "INTEGER", Team("the killer", "; NULL when the killer is no player")},
+      {"victim_team", "INTEGER", Team("the victim")},
+      {"penetrated", "INTEGER",
+       "player_death's penetrated: how many objects the killing shot went through first (0 "
+       "none); NULL when the event lacks the key"},
+      {"thrusmoke", "INTEGER", "player_death's thrusmoke: 1 when the kill was through a smoke"},
+      {"noscope", "INTEGER",
+       "player_death's noscope: 1 when a scoped weapon killed without its scope"},
+      {"attackerblind", "INTEGER",
+       "player_death's attackerblind: 1 when the killer was blinded by a flash"},
+      {"assistedflash", "INTEGER",
+       "player_death's assistedflash: 1 when the assist (assisters) was a flash assist, the "
+       "assister having blinded the victim"},
+      {"distance", "REAL",
+       "player_death's distance: from killer to victim, in metres as the event says"},
+      {"hitgroup", "TEXT",
+       "player_death's hitgroup by name (as damages.hitgroup); NULL when absent or unknown "
+       "(meta unknown_hitgroups)"},
+      {"attacker_x", "REAL",
+       "the killer's pawn position then, world x (game units); NULL when no player killed"},
+      {"attacker_y", "REAL", "the killer's pawn position then, world y"},
+      {"attacker_z", "REAL", "the killer's pawn position then, world z"}};
   s.after_sql = StatsViewsSql();
   // Written at the end (TableSpec::written; a live index's commits rewrite
   // them as they stand): rounds (a restart voids the rounds it undoes; a

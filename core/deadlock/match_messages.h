@@ -4,16 +4,18 @@
 // Each message is read at the point of its packet the module's
 // user_messages() gives (before the packet's entities: the entities a
 // message names are those that did what it tells, and a killed one may go
-// in the same packet). A message that does not parse, or that names none
-// of what its table needs (a Damage with no victim, a KillStreak whose
-// pawn is gone), gives no row and counts in meta (Counters()), never an
-// error: Deadlock's messages drift between builds.
+// in the same packet). A message that does not parse gives no row; one
+// that names none of what its table needs (a Damage with no victim, a
+// KillStreak whose pawn is gone) gives its row with NULLs; both count in
+// meta (Counters()), never an error: Deadlock's messages drift between
+// builds.
 //
 // - damage, objective_events: entities by index or handle, their class
 //   now; attacker and victim slots when they are players' pawns or
 //   controllers.
 // - purchases: AbilitiesChanged's change as 'bought', 'upgraded', 'sold',
-//   'swapped', 'failed' (Valve's enum 0-4), else its number as text.
+//   'swapped', 'leveled_up', 'failed' (Valve's enum 0-5), else its number
+//   as text.
 // - chat: ChatMsg is a common `chat` row (kind "chat", sender the player's
 //   slot, channel 1 all chat, 0 team chat).
 // - winner: GameOver's winning_team (the last one that is not a test).

@@ -35,12 +35,38 @@ constexpr std::string_view kPatronClass = "CNPC_Boss_Tier3";
 // signed); read signed, its ids come out as -10 and -28 (odd varints).
 constexpr TypeRule kTypeRules[] = {{"HeroID_t", DecodeOp::kUVar32}};
 
+// Each the controller's m_PlayerDataGlobal field (the bare name in builds
+// without the struct), as of the row's tick; NULL in a build without it.
 constexpr MatchColumn kExtraColumns[] = {
-    {"level", "INTEGER"},          {"souls", "INTEGER"},          {"kills", "INTEGER"},
-    {"deaths", "INTEGER"},         {"assists", "INTEGER"},        {"ap_net_worth", "INTEGER"},
-    {"last_hits", "INTEGER"},      {"denies", "INTEGER"},         {"player_damage", "INTEGER"},
-    {"damage_taken", "INTEGER"},   {"healing", "INTEGER"},        {"self_healing", "INTEGER"},
-    {"objective_damage", "INTEGER"}, {"kill_streak", "INTEGER"},
+    {"level", "INTEGER", "the controller's m_PlayerDataGlobal.m_iLevel: the hero's level"},
+    {"souls", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iGoldNetWorth: the net worth in souls, not the souls "
+     "on hand"},
+    {"kills", "INTEGER", "the controller's m_PlayerDataGlobal.m_iPlayerKills"},
+    {"deaths", "INTEGER", "the controller's m_PlayerDataGlobal.m_iDeaths"},
+    {"assists", "INTEGER", "the controller's m_PlayerDataGlobal.m_iPlayerAssists"},
+    {"ap_net_worth", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iAPNetWorth, as the game counts it; NULL in builds "
+     "without it"},
+    {"last_hits", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iLastHits; NULL in builds without it"},
+    {"denies", "INTEGER", "the controller's m_PlayerDataGlobal.m_iDenies; NULL in builds without it"},
+    {"player_damage", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iHeroDamage: damage to heroes as the game counts it; "
+     "NULL in builds without it"},
+    {"damage_taken", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iDamageTaken; NULL in builds without it (10423 and "
+     "10524 have none)"},
+    {"healing", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iHeroHealing: the healing of heroes as the game "
+     "counts it; NULL in builds without it"},
+    {"self_healing", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iSelfHealing; NULL in builds without it"},
+    {"objective_damage", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iObjectiveDamage; NULL in builds without it"},
+    {"kill_streak", "INTEGER",
+     "the controller's m_PlayerDataGlobal.m_iKillStreak; NULL in builds without it (10423 and "
+     "10524 have none)"},
 };
 enum ExtraColumn : size_t {
   kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists, kApNetWorth, kLastHits, kDenies,

@@ -34,7 +34,7 @@
 //   record_mid_boss(team_killed, team_claimed, destroyed_time_s)
 //   record_pauses(time_s, duration_s, slot)
 //   record_damage(dealer_slot, target_slot, source_index, source_name,
-//                 stat_type, sample, time_s, value)
+//                 stat_type, category, sample, time_s, value, gained)
 //   record_paths(slot, sample, time_s, x, y, health, combat_type, move_type)
 //
 // record_stats is the record's per-interval sample of each player (souls

@@ -9,39 +9,85 @@
 namespace gem::deadlock {
 namespace {
 
-using Cols = std::initializer_list<std::pair<const char*, const char*>>;
+using Cols = std::initializer_list<TableColumn>;
+
+// The docs of every event table's tick and game_time.
+constexpr char kMessageTick[] = "the index tick of the packet the message came in";
+constexpr char kGameTime[] =
+    "the match clock then, seconds (game time less pauses, from m_flGameStartTime); NULL while "
+    "the game rules hold no start time";
 
 // A table of `cols` alone.
 TableSpec Plain(const char* name, const char* comment, Cols cols) {
   TableSpec t;
   t.name = name;
   t.comment = comment;
-  for (const auto& [column, type] : cols) t.columns.push_back({column, type});
+  t.columns.assign(cols.begin(), cols.end());
   return t;
 }
 
 // An event table: `id` first, then tick and game_time, then `cols`.
-TableSpec Event(const char* name, const char* comment, Cols cols) {
+TableSpec Event(const char* name, const char* comment, Cols cols,
+                const char* tick_doc = kMessageTick) {
   TableSpec t = Plain(name, comment, cols);
   t.auto_id = true;
-  t.columns.insert(t.columns.begin(), {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"}});
+  t.columns.insert(t.columns.begin(), {{"tick", "INTEGER NOT NULL", tick_doc},
+                                       {"game_time", "REAL", kGameTime}});
   return t;
 }
 
 // Per attacking player and what they hit: a player (victim_slot) or a unit
 // by class. Self-inflicted damage is kept (attacker = victim).
 const char kViewsSql[] = R"sql(
-CREATE VIEW damage_dealt AS
+CREATE VIEW damage_dealt(  -- the damage a player dealt, per target: the damage table's rows
+  -- with a player as attacker, summed per target player (victim_slot) or, for units, per class
+  -- (self-inflicted damage is kept: slot = victim_slot)
+  slot,  -- the attacking player (players.slot)
+  victim_slot,  -- the player hit (players.slot); NULL for a unit, told apart by victim_class
+  victim_class,  -- the class of the entity hit (CCitadelPlayerPawn, CNPC_Trooper, ...); NULL when
+  -- none was live
+  damage,  -- the sum of the messages' damage
+  health_lost,  -- the sum of the messages' health_lost
+  hits  -- the number of Damage messages summed (not the sum of their hits field)
+) AS
 SELECT attacker AS slot, victim AS victim_slot, victim_class,
        sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
 FROM damage WHERE attacker IS NOT NULL
 GROUP BY attacker, victim, victim_class;
-CREATE VIEW damage_taken AS
+CREATE VIEW damage_taken(  -- the damage a player took, per source: the damage table's rows with
+  -- a player as victim, summed per attacking player (attacker_slot) or, for units, per class
+  slot,  -- the player hit (players.slot)
+  attacker_slot,  -- the attacking player (players.slot); NULL for a unit, told apart by
+  -- attacker_class
+  attacker_class,  -- the class of the attacking entity (CCitadelPlayerPawn, CNPC_Trooper, ...);
+  -- NULL when none was live
+  damage,  -- the sum of the messages' damage
+  health_lost,  -- the sum of the messages' health_lost
+  hits  -- the number of Damage messages summed (not the sum of their hits field)
+) AS
 SELECT victim AS slot, attacker AS attacker_slot, attacker_class,
        sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
 FROM damage WHERE victim IS NOT NULL
 GROUP BY victim, attacker, attacker_class;
-CREATE VIEW objectives AS
+CREATE VIEW objectives(  -- an objective (guardian, walker, base guardian, shrine, patron, mid
+  -- boss) with its first damage and its death, from objective_events: one row per entity index,
+  -- class and name
+  entity,  -- the objective's entity index (entities.ent_index)
+  class,  -- its class (CNPC_TrooperBoss guardian, CNPC_Boss_Tier2 walker, CNPC_TrooperBarrackBoss
+  -- base guardian, CCitadel_Destroyable_Building shrine, CNPC_Boss_Tier3 patron, CNPC_MidBoss)
+  name,  -- its EntityNames name; NULL when it has none
+  team,  -- the objective's team as its messages give it (the largest, should they differ)
+  lane,  -- its m_iLane (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple; 0 on the patron;
+  -- NULL for shrines)
+  first_damage_tick,  -- the tick of its first BossDamaged message; NULL when none came
+  destroyed_tick,  -- the tick of its first BossKilled message; NULL while it stands at the end
+  destroyed_time,  -- the match clock at its BossKilled, seconds; NULL while it stands
+  killer,  -- the player (players.slot) whose pawn or controller BossKilled names as its killer;
+  -- NULL when it stands or no player killed it
+  x,  -- BossKilled's entity_position: where it died, world units; NULL while it stands
+  y,  -- as x
+  z  -- as x
+) AS
 SELECT entity, class, name,
        max(team) AS team, max(lane) AS lane,
        min(CASE WHEN kind = 'damaged' THEN tick END) AS first_damage_tick,
@@ -53,17 +99,46 @@ SELECT entity, class, name,
        max(CASE WHEN kind = 'killed' THEN z END) AS z
 FROM objective_events
 GROUP BY entity, class, name;
-CREATE VIEW ability_upgrades AS
+CREATE VIEW ability_upgrades(  -- a rise of an ability's level in the abilities table: each
+  -- ability point spent (the first row of an ability entity is where it starts, not a point
+  -- spent)
+  tick,  -- the tick the level rose at
+  game_time,  -- the match clock then, seconds
+  slot,  -- the player (players.slot)
+  ability,  -- the ability's name (its EntityNames entry)
+  level,  -- its level now: the upgrade bits set in m_nUpgradeBits (m_nUpgradeInfo in later
+  -- builds)
+  points,  -- how much it rose since the entity's row before
+  entity  -- the ability entity (entities.entity)
+) AS
 SELECT tick, game_time, slot, ability, level, level - before AS points, entity FROM (
   SELECT tick, game_time, slot, ability, level, entity, id,
          lag(level) OVER (PARTITION BY slot, entity ORDER BY tick, id) AS before
   FROM abilities)
 WHERE level > before;
-CREATE VIEW record_damage_totals AS
+CREATE VIEW record_damage_totals(  -- the post-match record's damage matrix counted once: per
+  -- dealer, target and stat type, each cell's last running total summed over the specific
+  -- sources (the coarse categories, which count every hit a second time, left out)
+  dealer_slot,  -- the dealing player (the record's player_slot)
+  target_slot,  -- the player dealt to (the record's player_slot)
+  stat_type,  -- EStatType: 0 damage, 1 healing, 2 heal prevented, 3 mitigated, 4 lethal damage,
+  -- 5 regen
+  value  -- the total over the match: the sum of record_damage's gained
+) AS
 SELECT dealer_slot, target_slot, stat_type, sum(gained) AS value
 FROM record_damage WHERE category IS NOT 1
 GROUP BY dealer_slot, target_slot, stat_type;
-CREATE VIEW healing AS
+CREATE VIEW healing(  -- healing per player and target, from two sources: the post-match record
+  -- when the replay has one, and always the controller's counters (the replay's own messages
+  -- carry no healing by target)
+  slot,  -- the healing player (players.slot; the record's player_slot)
+  target_slot,  -- the player healed; NULL on the controller's m_iHeroHealing row (no target)
+  healing,  -- 'record': the record's stat_type 1 (healing) cells, specific sources only, summed
+  -- per target; 'controller': m_PlayerDataGlobal.m_iHeroHealing (target NULL, the healing of
+  -- heroes as the game counts it) or m_iSelfHealing (target the player's own slot), as of the
+  -- player's last timeline row with a value
+  source  -- where the row comes from: 'record' or 'controller'
+) AS
 SELECT dealer_slot AS slot, target_slot, sum(gained) AS healing, 'record' AS source
 FROM record_damage WHERE stat_type = 1 AND category IS NOT 1
 GROUP BY dealer_slot, target_slot
@@ -75,7 +150,19 @@ SELECT slot, target_slot, healing, 'controller' FROM (
   SELECT slot, slot, self_healing FROM timeline t
   WHERE tick = (SELECT max(tick) FROM timeline u
                 WHERE u.slot = t.slot AND u.self_healing IS NOT NULL));
-CREATE VIEW purchase_checks AS
+CREATE VIEW purchase_checks(  -- an item bought (purchases' 'bought') checked against the buyer's
+  -- inventory: whether and when the pawn held it (meta's purchases_never_held counts the
+  -- purchases naming an item and a slot that the inventory never bears out)
+  id,  -- the purchase (purchases.id)
+  tick,  -- the purchase's tick
+  game_time,  -- the match clock then, seconds
+  slot,  -- the buyer (players.slot)
+  item,  -- the item's name; NULL when the id is unknown
+  next_tick,  -- the tick the same player next buys the same item; NULL when never
+  held_tick  -- the purchase's tick when an inventory position of the player holds the item then,
+  -- else the first tick one does before next_tick; NULL when none does, or the purchase names
+  -- no item or player
+) AS
 SELECT b.id, b.tick, b.game_time, b.slot, b.item, b.next_tick,
        CASE WHEN EXISTS (
               SELECT 1 FROM inventory i
@@ -101,117 +188,396 @@ GameSchema Build() {
   GameSchema s;
   s.tables.resize(kTableCount);
   s.tables[kInventory] = match::HeldTableSpec(
-      "inventory", "change of one of a pawn's items (m_vecAbilities' CCitadel_Item_*)", "item",
-      "charges");
+      "inventory",
+      "a change of one of a player's items: a position of the pawn's m_vecAbilities that holds "
+      "an item (a CCitadel_Item_* entity) changes its item or charges, read at the end of the "
+      "frame. No fixture holds an item, so how items appear is unchecked on real replays",
+      {"the position in the pawn's m_vecAbilities, which holds items and abilities alike: a "
+       "position holding an ability is empty here",
+       "item",
+       "the item's name: the held entity's EntityNames entry (upgrade_rapid_rounds); NULL too "
+       "when it has none (meta: inventory_unnamed_entities) or the handle names no live entity "
+       "(inventory_missing_entities)",
+       "charges", "the item's m_iRemainingCharges then (NULL when its class has none)"});
   s.tables[kAbilities] = match::HeldTableSpec(
-      "abilities", "change of one of a pawn's abilities (m_vecAbilities): upgrade bits set",
-      "ability", "level");
+      "abilities",
+      "a change of one of a player's abilities: a position of the pawn's m_vecAbilities that "
+      "holds an ability (any entity but a CCitadel_Item_*) changes its ability or level, read at "
+      "the end of the frame (ability_upgrades lists the rises)",
+      {"the position in the pawn's m_vecAbilities, which holds abilities and items alike: a "
+       "position holding an item is empty here",
+       "ability",
+       "the ability's name: the held entity's EntityNames entry (citadel_ability_dash); NULL too "
+       "when it has none (meta: abilities_unnamed_entities) or the handle names no live entity "
+       "(abilities_missing_entities)",
+       "level",
+       "the number of upgrade bits set in the ability's m_nUpgradeBits (m_nUpgradeInfo in later "
+       "builds): the fixtures' unlocked abilities read 1; how bits count tiers no fixture checks"});
   s.tables[kDamage] = Event(
-      "damage", "CCitadelUserMessage_Damage: one row a message",
-      {{"attacker", "INTEGER"}, {"victim", "INTEGER"}, {"attacker_entity", "INTEGER"},
-       {"victim_entity", "INTEGER"}, {"inflictor_entity", "INTEGER"},
-       {"attacker_class", "TEXT"}, {"victim_class", "TEXT"}, {"inflictor_class", "TEXT"},
-       {"ability", "TEXT"}, {"ability_id", "INTEGER"}, {"damage", "INTEGER"},
-       {"pre_damage", "REAL"}, {"absorbed", "REAL"}, {"crit_damage", "REAL"},
-       {"health_lost", "INTEGER"}, {"health_after", "INTEGER"}, {"health_max", "INTEGER"},
-       {"shield_after", "INTEGER"}, {"shield_max", "INTEGER"}, {"hits", "INTEGER"},
-       {"hitgroup", "INTEGER"}, {"type", "INTEGER"}, {"citadel_type", "INTEGER"},
-       {"flags", "INTEGER"}, {"secondary", "INTEGER"}, {"effectiveness", "REAL"},
-       {"server_tick", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"}, {"z", "REAL"}});
+      "damage",
+      "a CCitadelUserMessage_Damage user message: a hit, one row a message. Entities are the "
+      "message's entity indexes, their classes and players as of before the message's packet; a "
+      "field the message did not send is NULL, not 0. A message naming no live victim still "
+      "gives its row (meta: damage_without_victim); one that does not parse gives none, as in "
+      "every message table (meta: damaged_user_messages)",
+      {{"attacker", "INTEGER",
+        "the player (players.slot) whose pawn or controller entindex_attacker is; NULL for a unit"},
+       {"victim", "INTEGER",
+        "the player (players.slot) whose pawn or controller entindex_victim is; NULL for a unit"},
+       {"attacker_entity", "INTEGER",
+        "the message's entindex_attacker (field 8): the attacker's entity index; NULL when not "
+        "sent or negative"},
+       {"victim_entity", "INTEGER",
+        "the message's entindex_victim (field 6): the victim's entity index; NULL when not sent "
+        "or negative"},
+       {"inflictor_entity", "INTEGER",
+        "the message's entindex_inflictor (field 7): the entity that dealt it (a pawn, a "
+        "projectile, an ability); NULL when not sent or negative"},
+       {"attacker_class", "TEXT",
+        "the class of the entity at attacker_entity then; NULL when none is live"},
+       {"victim_class", "TEXT",
+        "the class of the entity at victim_entity then (CNPC_Trooper, CCitadelPlayerPawn); NULL "
+        "when none is live"},
+       {"inflictor_class", "TEXT",
+        "the class of the entity at inflictor_entity then; NULL when none is live"},
+       {"ability", "TEXT",
+        "the EntityNames name of the entity at entindex_ability (field 9), else the name of "
+        "ability_id; NULL when neither names it (meta: unknown_ability_ids)"},
+       {"ability_id", "INTEGER",
+        "the message's ability_id (field 14): Valve's token of the ability's or item's name "
+        "(MurmurHash2 of the lower-cased name, seed 0x31415926); NULL when not sent"},
+       {"damage", "INTEGER", "the message's damage (field 1)"},
+       {"pre_damage", "REAL",
+        "the message's pre_damage: the float field 27, or in builds that send it instead the old "
+        "int32 field 2"},
+       {"absorbed", "REAL",
+        "the message's damage_absorbed: the float field 28, or in builds that send it instead "
+        "the old int32 field 10"},
+       {"crit_damage", "REAL", "the message's crit_damage (field 26)"},
+       {"health_lost", "INTEGER", "the message's health_lost (field 20): the victim's health lost"},
+       {"health_after", "INTEGER",
+        "the message's victim_health_new (field 12): the victim's health after the hit"},
+       {"health_max", "INTEGER", "the message's victim_health_max (field 11)"},
+       {"shield_after", "INTEGER",
+        "the message's victim_shield_new (field 18): the victim's shield after the hit"},
+       {"shield_max", "INTEGER", "the message's victim_shield_max (field 17)"},
+       {"hits", "INTEGER", "the message's hits (field 19)"},
+       {"hitgroup", "INTEGER", "the message's hitgroup_id (field 21), Valve's number"},
+       {"type", "INTEGER", "the message's type (field 3), Valve's number"},
+       {"citadel_type", "INTEGER", "the message's citadel_type (field 4), Valve's number"},
+       {"flags", "INTEGER",
+        "the message's flags (field 13), a uint64 of bits stored as a signed 64-bit integer"},
+       {"secondary", "INTEGER", "the message's is_secondary_stat (field 24): 1 or 0"},
+       {"effectiveness", "REAL", "the message's effectiveness (field 25)"},
+       {"server_tick", "INTEGER",
+        "the message's server_tick (field 29): the server's tick it names, not the index tick"},
+       {"x", "REAL", "the message's origin (field 5): x, world units (a coordinate it omits is 0)"},
+       {"y", "REAL", "origin's y"},
+       {"z", "REAL", "origin's z"}});
   s.tables[kKillStreaks] = Event(
-      "kill_streaks", "CCitadelUserMsg_KillStreak: a player's streak grew, began or ended",
-      {{"slot", "INTEGER"}, {"kills", "INTEGER"}, {"first_blood", "INTEGER"},
-       {"ended", "INTEGER"}, {"duration", "REAL"}});
-  s.tables[kRespawns] = Event("respawns", "CCitadelUserMsg_PlayerRespawned",
-                              {{"slot", "INTEGER"}, {"yaw", "REAL"}});
+      "kill_streaks",
+      "a CCitadelUserMsg_KillStreak user message: a player's kill streak grew, began (first "
+      "blood) or ended",
+      {{"slot", "INTEGER",
+        "the player (players.slot) whose pawn the message's player_pawn handle names; NULL when "
+        "none (meta: kill_streaks_without_player)"},
+       {"kills", "INTEGER", "the message's num_kills (field 2): the streak's kills"},
+       {"first_blood", "INTEGER",
+        "the message's is_first_blood (field 3): 1 or 0 (0 when not sent)"},
+       {"ended", "INTEGER", "the message's streak_ended (field 4): 1 or 0 (0 when not sent)"},
+       {"duration", "REAL",
+        "the message's duration (field 5), as sent (Valve's default is 5); NULL when not sent"}});
+  s.tables[kRespawns] = Event(
+      "respawns", "a CCitadelUserMsg_PlayerRespawned user message: a player's hero respawned",
+      {{"slot", "INTEGER",
+        "the player (players.slot) whose pawn the message's player_pawn handle names; NULL when "
+        "none (meta: respawns_without_player)"},
+       {"yaw", "REAL", "the message's facing_yaw (field 2): the way the hero faces, degrees"}});
   s.tables[kObjectiveEvents] = Event(
       "objective_events",
-      "CCitadelUserMsg_BossDamaged (kind 'damaged') and BossKilled ('killed'): guardians, "
-      "walkers, shrines, the patron and the mid boss, labelled by the entity's class",
-      {{"kind", "TEXT NOT NULL"}, {"entity", "INTEGER"}, {"class", "TEXT"}, {"name", "TEXT"},
-       {"team", "INTEGER"}, {"lane", "INTEGER"}, {"objective_id", "INTEGER"},
-       {"mask_change", "INTEGER"},
-       {"killer", "INTEGER"}, {"killer_entity", "INTEGER"}, {"killer_class", "TEXT"},
-       {"bosses_remaining", "INTEGER"}, {"message_time", "REAL"}, {"x", "REAL"},
-       {"y", "REAL"}, {"z", "REAL"}});
+      "a CCitadelUserMsg_BossDamaged (kind 'damaged') or BossKilled ('killed') user message: an "
+      "objective damaged or destroyed, labelled by the class of the entity its handle names, "
+      "not by entity_killed_class, which shifts between patches. Messages are read before their "
+      "packet's entities, so one killed and deleted in the same packet keeps its class",
+      {{"kind", "TEXT NOT NULL", "'damaged' (BossDamaged) or 'killed' (BossKilled)"},
+       {"entity", "INTEGER",
+        "the objective's entity index, from the handle entity_damaged or entity_killed (field "
+        "3), kept when no live entity is there (meta: boss_damaged_without_entity, "
+        "boss_killed_without_entity); NULL when the handle names none"},
+       {"class", "TEXT",
+        "the objective's class: CNPC_TrooperBoss guardian, CNPC_Boss_Tier2 walker, "
+        "CNPC_TrooperBarrackBoss base guardian, CCitadel_Destroyable_Building shrine, "
+        "CNPC_Boss_Tier3 patron, CNPC_MidBoss; NULL when none is live"},
+       {"name", "TEXT", "the objective's EntityNames name; NULL when it has none"},
+       {"team", "INTEGER", "the message's objective_team (field 1): the objective's team"},
+       {"lane", "INTEGER",
+        "the objective's m_iLane then (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple; 0 on "
+        "the patron); NULL for shrines, whose class has none"},
+       {"objective_id", "INTEGER",
+        "BossDamaged's objective_id (field 2); NULL on 'killed' rows"},
+       {"mask_change", "INTEGER",
+        "BossKilled's objective_mask_change (field 2); NULL on 'damaged' rows"},
+       {"killer", "INTEGER",
+        "the player (players.slot) whose pawn or controller BossKilled's entity_killer handle "
+        "names; NULL when no player, and on 'damaged' rows"},
+       {"killer_entity", "INTEGER",
+        "the killer's entity index; NULL when the handle names no live entity, and on 'damaged' "
+        "rows"},
+       {"killer_class", "TEXT",
+        "the killer's class (CCitadelPlayerPawn, CNPC_Trooper, ...); NULL when none is live, and "
+        "on 'damaged' rows"},
+       {"bosses_remaining", "INTEGER",
+        "BossKilled's bosses_remaining (field 7); NULL on 'damaged' rows"},
+       {"message_time", "REAL",
+        "BossKilled's own gametime (field 6), seconds, as sent; NULL on 'damaged' rows"},
+       {"x", "REAL",
+        "BossKilled's entity_position (field 8): where the objective died, x, world units; NULL "
+        "on 'damaged' rows"},
+       {"y", "REAL", "entity_position's y"},
+       {"z", "REAL", "entity_position's z"}});
   s.tables[kMidBoss] = Event(
       "mid_boss",
-      "CCitadelUserMsg_MidBossSpawned (kind 'spawned') and RejuvStatus ('rejuv')",
-      {{"kind", "TEXT NOT NULL"}, {"team", "INTEGER"}, {"slot", "INTEGER"},
-       {"user_team", "INTEGER"}, {"event_type", "INTEGER"}});
+      "the mid boss: its spawn (CCitadelUserMsg_MidBossSpawned, kind 'spawned'), a Rejuvenator "
+      "status (RejuvStatus, 'rejuv') or its death (a BossKilled naming a CNPC_MidBoss, "
+      "'killed': an objective_events row too, but not counted among the objectives checked "
+      "against the post-match record, which lists the mid boss apart)",
+      {{"kind", "TEXT NOT NULL", "'spawned', 'rejuv' or 'killed'"},
+       {"team", "INTEGER",
+        "'rejuv': the message's killing_team (field 1), as sent; 'killed': the killer's m_iTeamNum (2 "
+        "Amber, 3 Sapphire); NULL on 'spawned' rows"},
+       {"slot", "INTEGER",
+        "'rejuv': the player whose pawn the message's player_pawn handle names; 'killed': the "
+        "killer's player (objective_events' killer); NULL when none"},
+       {"user_team", "INTEGER", "RejuvStatus's user_team (field 3), as sent; NULL on other rows"},
+       {"event_type", "INTEGER",
+        "RejuvStatus's event_type (field 4), Valve's number; NULL on other rows"}});
   s.tables[kPurchases] = Event(
       "purchases",
-      "CCitadelUserMsg_AbilitiesChanged: a shop change (bought, upgraded, sold, swapped, "
-      "failed)",
-      {{"slot", "INTEGER"}, {"item", "TEXT"}, {"ability_id", "INTEGER"},
-       {"change", "TEXT"}});
+      "a CCitadelUserMsg_AbilitiesChanged user message: a change of a player's items or "
+      "abilities (bought, upgraded, sold, swapped, leveled up, failed)",
+      {{"slot", "INTEGER",
+        "the message's purchaser_player_slot (field 1), as sent, which gem reads as players.slot"},
+       {"item", "TEXT",
+        "the name of ability_id: the replay's EntityNames entry whose token it is, else "
+        "known_names' item; NULL when neither (meta: unknown_ability_ids). An item's or an "
+        "ability's name"},
+       {"ability_id", "INTEGER",
+        "the message's ability_id (field 2): Valve's token of the item's or ability's name"},
+       {"change", "TEXT",
+        "the message's change (field 3): 'bought', 'upgraded', 'sold', 'swapped', 'leveled_up', "
+        "'failed' (Valve's Change 0-5); another value as its number; NULL when not sent"}});
   s.tables[kPurchaseNotifications] = Event(
-      "purchase_notifications", "CCitadelUserMessage_ItemPurchaseNotification",
-      {{"slot", "INTEGER"}, {"item", "TEXT"}, {"ability_id", "INTEGER"},
-       {"sold", "INTEGER"}, {"quickbuy", "INTEGER"}});
+      "purchase_notifications",
+      "a CCitadelUserMessage_ItemPurchaseNotification user message: an item bought or sold, as "
+      "the game announces it",
+      {{"slot", "INTEGER", "the message's userid (field 1), as sent, which gem reads as players.slot"},
+       {"item", "TEXT",
+        "the name of ability_id: the replay's EntityNames entry whose token it is, else "
+        "known_names' item; NULL when neither (meta: unknown_ability_ids)"},
+       {"ability_id", "INTEGER",
+        "the message's ability_id (field 2): Valve's token of the item's name"},
+       {"sold", "INTEGER", "the message's sell (field 3): 1 sold, 0 bought (0 when not sent)"},
+       {"quickbuy", "INTEGER", "the message's quickbuy (field 4): 1 or 0 (0 when not sent)"}});
   s.tables[kAbilityCasts] = Event(
-      "ability_casts", "CCitadelUserMessage_ImportantAbilityUsed",
-      {{"slot", "INTEGER"}, {"caster_entity", "INTEGER"}, {"caster_class", "TEXT"},
-       {"ability", "TEXT"}});
+      "ability_casts",
+      "a CCitadelUserMessage_ImportantAbilityUsed user message: a use of an ability the game "
+      "announces",
+      {{"slot", "INTEGER",
+        "the player (players.slot) whose pawn or controller the message's player handle names, "
+        "else the caster's; NULL when neither is a player's"},
+       {"caster_entity", "INTEGER",
+        "the entity index the message's caster handle (field 2) names; NULL when none is live"},
+       {"caster_class", "TEXT", "the caster's class; NULL when none is live"},
+       {"ability", "TEXT", "the message's ability_name (field 3), as sent"}});
   s.tables[kPings] = Event(
-      "pings", "CCitadelUserMsg_MapPing (kind 'map') and ChatWheel ('wheel')",
-      {{"slot", "INTEGER"}, {"kind", "TEXT NOT NULL"}, {"message_id", "INTEGER"},
-       {"entity", "INTEGER"}, {"entity_class", "TEXT"}, {"x", "REAL"}, {"y", "REAL"},
-       {"z", "REAL"}, {"enemy", "INTEGER"}, {"minimap", "INTEGER"}, {"blind", "INTEGER"},
-       {"hero", "TEXT"}, {"param", "TEXT"}, {"lane_color", "INTEGER"}});
+      "pings",
+      "a player's ping: a CCitadelUserMsg_MapPing (kind 'map': a place or an entity pinged) or "
+      "ChatWheel ('wheel': a chat wheel line) user message",
+      {{"slot", "INTEGER",
+        "the sender as sent ('map': the ping data's sender_player_slot; 'wheel': the message's "
+        "player_slot), which gem reads as players.slot"},
+       {"kind", "TEXT NOT NULL", "'map' (MapPing) or 'wheel' (ChatWheel)"},
+       {"message_id", "INTEGER",
+        "'map': the ping data's ping_message_id; 'wheel': the message's chat_message_id"},
+       {"entity", "INTEGER",
+        "'map': the ping data's entity_index (NULL for Valve's none, 0xFFFFFF); 'wheel': the "
+        "live entity at pawn_entindex (the sender's pawn), else NULL"},
+       {"entity_class", "TEXT", "the class of the entity then; NULL when none is live"},
+       {"x", "REAL",
+        "'map': the ping data's ping_location, x, world units; NULL on 'wheel' rows"},
+       {"y", "REAL", "ping_location's y"},
+       {"z", "REAL", "ping_location's z"},
+       {"enemy", "INTEGER", "MapPing's pinged_enemy_entity (field 4): 1 or 0; NULL when not sent"},
+       {"minimap", "INTEGER", "MapPing's is_minimap_ping (field 6): 1 or 0; NULL when not sent"},
+       {"blind", "INTEGER", "MapPing's is_blind_ping (field 8): 1 or 0; NULL when not sent"},
+       {"hero", "TEXT", "MapPing's pinged_hero_name (field 7), as sent"},
+       {"param", "TEXT", "ChatWheel's param_1 (field 6), the line's parameter, as sent"},
+       {"lane_color", "INTEGER",
+        "ChatWheel's lane_color (field 7) (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple)"}});
   s.tables[kIdolReturns] = Event(
-      "idol_returns", "CCitadelUserMsg_ReturnIdol: where the urn (idol) is to be delivered",
-      {{"location_index", "INTEGER"}, {"enabled", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"},
-       {"z", "REAL"}});
-  s.tables[kFlexSlots] = Event("flex_slots", "CCitadelUserMsg_FlexSlotUnlocked",
-                               {{"team", "INTEGER"}, {"flex_slot", "INTEGER"}});
+      "idol_returns",
+      "a CCitadelUserMsg_ReturnIdol user message: a place the urn (idol) is to be delivered to",
+      {{"location_index", "INTEGER", "the message's location_index (field 1)"},
+       {"enabled", "INTEGER",
+        "the message's location_enabled (field 3): 1 or 0; NULL when not sent"},
+       {"x", "REAL", "the message's return_location (field 2): x, world units"},
+       {"y", "REAL", "return_location's y"},
+       {"z", "REAL", "return_location's z"}});
+  s.tables[kFlexSlots] = Event(
+      "flex_slots", "a CCitadelUserMsg_FlexSlotUnlocked user message: a team unlocked a flex slot",
+      {{"team", "INTEGER", "the message's team_number (field 1), as sent"},
+       {"flex_slot", "INTEGER", "the message's flexslot_unlocked (field 2): which slot"}});
   TableSpec bans;
   bans.name = "banned_heroes";
-  bans.comment = "CCitadelUserMsg_BannedHeroes: one row an id, in the message's order";
+  bans.comment =
+      "a hero id in a CCitadelUserMsg_BannedHeroes user message: one row an id, in the "
+      "message's order";
   bans.auto_id = true;
-  bans.columns = {{"tick", "INTEGER NOT NULL"}, {"hero_id", "INTEGER NOT NULL"}};
+  bans.columns = {{"tick", "INTEGER NOT NULL", kMessageTick},
+                  {"hero_id", "INTEGER NOT NULL",
+                   "the banned hero's id (banned_hero_ids, read unsigned): heroes.hero_id"}};
   s.tables[kBannedHeroes] = bans;
   s.tables[kModifiers] = Event(
       "modifiers",
-      "a life of an ActiveModifiers entry (CModifierTableEntry): applied at tick, removed at "
-      "removed_tick",
-      {{"removed_tick", "INTEGER"}, {"removed_time", "REAL"}, {"slot", "INTEGER"},
-       {"parent", "INTEGER"}, {"parent_class", "TEXT"}, {"caster", "INTEGER"},
-       {"caster_slot", "INTEGER"}, {"ability", "TEXT"}, {"ability_id", "INTEGER"},
-       {"modifier_id", "INTEGER"}, {"modifier", "TEXT"}, {"serial", "INTEGER"},
-       {"stacks", "INTEGER"}, {"max_stacks", "INTEGER"}, {"duration", "REAL"},
-       {"last_applied", "REAL"}});
+      "a life of an ActiveModifiers string-table entry (a buff or debuff, Valve's "
+      "CModifierTableEntry): from when the entry takes a serial it did not hold to when it says "
+      "REMOVED or takes another serial. Rows are written as lives end; entries that do not "
+      "parse give none (meta: damaged_modifier_entries)",
+      {{"removed_tick", "INTEGER",
+        "the tick the entry said MODIFIER_ENTRY_TYPE_REMOVED or took another serial; NULL while "
+        "still on at the end"},
+       {"removed_time", "REAL", "the match clock then, seconds; NULL while still on at the end"},
+       {"slot", "INTEGER", "the player (players.slot) whose pawn or controller parent is"},
+       {"parent", "INTEGER",
+        "the entity index the entry's parent handle (field 2) names, looked up at the end of the "
+        "first frame it exists in (up to 300 frames on: a signon's entries name the first "
+        "packet's entities); NULL when none"},
+       {"parent_class", "TEXT", "parent's class (CCitadelPlayerPawn, CNPC_Trooper, ...)"},
+       {"caster", "INTEGER",
+        "the entity index the entry's caster handle (field 9) names, looked up with parent; "
+        "NULL when none"},
+       {"caster_slot", "INTEGER", "the player (players.slot) whose pawn or controller caster is"},
+       {"ability", "TEXT",
+        "the EntityNames name of the entity the entry's ability handle (field 10) names, else "
+        "the name of ability_id (EntityNames, else known_names' items); NULL when neither"},
+       {"ability_id", "INTEGER",
+        "the entry's ability_subclass (field 13): the token of the ability's name; NULL when 0 "
+        "or not sent"},
+       {"modifier_id", "INTEGER",
+        "the entry's modifier_subclass (field 4): the token of the modifier's name, which the "
+        "replay does not hold"},
+       {"modifier", "TEXT",
+        "the name known_names gives modifier_id; NULL when it has none (meta: "
+        "unknown_modifier_ids)"},
+       {"serial", "INTEGER", "the entry's serial_number (field 3), which the life keeps"},
+       {"stacks", "INTEGER", "the entry's stack_count (field 5), as last sent in the life"},
+       {"max_stacks", "INTEGER", "the entry's max_stack_count (field 6), as last sent"},
+       {"duration", "REAL",
+        "the entry's duration (field 8), seconds, as last sent (Valve's default -1)"},
+       {"last_applied", "REAL",
+        "the entry's last_applied_time (field 7), as last sent: server time in seconds, not the "
+        "match clock"}},
+      "the tick the life began: the entry took a serial it did not hold");
   s.tables[kHeroes] = Plain(
-      "heroes", "hero id the replay names (players' m_nHeroID, bans), with its names",
-      {{"hero_id", "INTEGER PRIMARY KEY"}, {"name", "TEXT"}, {"internal_name", "TEXT"},
-       {"source", "TEXT"}});
+      "heroes",
+      "a hero id the replay names (players' m_nHeroID, bans), with its names: written at the end",
+      {{"hero_id", "INTEGER PRIMARY KEY",
+        "the hero's id: a controller's m_PlayerDataGlobal.m_nHeroID or a banned id, read "
+        "unsigned as Valve's HeroID_t is (19 is Shiv; read signed it was -10)"},
+       {"name", "TEXT",
+        "the display name (Shiv) from gem's small table: the ids deadlock-api's asset data and "
+        "Deadlock_DMA's hero enum agree on (2025-08); NULL when not in it"},
+       {"internal_name", "TEXT",
+        "the name the replay gives it: the EntityNames name of the pawn of a player with this "
+        "id (hero_shiv); NULL when no such pawn had one (a ban)"},
+       {"source", "TEXT",
+        "where the names come from: 'replay', 'table' or 'replay+table'; NULL when neither "
+        "(meta: unknown_hero_ids)"}});
   s.tables[kKnownNames] = Plain(
-      "known_names", "the names gem knows of item and modifier ids a replay may not name",
-      {{"token", "INTEGER NOT NULL"}, {"name", "TEXT NOT NULL"}, {"kind", "TEXT NOT NULL"},
-       {"source", "TEXT NOT NULL"}});
-  s.tables[kPauses] = Event("pauses", "the game paused (the game rules' m_bGamePaused)",
-                            {{"end_tick", "INTEGER"}, {"duration_s", "REAL"},
-                             {"team", "INTEGER"}});
+      "known_names",
+      "a name gem carries for an id a replay may not name: 31 items (upgrade_*, Valve's "
+      "abilities.vdata) and 40 modifiers (modifiers.vdata) a match commonly shows, as boon's "
+      "generated name tables list them (2026-05). An item id is named from here when the "
+      "replay's EntityNames entries do not name it, a modifier id always (a replay holds no "
+      "modifier names)",
+      {{"token", "INTEGER NOT NULL",
+        "Valve's string token of the name: MurmurHash2 of the lower-cased name, seed 0x31415926, "
+        "computed from the name"},
+       {"name", "TEXT NOT NULL", "the item's or modifier's name (upgrade_vampire)"},
+       {"kind", "TEXT NOT NULL", "'item' or 'modifier'"},
+       {"source", "TEXT NOT NULL", "where the name comes from, the same on every row"}});
+  s.tables[kPauses] = Event(
+      "pauses",
+      "a pause: the game rules' m_bGamePaused, from the frame it turns on to the frame it turns "
+      "off; written when it ends",
+      {{"end_tick", "INTEGER",
+        "the tick of the frame m_bGamePaused turned off at; NULL while still paused at the end"},
+       {"duration_s", "REAL",
+        "the pause's length: (end_tick - tick) times the tick interval, seconds; NULL while still "
+        "paused at the end"},
+       {"team", "INTEGER",
+        "the game rules' m_iPauseTeam when the pause began; NULL when -1"}},
+      "the tick of the frame m_bGamePaused turned on at");
   s.tables[kUrn] = Event(
       "urn",
-      "the urn (idol): 'picked_up', 'dropped', 'returned' by a player's pawn (ActiveModifiers), "
-      "delivery points 'point_enabled', 'point_disabled' (CCitadelIdolReturnTrigger)",
-      {{"event", "TEXT NOT NULL"}, {"slot", "INTEGER"}, {"team", "INTEGER"},
-       {"entity", "INTEGER"}, {"x", "REAL"}, {"y", "REAL"}, {"z", "REAL"}});
+      "an event of the urn (idol). A replay names no carrier: a player's pawn carries it while "
+      "a modifiers life with ability_golden_idol's token as ability_id is on it. 'picked_up': "
+      "its first such life begins; 'returned': a modifier_citadel_idol_return life begins on it "
+      "(one within 64 ticks of the last on that pawn is the same delivery); 'dropped': its last "
+      "golden-idol life ends, with no delivery within 64 ticks either side and no new life "
+      "within 64 ticks (a modifier put on afresh is no drop); 'point_enabled', "
+      "'point_disabled': a delivery point (CCitadelIdolReturnTrigger) of team 2 or 3 turns on "
+      "or off (m_bDisabled, or created enabled). A drop's row is written 64 ticks after it: "
+      "order by tick, not id",
+      {{"event", "TEXT NOT NULL",
+        "'picked_up', 'returned', 'dropped', 'point_enabled' or 'point_disabled'"},
+       {"slot", "INTEGER", "the carrier (players.slot); NULL on point rows"},
+       {"team", "INTEGER",
+        "the pawn's or the point's m_iTeamNum at the end of that frame (2 Amber, 3 Sapphire)"},
+       {"entity", "INTEGER", "the pawn's or the point's entity index"},
+       {"x", "REAL", "the pawn's or the point's position at the end of that frame: x, world units"},
+       {"y", "REAL", "as x"},
+       {"z", "REAL", "as x"}},
+      "the tick of what it comes from: the modifier life's start or end, the point's change");
   s.tables[kPatronPhases] = Event(
-      "patron_phases", "the patron's (CNPC_Boss_Tier3) m_ePhase: at creation and each change",
-      {{"entity", "INTEGER NOT NULL"}, {"team", "INTEGER"}, {"phase", "INTEGER"}});
+      "patron_phases",
+      "a phase of a patron (CNPC_Boss_Tier3): its m_ePhase when it is created and each time it "
+      "changes",
+      {{"entity", "INTEGER NOT NULL", "the patron's entity index"},
+       {"team", "INTEGER", "its m_iTeamNum (2 Amber, 3 Sapphire)"},
+       {"phase", "INTEGER",
+        "its m_ePhase: boon reads 0 shielded by the walkers, 2 transforming, 1 final"}},
+      "the tick it was created or its phase changed at");
   s.tables[kAbilityCooldowns] = Event(
       "ability_cooldowns",
-      "a cooldown began: a player's ability or item took a new m_flCooldownStart",
-      {{"slot", "INTEGER"}, {"ability", "TEXT"}, {"entity", "INTEGER"},
-       {"cooldown_start", "REAL"}, {"cooldown_end", "REAL"}, {"duration_s", "REAL"}});
+      "a cooldown begun: an ability or item whose m_hOwnerEntity is a player's pawn takes a new "
+      "m_flCooldownStart above 0, read at the end of that frame",
+      {{"slot", "INTEGER", "the player (players.slot) whose pawn owns it"},
+       {"ability", "TEXT",
+        "the ability's or item's EntityNames name, else its class"},
+       {"entity", "INTEGER", "the ability's or item's entity index"},
+       {"cooldown_start", "REAL",
+        "its m_flCooldownStart: server time in seconds (GameTime_t), not the match clock"},
+       {"cooldown_end", "REAL",
+        "its m_flCooldownEnd then, server time in seconds; NULL when it has none"},
+       {"duration_s", "REAL", "cooldown_end - cooldown_start, seconds"}},
+      "the tick of the frame the start changed in");
   AddRecordTables(&s);
-  s.kill_columns = {{"victim_team", "INTEGER"},
-                    {"respawn_reason", "INTEGER"},
-                    {"inflictor_class", "TEXT"},
-                    {"killer_ability", "TEXT"},
-                    {"killer_ability_id", "INTEGER"}};
+  s.kill_columns = {
+      {"victim_team", "INTEGER",
+       "HeroKilled's victim_team_number (field 7): the victim's team (2 Amber, 3 Sapphire); NULL "
+       "when not sent"},
+      {"respawn_reason", "INTEGER",
+       "HeroKilled's respawn_reason (field 6), Valve's number as sent; NULL when not sent"},
+      {"inflictor_class", "TEXT",
+       "the class of the entity at HeroKilled's entindex_inflictor, before the message's packet; "
+       "NULL when none is live"},
+      {"killer_ability", "TEXT",
+       "the name of killer_ability_id: the replay's EntityNames entry whose token it is, else "
+       "known_names' item; NULL when neither"},
+      {"killer_ability_id", "INTEGER",
+       "HeroKilled's killer_ability_id (field 9): Valve's token of the killing ability's name; "
+       "NULL when 0 or not sent (builds before it)"}};
   s.after_sql = kViewsSql;
   // Written at the end (TableSpec::written): the heroes the match had (a
   // live index's commits rewrite it as it stands).

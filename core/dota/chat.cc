@@ -5,12 +5,25 @@ namespace gem::dota {
 TableSpec ChatEventsTable() {
   TableSpec t;
   t.name = "chat_events";
-  t.comment = "one row per Dota chat event (CDOTAUserMsg_ChatEvent)";
+  t.comment =
+      "a Dota chat event (CDOTAUserMsg_ChatEvent, user message 466): the game's system lines "
+      "(kills, rune pickups, Roshan, the aegis, pauses, bans...), as sent, written by every "
+      "parse (the match layer's tables read some of them)";
   t.auto_id = true;
-  t.columns = {{"tick", "INTEGER NOT NULL"}, {"type", "INTEGER NOT NULL"},
-               {"type_name", "TEXT"},        {"value", "INTEGER"},
-               {"value2", "INTEGER"},        {"value3", "INTEGER"},
-               {"player_ids", "TEXT"}};  // JSON array of the six player ids
+  t.columns = {
+      {"tick", "INTEGER NOT NULL", "the tick the message arrived at"},
+      {"type", "INTEGER NOT NULL",
+       "the event's type, a DOTA_CHAT_MESSAGE number (5 first blood, 22 rune pickup...; -1 when "
+       "the message has none)"},
+      {"type_name", "TEXT",
+       "the type's DOTA_CHAT_MESSAGE name (CHAT_MESSAGE_RUNE_PICKUP); NULL for a number gem's "
+       "copy of the enum lacks"},
+      {"value", "INTEGER", "the message's value, as the type fills it (0 when absent)"},
+      {"value2", "INTEGER", "the message's value2, as the type fills it (0 when absent)"},
+      {"value3", "INTEGER", "the message's value3, as the type fills it (0 when absent)"},
+      {"player_ids", "TEXT",
+       "a JSON array of the message's six player ids, playerid_1 to playerid_6, as the type "
+       "fills them (-1 for none); where a type names a player there, its id is players.slot"}};
   return t;
 }
 

@@ -25,12 +25,44 @@ int64_t TeamCell(std::optional<int64_t> v) {
 TableSpec DraftTable() {
   TableSpec t;
   t.name = "draft";
-  t.comment = "pick or ban of hero selection, in order";
-  t.columns = {{"ord", "INTEGER PRIMARY KEY"}, {"tick", "INTEGER"},
-               {"game_time", "REAL"},          {"team", "INTEGER"},
-               {"is_pick", "INTEGER NOT NULL"}, {"hero_id", "INTEGER NOT NULL"},
-               {"hero", "TEXT"},                {"slot", "INTEGER"},
-               {"source", "TEXT NOT NULL"}};  // game_rules or file_info
+  t.comment =
+      "a pick or ban of hero selection, in order, from the game rules (m_pGameRules, read at "
+      "each frame's end until the game leaves hero selection): bans as m_vecNewBannedHeroes "
+      "lists them (All Pick's nominations the roll kept, which CHAT_MESSAGE_HERO_BANNED names "
+      "too), else m_BannedHeroes (captains' modes); picks as m_SelectedHeroes lists them, else "
+      "each player's m_nSelectedHeroID as it becomes a hero. A game sent back to hero "
+      "selection before the horn drafts again: its last draft is the table. Checked against "
+      "the file info's picks and bans (meta draft_file_info_entries, "
+      "draft_file_info_mismatches); a replay whose game rules show no draft (one that starts "
+      "after it) has the file info's (source file_info). Written at the horn (m_nGameState "
+      "5-7), or at the replay's end for a game that never gets there";
+  t.columns = {
+      {"ord", "INTEGER PRIMARY KEY",
+       "the order, from 1: as the rows first appeared (a frame's in array order, bans first, "
+       "then picks), or the file info's order"},
+      {"tick", "INTEGER",
+       "the tick of the frame at whose end it was first seen; NULL from the file info"},
+      {"game_time", "REAL",
+       "the game clock then, in seconds (negative: before the horn), counted back from the "
+       "horn's tick while hero selection shows no clock; NULL from the file info or when the "
+       "replay never tells when the horn is"},
+      {"team", "INTEGER",
+       "the team that picked or banned (2 Radiant, 3 Dire): the active team (m_iActiveTeam) "
+       "before the frame that showed it, else, for a pick, the team of the player who has the "
+       "hero; from the file info its team; NULL when none of these is Radiant or Dire"},
+      {"is_pick", "INTEGER NOT NULL", "1 for a pick, 0 for a ban"},
+      {"hero_id", "INTEGER NOT NULL", "the hero, by Valve's hero id (HeroID_t)"},
+      {"hero", "TEXT",
+       "the hero's name as the combat log writes it (npc_dota_hero_axe), from gem's table of "
+       "Valve's ids (as odota/dotaconstants lists them for 7.40); NULL for an id it lacks"},
+      {"slot", "INTEGER",
+       "for a pick, the player (players.slot) whose m_nSelectedHeroID is the hero when hero "
+       "selection ends (m_nGameState 4-7, else the replay's end; from the file info, the "
+       "replay's end), or the player whose m_nSelectedHeroID it was read off; NULL for a ban or "
+       "when no player has it"},
+      {"source", "TEXT NOT NULL",
+       "game_rules (the rules entity's draft) or file_info (the file info's picks_bans, for a "
+       "replay whose game rules show no draft)"}};
   return t;
 }
 

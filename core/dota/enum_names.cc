@@ -105,18 +105,34 @@ void WriteNames(match::MatchContext& ctx, uint32_t table,
 }  // namespace
 
 TableSpec GoldReasonNamesTable() {
-  return NamesTable("gold_reason_names", "reason",
-                    "EDOTA_ModifyGold_Reason: a gold entry's gold_reason and its name");
+  return NamesTable(
+      "gold_reason_names", "reason",
+      "EDOTA_ModifyGold_Reason: the reasons a combat-log gold entry gives (gold_reason), 0-21 "
+      "as Valve's scripting API lists them (the ModDota API dump of current builds); written "
+      "at the start of every parse, whatever the replay holds",
+      "the reason number, as combat_log_entries.gold_reason holds it",
+      "its name (DOTA_ModifyGold_CreepKill)");
 }
 
 TableSpec XpReasonNamesTable() {
-  return NamesTable("xp_reason_names", "reason",
-                    "EDOTA_ModifyXP_Reason: an XP entry's xp_reason and its name");
+  return NamesTable(
+      "xp_reason_names", "reason",
+      "EDOTA_ModifyXP_Reason: the reasons a combat-log XP entry gives (xp_reason), 0-7 as "
+      "Valve's scripting API lists them (the ModDota API dump of current builds; "
+      "DOTA_ModifyXP_MAX, 8, is a bound, not a reason); written at the start of every parse, "
+      "whatever the replay holds",
+      "the reason number, as combat_log_entries.xp_reason holds it",
+      "its name (DOTA_ModifyXP_CreepKill)");
 }
 
 TableSpec UnitOrderNamesTable() {
-  return NamesTable("unit_order_names", "order_type",
-                    "dotaunitorder_t: a unit order's type and its name");
+  return NamesTable(
+      "unit_order_names", "order_type",
+      "dotaunitorder_t: the types of the orders players give, 0-42 as Valve's scripting API "
+      "lists them (the ModDota API dump of current builds); written at the start of every "
+      "parse, whatever the replay holds",
+      "the order type, as actions.order_type holds it",
+      "its name (DOTA_UNIT_ORDER_MOVE_TO_POSITION)");
 }
 
 std::string_view GoldReasonName(int64_t reason) { return NameIn(kGoldReasons, reason); }

@@ -6,8 +6,9 @@
 //
 // Names and numbers are Valve's, as its scripting API lists them (the
 // ModDota API dump of current builds): gold 0-21, XP 0-7, orders 0-42. A
-// number past them has no name: a table joined to these gets NULL, and
-// the module counts it (combat_log_unknown_gold_reasons, ...).
+// number past them has no name: a table joined to these gets NULL. Only
+// the orders' are counted (meta unit_orders_unknown_type); gold and XP
+// reasons past them are not.
 #ifndef GEM_CORE_DOTA_ENUM_NAMES_H_
 #define GEM_CORE_DOTA_ENUM_NAMES_H_
 

@@ -9,11 +9,19 @@ TableSpec FileInfoPlayersTable() {
   TableSpec t;
   t.name = "file_info_players";
   t.comment =
-      "players the replay's file info lists (complete replays only; the match layer's "
-      "players table reads the entities)";
-  t.columns = {{"slot", "INTEGER PRIMARY KEY"}, {"hero_name", "TEXT"},
-               {"player_name", "TEXT"},         {"steam_id", "INTEGER"},
-               {"game_team", "INTEGER"},        {"is_fake_client", "INTEGER"}};
+      "a player the replay's file info lists (CDemoFileInfo's game_info.dota.player_info), in "
+      "its order. Only complete replays carry the file info, at their end; the match layer's "
+      "players table reads the entities instead";
+  t.columns = {
+      {"slot", "INTEGER PRIMARY KEY",
+       "the player's position in the file info's list, from 0 (gem does not match it to "
+       "players.slot)"},
+      {"hero_name", "TEXT", "the player's hero, as the file info names it (npc_dota_hero_axe)"},
+      {"player_name", "TEXT", "the player's name, as the file info gives it"},
+      {"steam_id", "INTEGER",
+       "the player's 64-bit Steam id (steamid; 0 when the file info gives none)"},
+      {"game_team", "INTEGER", "the player's team (game_team: 2 Radiant, 3 Dire)"},
+      {"is_fake_client", "INTEGER", "1 for a bot (is_fake_client), else 0"}};
   return t;
 }
 

@@ -6,12 +6,30 @@
 namespace gem::dota {
 
 TableSpec HeroDeathsTable() {
-  return EventTable("hero_deaths", "a player's hero not alive (m_lifeState), until it was again",
-                    {{"slot", "INTEGER NOT NULL"},
-                     {"life_state", "INTEGER NOT NULL"},
-                     {"respawn_tick", "INTEGER"},
-                     {"respawn_time", "REAL"},
-                     {"seconds_dead", "REAL"}});
+  TableSpec t = EventTable(
+      "hero_deaths",
+      "a time a player's hero was not alive, by its m_lifeState (0 alive, 1 dying, 2 dead): "
+      "from the frame in which it left 0 to the frame in which it was 0 again. The field's word: "
+      "a reincarnation (the aegis, Wraith King) that passes through a life state other than 0 "
+      "is a row too, though the kills table counts no death. Rows (and ids) come in the order "
+      "the heroes came back, those dead at the replay's end last, by slot",
+      {{"slot", "INTEGER NOT NULL", "the player (players.slot) whose hero it was"},
+       {"life_state", "INTEGER NOT NULL",
+        "the m_lifeState the hero took on leaving 0: 1 dying, 2 dead"},
+       {"respawn_tick", "INTEGER",
+        "the tick of the frame in which its m_lifeState was 0 again; NULL for a hero still "
+        "dead at the replay's end"},
+       {"respawn_time", "REAL",
+        "the game clock at respawn_tick, in seconds (counted back from the horn before the "
+        "replay shows the clock); NULL for a hero still dead at the end"},
+       {"seconds_dead", "REAL",
+        "respawn_time less game_time: seconds on the game clock, which stops in pauses as the "
+        "respawn timer does; NULL for a hero still dead at the end, or when a clock is unknown"}});
+  t.columns[0].doc = "the tick of the frame in which the hero's m_lifeState left 0";
+  t.columns[1].doc =
+      "the game clock then, in seconds (negative before the horn; counted back from the horn's "
+      "tick before the replay shows the clock)";
+  return t;
 }
 
 void HeroDeaths::OnLifeState(match::MatchContext& ctx, int slot, int64_t state,

@@ -34,16 +34,37 @@ int RoleOf(int lane, bool radiant) {
 TableSpec LanesTable() {
   TableSpec t;
   t.name = "lanes";
-  t.comment = "a player's lane and role in the first 10 minutes (OpenDota's rule)";
-  t.columns = {{"slot", "INTEGER PRIMARY KEY"},
-               {"team", "INTEGER"},
-               {"lane", "INTEGER"},  // 1 bot, 2 mid, 3 top, 4 Radiant jungle, 5 Dire jungle
-               {"lane_name", "TEXT"},
-               {"lane_role", "INTEGER"},  // 1 safe, 2 mid, 3 off, 4 jungle
-               {"role_name", "TEXT"},
-               {"is_roaming", "INTEGER"},
-               {"samples", "INTEGER NOT NULL"},  // positions on the grid
-               {"lane_samples", "INTEGER"}};     // of them in `lane`
+  t.comment =
+      "a player's lane and role in the laning phase (each player with a position in its first "
+      "10 minutes), by OpenDota's rule (odota/core's "
+      "getLaneFromPosData over odota/parser's lane_pos): every timeline sample of the hero with "
+      "game_time <= 600 and a position (hero selection and the pre-game included) is a cell of "
+      "a 128 x 128 grid, cx = round(x / 128 + 128), cy likewise (halves up), and each cell a "
+      "lane by OpenDota's map, with i = 192 - cy and j = cx - 64, in this order: mid "
+      "(|i - (127 - j)| < 8), top (j < 27 or i < 27), bot (j >= 100 or i >= 100), Dire jungle "
+      "(i < 50), Radiant jungle (i >= 77), else mid. gem samples once a game second by index "
+      "ticks (pauses included), OpenDota once a game second by the clock: the counts can "
+      "differ by a pause's samples. Written at the first sample past 600 s, else at the end";
+  t.columns = {
+      {"slot", "INTEGER PRIMARY KEY", "the player (players.slot)"},
+      {"team", "INTEGER",
+       "the player's team (2 Radiant, 3 Dire), as the samples counted last had it"},
+      {"lane", "INTEGER",
+       "the lane most of the samples fall in: 1 bot, 2 mid, 3 top, 4 Radiant jungle, 5 Dire "
+       "jungle (a tie to the lane that reached the count first, cells taken cx then cy "
+       "ascending, as OpenDota takes them); NULL when no sample is on the grid"},
+      {"lane_name", "TEXT",
+       "lane's name: bot, mid, top, radiant_jungle, dire_jungle; NULL with lane"},
+      {"lane_role", "INTEGER",
+       "the lane as the team sees it (OpenDota's lane_role): 1 safe (Radiant's bot, Dire's "
+       "top), 2 mid, 3 off (Radiant's top, Dire's bot), 4 jungle; NULL without a lane or a "
+       "team"},
+      {"role_name", "TEXT", "lane_role's name: safe, mid, off, jungle; NULL with lane_role"},
+      {"is_roaming", "INTEGER",
+       "1 when the lane holds under 45% of the samples (OpenDota's is_roaming), else 0; NULL "
+       "without a lane"},
+      {"samples", "INTEGER NOT NULL", "the player's samples in the window that fall on the grid"},
+      {"lane_samples", "INTEGER", "of them, those in `lane`; NULL without a lane"}};
   return t;
 }
 

@@ -33,35 +33,86 @@ MatchValue PlayerCell(int32_t id) {
 }  // namespace
 
 TableSpec PurchasesTable() {
-  return EventTable("purchases", "item bought (DOTA_COMBATLOG_PURCHASE), recipes included",
-                    {{"slot", "INTEGER"}, {"item", "TEXT"}});
+  return EventTable(
+      "purchases",
+      "an item bought: every DOTA_COMBATLOG_PURCHASE entry. Recipes (item_recipe_*) are rows "
+      "like any other, and so are the starting items (bought before the horn, game_time < 0): "
+      "the combat log says they were bought",
+      {{"slot", "INTEGER",
+        "the buyer (players.slot): the player whose hero the entry's target names; NULL when it "
+        "names no player's hero (counted in meta purchases_without_buyer)"},
+       {"item", "TEXT",
+        "the item bought, the entry's value resolved through CombatLogNames (item_blink, "
+        "item_recipe_*); NULL when it names none (counted in meta purchases_without_item)"}});
 }
 
 TableSpec BuybacksTable() {
-  return EventTable("buybacks", "buyback (DOTA_COMBATLOG_BUYBACK)", {{"slot", "INTEGER"}});
+  return EventTable("buybacks", "a buyback: every DOTA_COMBATLOG_BUYBACK entry",
+                    {{"slot", "INTEGER",
+                      "the player who bought back (players.slot): the entry's value, a player "
+                      "id; NULL when it is outside 0-23"}});
 }
 
 TableSpec ObjectivesTable() {
-  return EventTable("objectives",
-                    "objective: a building's death, Roshan, the aegis, a Tormentor, first "
-                    "blood, a courier lost",
-                    {{"kind", "TEXT NOT NULL"},
-                     {"team", "INTEGER"},     // whose it was
-                     {"by_team", "INTEGER"},  // the team that took it
-                     {"slot", "INTEGER"},     // the player credited
-                     {"target", "TEXT"},
-                     {"value", "INTEGER"},    // the chat event's value
-                     {"x", "REAL"},
-                     {"y", "REAL"},
-                     {"z", "REAL"}});
+  return EventTable(
+      "objectives",
+      "an objective: a building's death (tower, barracks, ancient, shrine; a combat-log "
+      "DOTA_COMBATLOG_DEATH of a unit named npc_dota_goodguys_* or npc_dota_badguys_*) or a "
+      "chat event (Roshan killed, the aegis taken, stolen or denied, a Tormentor killed, first "
+      "blood, a courier lost). Chat events' rows are written at the end of their frame, so every "
+      "value is as of the row's tick. team is whose it was, by_team the team that took it: "
+      "by_team <> team leaves out denies",
+      {{"kind", "TEXT NOT NULL",
+        "tower, barracks, ancient, shrine (by the building's name: _tower, _rax_, _fort, "
+        "_healers), roshan (CHAT_MESSAGE_ROSHAN_KILL), aegis, aegis_stolen, aegis_denied "
+        "(CHAT_MESSAGE_AEGIS, _AEGIS_STOLEN, _DENIED_AEGIS), tormentor (_MINIBOSS_KILL), "
+        "first_blood (_FIRSTBLOOD) or courier (_COURIER_LOST)"},
+       {"team", "INTEGER",
+        "whose it was (2 Radiant, 3 Dire): a building's by its name (goodguys 2, badguys 3), "
+        "first blood's the victim's team, a courier's the event's second player id; NULL for "
+        "roshan, tormentor and the aegis"},
+       {"by_team", "INTEGER",
+        "the team that took it (2 Radiant, 3 Dire): a building's the entry's attacker_team, else "
+        "the killer's team; roshan the event's first player id (as OpenDota reads it); tormentor "
+        "the event's value; the aegis, first blood and a courier the team of `slot`; NULL when "
+        "not one of the two"},
+       {"slot", "INTEGER",
+        "the player credited (players.slot): a building's killer (the player whose hero is the "
+        "entry's damage source, else its attacker); the aegis' taker (stealer, denier), first "
+        "blood's killer, a Tormentor's or a courier's killer (the event's first player id); "
+        "NULL for roshan and when no player"},
+       {"target", "TEXT",
+        "what was taken, by the combat log's name: the building (npc_dota_goodguys_tower1_mid), "
+        "npc_dota_roshan, npc_dota_miniboss, first blood's victim's hero (npc_dota_hero_axe); "
+        "NULL for the aegis and a courier"},
+       {"value", "INTEGER",
+        "the chat event's value (a Tormentor's killing team; otherwise as the game fills it); "
+        "NULL for a building"},
+       {"x", "REAL",
+        "where it happened, world coordinates: where the building, Roshan or the Tormentor "
+        "stands (its entity's position then, or where it was created once the entity is gone), "
+        "the aegis taker's hero, first blood's victim's hero; NULL for a courier or when no "
+        "entity matches"},
+       {"y", "REAL", "the y world coordinate, by x's rule"},
+       {"z", "REAL", "the z world coordinate, by x's rule"}});
 }
 
 TableSpec RunesTable() {
-  return EventTable("runes", "rune taken or bottled (CHAT_MESSAGE_RUNE_PICKUP, _RUNE_BOTTLE)",
-                    {{"slot", "INTEGER"},
-                     {"rune", "TEXT"},
-                     {"rune_type", "INTEGER"},
-                     {"bottled", "INTEGER NOT NULL"}});
+  return EventTable(
+      "runes",
+      "a rune taken (CHAT_MESSAGE_RUNE_PICKUP) or put in a bottle (CHAT_MESSAGE_RUNE_BOTTLE): "
+      "a bottled rune is its row when bottled; whether using it later sends another pickup is "
+      "the game's to say",
+      {{"slot", "INTEGER",
+        "the player who took it (players.slot): the event's first player id; NULL when it is "
+        "outside 0-23"},
+       {"rune", "TEXT",
+        "the rune's name by Valve's DOTA_RUNES numbering of rune_type: 0 double_damage, 1 haste, "
+        "2 illusion, 3 invisibility, 4 regeneration, 5 bounty, 6 arcane, 7 water, 8 wisdom, "
+        "9 shield; NULL for another number"},
+       {"rune_type", "INTEGER", "the rune's number, the chat event's value (DOTA_RUNES)"},
+       {"bottled", "INTEGER NOT NULL",
+        "1 when put in a bottle (CHAT_MESSAGE_RUNE_BOTTLE), 0 when taken"}});
 }
 
 std::string_view RuneName(int64_t type) {

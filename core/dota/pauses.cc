@@ -7,12 +7,30 @@ namespace gem::dota {
 
 TableSpec PausesTable() {
   // Deadlock's pauses' columns (core/deadlock/tables.cc), and the player.
-  return EventTable("pauses",
-                    "the game paused (m_pGameRules.m_bGamePaused), by whom when a chat event says",
-                    {{"end_tick", "INTEGER"},
-                     {"duration_s", "REAL"},
-                     {"slot", "INTEGER"},
-                     {"team", "INTEGER"}});
+  TableSpec t = EventTable(
+      "pauses",
+      "a pause: the game rules' m_pGameRules.m_bGamePaused turning true at a frame's end until "
+      "it turns false. Who paused is the player of the last CHAT_MESSAGE_PAUSED chat event "
+      "since the pause before; the game rules network no pausing team (m_pausingPlayerId is not "
+      "networked). A row is written as its pause ends (one still on at the replay's end, then)",
+      {{"end_tick", "INTEGER",
+        "the tick of the frame at whose end m_bGamePaused turned false; NULL while paused at "
+        "the replay's end"},
+       {"duration_s", "REAL",
+        "end_tick less tick over the tick rate: the pause's length in real seconds (the game "
+        "clock stands still in it); NULL while paused at the end"},
+       {"slot", "INTEGER",
+        "who paused (players.slot): the first player id of the last CHAT_MESSAGE_PAUSED chat "
+        "event since the pause before ended, up to this one's end; NULL when the replay names "
+        "none"},
+       {"team", "INTEGER",
+        "the pausing player's team (2 Radiant, 3 Dire) when the row is written; NULL without "
+        "a player"}});
+  t.columns[0].doc = "the tick of the frame at whose end m_bGamePaused turned true";
+  t.columns[1].doc =
+      "the (stopped) game clock at the pause's start, in seconds (counted back from the horn's "
+      "tick before the replay shows the clock)";
+  return t;
 }
 
 void Pauses::Move(match::MatchContext& ctx, bool paused, const MatchValue& game_time) {

@@ -11,12 +11,37 @@ namespace {
 constexpr double kMultiKillSeconds = 18;
 constexpr int64_t kFirstStreak = 3;
 
-std::vector<TableColumn> UseColumns(const char* what) {
-  return {{"slot", "INTEGER NOT NULL"},
-          {what, "TEXT"},
-          {"target", "TEXT"},
-          {"target_hero", "INTEGER"},
-          {"target_illusion", "INTEGER"}};
+// `what` the used column ("ability", "item"); `entry` the combat-log type.
+std::vector<TableColumn> UseColumns(const char* what, const char* entry) {
+  const std::string e = entry;
+  return {{"slot", "INTEGER NOT NULL",
+           "the player (players.slot) whose hero is the entry's attacker (its caster, as OpenDota "
+           "credits it)"},
+          {what, "TEXT",
+           std::string("the ") + what +
+               ", the entry's inflictor by its CombatLogNames name (" +
+               (e == "DOTA_COMBATLOG_ABILITY" ? "axe_berserkers_call" : "item_blink") +
+               "); NULL when the entry names none or the name is not in CombatLogNames then"},
+          {"target", "TEXT",
+           "the entry's target by its CombatLogNames name (npc_dota_hero_axe); NULL when it names "
+           "none (a " + e + " entry without a target) or the name is not in CombatLogNames then"},
+          {"target_hero", "INTEGER",
+           "1 when the entry flags the target a hero (is_target_hero), else 0; NULL without a "
+           "target"},
+          {"target_illusion", "INTEGER",
+           "1 when the entry flags the target an illusion (is_target_illusion), else 0; NULL "
+           "without a target: a real hero is target_hero = 1 AND target_illusion = 0"}};
+}
+
+// The multi_kills and kill_streaks columns: `count` the counted column.
+std::vector<TableColumn> StreakColumns(const char* count, const char* count_doc) {
+  return {{"slot", "INTEGER NOT NULL",
+           "the player (players.slot) who made the kill: the player whose hero is the entry's "
+           "attacker, or the kills table's killer"},
+          {count, "INTEGER NOT NULL", count_doc},
+          {"source", "TEXT NOT NULL",
+           "where the row comes from: combat_log (the entry's value, its attacker's player) or "
+           "rule (gem's reading of the kills table, for a replay without such entries)"}};
 }
 
 MatchValue NameCell(std::string_view name) {
@@ -26,30 +51,51 @@ MatchValue NameCell(std::string_view name) {
 }  // namespace
 
 TableSpec AbilityUsesTable() {
-  return EventTable("ability_uses", "an ability a player's hero cast (DOTA_COMBATLOG_ABILITY)",
-                    UseColumns("ability"));
+  return EventTable(
+      "ability_uses",
+      "an ability a player's hero cast: each DOTA_COMBATLOG_ABILITY entry whose attacker is a "
+      "player's hero (OpenDota's ability_uses). Casters that are no player's hero (neutrals, "
+      "summons) are counted in meta ability_uses_without_player, not rows",
+      UseColumns("ability", "DOTA_COMBATLOG_ABILITY"));
 }
 
 TableSpec ItemUsesTable() {
-  return EventTable("item_uses", "an item a player's hero used (DOTA_COMBATLOG_ITEM)",
-                    UseColumns("item"));
+  return EventTable(
+      "item_uses",
+      "an item a player's hero used: each DOTA_COMBATLOG_ITEM entry whose attacker is a "
+      "player's hero (OpenDota's item_uses). Users that are no player's hero are counted in "
+      "meta item_uses_without_player, not rows",
+      UseColumns("item", "DOTA_COMBATLOG_ITEM"));
 }
 
 TableSpec MultiKillsTable() {
-  return EventTable("multi_kills",
-                    "a kill that made a multi-kill (DOTA_COMBATLOG_MULTIKILL, else 18 s apart)",
-                    {{"slot", "INTEGER NOT NULL"},
-                     {"kills", "INTEGER NOT NULL"},
-                     {"source", "TEXT NOT NULL"}});
+  return EventTable(
+      "multi_kills",
+      "a kill that made a multi-kill: the combat log's DOTA_COMBATLOG_MULTIKILL entries (source "
+      "combat_log; one whose attacker is no player's hero is counted in meta "
+      "streak_entries_without_player, not a row), or, in a replay with no such entry at all, "
+      "gem's reading of the game's rule over the kills table (source rule): a player's kill of "
+      "an enemy hero within 18 s (counted in ticks, pauses included) of that player's previous "
+      "one extends a multi-kill, a row at each kill from the second (a triple kill: rows of 2 "
+      "and 3). Rule rows are written when the replay ends",
+      StreakColumns("kills",
+                    "the kills in the multi-kill so far: 2 double, 3 triple, ... (the entry's "
+                    "value)"));
 }
 
 TableSpec KillStreaksTable() {
-  return EventTable("kill_streaks",
-                    "a kill that made a streak of 3 or more (DOTA_COMBATLOG_KILLSTREAK, else "
-                    "kills without dying)",
-                    {{"slot", "INTEGER NOT NULL"},
-                     {"streak", "INTEGER NOT NULL"},
-                     {"source", "TEXT NOT NULL"}});
+  return EventTable(
+      "kill_streaks",
+      "a kill that made a streak of 3 or more: the combat log's DOTA_COMBATLOG_KILLSTREAK "
+      "entries (source combat_log; one whose attacker is no player's hero is counted in meta "
+      "streak_entries_without_player, not a row), or, in a replay with no such entry at all, "
+      "gem's reading of the game's rule over the kills table (source rule): each kill of an "
+      "enemy hero extends the killer's streak until the killer dies (any row of the kills table "
+      "with the player as victim), a row at each kill from the third. Rule rows are written "
+      "when the replay ends",
+      StreakColumns("streak",
+                    "the kills of enemy heroes since the player last died, this one included "
+                    "(the entry's value)"));
 }
 
 void PlayerEvents::Use(match::MatchContext& ctx, uint32_t table, const CombatLogEntry& c,

@@ -3,12 +3,36 @@
 namespace gem::dota {
 namespace {
 
-// The gold and XP views: entries of `type` by `reason_column`.
+// The gold and XP views: entries of `type` by `reason_column`; `entry`
+// the entries' DOTA_COMBATLOG_TYPES name, `reasons` the enumeration and
+// the numbers it names, `what` the amount in words, `sign` what its sign
+// says.
 std::string ReasonViewSql(const char* view, int type, const char* reason_column,
-                          const char* names, const char* amount) {
+                          const char* names, const char* amount, const char* entry,
+                          const char* reasons, const char* what, const char* sign) {
   const std::string r = reason_column;
-  return std::string("CREATE VIEW ") + view +
-         " AS\n"
+  const std::string e = entry;
+  return std::string("CREATE VIEW ") + view + "(  -- the " + what +
+         " each player got, by reason: the combat log " + e +
+         "\n"
+         "  -- entries whose target is the hero of a player, summed by the reason they carry\n"
+         "  -- (OpenDota " + view +
+         ")\n"
+         "  slot,  -- the player (players.slot) whose hero is the target of the entries\n"
+         "  -- (players.hero is its CombatLogNames name); entries whose target is no hero of a\n"
+         "  -- player are left out\n"
+         "  reason,  -- the reason the entries carry (combat_log_entries." + r +
+         "), by\n"
+         "  -- " + reasons + "; NULL for entries that carry none\n"
+         "  reason_name,  -- the name of the reason, from " + names +
+         "; NULL for a number the\n"
+         "  -- enumeration lacks\n"
+         "  " + amount +
+         ",  -- the sum of the value of the entries, each read as a signed 32-bit\n"
+         "  -- number (a value of 2147483648 or more less 4294967296): " + sign +
+         "\n"
+         "  entries  -- the number of " + e + " entries summed\n"
+         ") AS\n"
          "SELECT p.slot, c." + r + " AS reason, n.name AS reason_name,\n"
          "       sum(CASE WHEN c.value >= 2147483648 THEN c.value - 4294967296 ELSE c.value END)"
          " AS " + amount + ",\n"
@@ -22,24 +46,61 @@ std::string ReasonViewSql(const char* view, int type, const char* reason_column,
 }
 
 constexpr const char* kViews =
-    "CREATE VIEW apm AS\n"
+    "CREATE VIEW apm(  -- actions per minute: the orders of each player (the actions table) over\n"
+    "  -- the minutes of the match, as OpenDota actions_per_min counts them (OpenDota floors it:\n"
+    "  -- CAST(apm AS INTEGER) gives its number)\n"
+    "  slot,  -- the player (players.slot): every player, with or without orders\n"
+    "  actions,  -- the rows of actions with the slot of the player; 0 for none\n"
+    "  minutes,  -- the length of the match in minutes: match_info.duration_s / 60.0 (the game\n"
+    "  -- clock at the end of the game); NULL when duration_s is unknown\n"
+    "  apm  -- actions / minutes, not floored; NULL when minutes is unknown\n"
+    ") AS\n"
     "SELECT p.slot, count(a.id) AS actions, m.duration_s / 60.0 AS minutes,\n"
     "       count(a.id) / (m.duration_s / 60.0) AS apm\n"
     "FROM players p CROSS JOIN match_info m LEFT JOIN actions a ON a.slot = p.slot\n"
     "GROUP BY p.slot;\n"
-    "CREATE VIEW actions_by_type AS\n"
+    "CREATE VIEW actions_by_type(  -- the orders of each player by type: the actions table\n"
+    "  -- counted per player and order type, orders without a player (a NULL slot) left out\n"
+    "  slot,  -- the player (players.slot) who gave the orders\n"
+    "  order_type,  -- the type of order, by dotaunitorder_t (actions.order_type)\n"
+    "  order_name,  -- its name, from unit_order_names (DOTA_UNIT_ORDER_MOVE_TO_POSITION); NULL\n"
+    "  -- for a number the enumeration lacks\n"
+    "  actions  -- the number of such orders\n"
+    ") AS\n"
     "SELECT a.slot, a.order_type, n.name AS order_name, count(*) AS actions\n"
     "FROM actions a LEFT JOIN unit_order_names n USING (order_type)\n"
     "WHERE a.slot IS NOT NULL\n"
     "GROUP BY a.slot, a.order_type;\n"
-    "CREATE VIEW time_dead AS\n"
+    "CREATE VIEW time_dead(  -- the time the hero of each player spent dead: hero_deaths summed\n"
+    "  -- per player (each row a span in which the m_lifeState of the hero was not 0, alive)\n"
+    "  slot,  -- the player (players.slot): every player, with or without deaths\n"
+    "  deaths,  -- the rows of hero_deaths of the player: the times the hero left life state 0 (a\n"
+    "  -- reincarnation that passes through another state too, though the kills table counts no\n"
+    "  -- death); 0 for none\n"
+    "  seconds_dead  -- the sum of their seconds_dead, on the game clock (which stops in pauses,\n"
+    "  -- as the respawn timer does): a hero still dead at the end of the replay counts as a\n"
+    "  -- death without seconds; 0 for none\n"
+    ") AS\n"
     "SELECT p.slot, count(d.id) AS deaths, coalesce(sum(d.seconds_dead), 0) AS seconds_dead\n"
     "FROM players p LEFT JOIN hero_deaths d ON d.slot = p.slot\n"
     "GROUP BY p.slot;\n"
-    // OpenDota's handleDeathCombat: every death entry but those a hero
-    // comes back from (will_reincarnate) and suicides (the attacker is the
-    // target, not an illusion of it), credited to the damage source.
-    "CREATE VIEW credited_deaths AS\n"
+    "CREATE VIEW credited_deaths(  -- the deaths of the combat log as OpenDota credits them\n"
+    "  -- (odota/parser handleDeathCombat): every DOTA_COMBATLOG_DEATH entry but one a hero comes\n"
+    "  -- back from (will_reincarnate: the aegis, Wraith King) and a suicide (the attacker is the\n"
+    "  -- target, and not an illusion of it), credited to the damage source (the owner of a\n"
+    "  -- summon or an illusion); an entry whose damage source or target has no name in\n"
+    "  -- combat_log_names is left out\n"
+    "  id,  -- the combat_log_entries row of the death entry\n"
+    "  tick,  -- the tick of the entry\n"
+    "  source,  -- who is credited: the damage source, by its CombatLogNames name\n"
+    "  -- (npc_dota_hero_axe)\n"
+    "  target,  -- what died, by its CombatLogNames name (npc_dota_creep_badguys_melee)\n"
+    "  is_target_hero,  -- the is_target_hero of the entry: 1 when the server flags the target a\n"
+    "  -- hero (an illusion of one can be flagged too), 0 when not, NULL when the entry does not\n"
+    "  -- say\n"
+    "  is_target_illusion  -- the is_target_illusion of the entry: 1 when the target is an\n"
+    "  -- illusion, 0 when not, NULL when the entry does not say\n"
+    ") AS\n"
     "SELECT c.id, c.tick, s.name AS source, t.name AS target, c.is_target_hero,\n"
     "       c.is_target_illusion\n"
     "FROM combat_log_entries c\n"
@@ -49,7 +110,19 @@ constexpr const char* kViews =
     "WHERE c.type = 4\n"
     "  AND coalesce(json_extract(c.extra, '$.will_reincarnate'), 0) = 0\n"
     "  AND NOT (a.name IS t.name AND coalesce(c.is_attacker_illusion, 0) = 0);\n"
-    "CREATE VIEW kills_by_kind AS\n"
+    "CREATE VIEW kills_by_kind(  -- what each player killed, by kind: the credited_deaths whose\n"
+    "  -- source is the hero of the player (OpenDota killed, grouped by the name tests with which\n"
+    "  -- odota/core computeMatchData makes lane_kills, tower_kills, ... of it), the own hero of\n"
+    "  -- the player left out; there is no team test, so a denied creep or ally counts as well\n"
+    "  slot,  -- the player (players.slot) whose hero is the credited source\n"
+    "  kind,  -- what died, by its CombatLogNames name, the first test that holds: hero\n"
+    "  -- (npc_dota_hero*, not an illusion), illusion (npc_dota_hero*, an illusion), lane_creep\n"
+    "  -- (*creep_goodguys* or *creep_badguys*: siege creeps are other, as OpenDota counts them),\n"
+    "  -- observer (*observer*), sentry (*sentry*), tower (*_tower*), barracks (*_rax_*), fort\n"
+    "  -- (the Ancient, *_fort*), courier (*courier*), roshan (*roshan*), necronomicon\n"
+    "  -- (*necronomicon*), neutral (npc_dota_neutral*, its ancients too), else other\n"
+    "  kills  -- the number of such deaths\n"
+    ") AS\n"
     "SELECT p.slot,\n"
     "       CASE\n"
     "         WHEN substr(d.target, 1, 13) = 'npc_dota_hero'\n"
@@ -72,12 +145,42 @@ constexpr const char* kViews =
     "FROM credited_deaths d JOIN players p ON p.hero = d.source\n"
     "WHERE d.target <> p.hero\n"
     "GROUP BY p.slot, kind;\n"
-    "CREATE VIEW killed_by AS\n"
+    "CREATE VIEW killed_by(  -- what killed the real hero of each player: the credited_deaths\n"
+    "  -- whose target is the hero of the player and not an illusion (is_target_hero = 1,\n"
+    "  -- is_target_illusion 0 or not said), by the damage source credited (OpenDota killed_by)\n"
+    "  slot,  -- the player (players.slot) whose hero died\n"
+    "  killer,  -- the damage source credited, by its CombatLogNames name (npc_dota_hero_axe,\n"
+    "  -- npc_dota_badguys_tower1_mid, npc_dota_creep_badguys_melee)\n"
+    "  kills  -- the number of such deaths\n"
+    ") AS\n"
     "SELECT p.slot, d.source AS killer, count(*) AS kills\n"
     "FROM credited_deaths d JOIN players p ON p.hero = d.target\n"
     "WHERE coalesce(d.is_target_hero, 0) = 1 AND coalesce(d.is_target_illusion, 0) = 0\n"
     "GROUP BY p.slot, d.source;\n"
-    "CREATE VIEW laning AS\n"
+    "CREATE VIEW laning(  -- each player at 10:00 against the lane opponent (gem rule), for a\n"
+    "  -- player whose timeline reaches game_time 600 and who has a lanes row: the last timeline\n"
+    "  -- sample at or before game_time 600, the lane from lanes; the lane opponent is the enemy\n"
+    "  -- in the same lane (bot, mid or top) with the most net worth then (the lower slot on a\n"
+    "  -- tie), roamers left out on both sides: none in a jungle, without a lane, or for a roamer\n"
+    "  slot,  -- the player (players.slot)\n"
+    "  tick,  -- the tick of the sample: the last timeline sample of the player at or before\n"
+    "  -- 10:00\n"
+    "  game_time,  -- the game clock at that sample, seconds (at or before 600)\n"
+    "  lane,  -- the lane of the player in the first 10 minutes (lanes.lane): 1 bot, 2 mid, 3\n"
+    "  -- top, 4 Radiant jungle, 5 Dire jungle\n"
+    "  is_roaming,  -- 1 when the player roamed (lanes.is_roaming: under 45% of the samples in\n"
+    "  -- the lane), else 0; a roamer has no opponent\n"
+    "  last_hits,  -- the last hits of the player at that sample (timeline.last_hits)\n"
+    "  denies,  -- the denies of the player at that sample (timeline.denies)\n"
+    "  net_worth,  -- the net worth of the player at that sample (timeline.net_worth)\n"
+    "  xp,  -- the XP of the player at that sample (timeline.xp)\n"
+    "  opponent_slot,  -- the lane opponent (players.slot); NULL when there is none\n"
+    "  last_hits_diff,  -- last_hits less those of the opponent (at the sample of the opponent),\n"
+    "  -- NULL without an opponent\n"
+    "  denies_diff,  -- denies less those of the opponent; NULL without one\n"
+    "  net_worth_diff,  -- net_worth less that of the opponent; NULL without one\n"
+    "  xp_diff  -- xp less that of the opponent; NULL without one\n"
+    ") AS\n"
     "WITH last AS (\n"
     "  SELECT slot, max(tick) AS tick FROM timeline WHERE game_time <= 600 GROUP BY slot\n"
     "  HAVING (SELECT max(v.game_time) FROM timeline v WHERE v.slot = timeline.slot) >= 600),\n"
@@ -101,8 +204,13 @@ constexpr const char* kViews =
 }  // namespace
 
 std::string PlayerViewsSql() {
-  return ReasonViewSql("gold_reasons", 8, "gold_reason", "gold_reason_names", "gold") +
-         ReasonViewSql("xp_reasons", 10, "xp_reason", "xp_reason_names", "xp") + kViews;
+  return ReasonViewSql("gold_reasons", 8, "gold_reason", "gold_reason_names", "gold",
+                       "DOTA_COMBATLOG_GOLD", "EDOTA_ModifyGold_Reason (0-21)", "gold",
+                       "a loss, such as at a death, is negative") +
+         ReasonViewSql("xp_reasons", 10, "xp_reason", "xp_reason_names", "xp",
+                       "DOTA_COMBATLOG_XP", "EDOTA_ModifyXP_Reason (0-7)", "XP",
+                       "the same rule as for gold") +
+         kViews;
 }
 
 }  // namespace gem::dota

@@ -53,8 +53,12 @@ const GameSchema& DotaSchema();
 // A table of things that happened: `id` in arrival order, then tick and
 // game_time, then `columns`.
 TableSpec EventTable(const char* name, const char* comment, std::vector<TableColumn> columns);
-// A table of names by number: `key` (the primary key), then `name`.
-TableSpec NamesTable(const char* name, const char* key, const char* comment);
+// A table of names by number: `key` (the primary key), then `name`, with
+// their docs (TableColumn::doc); the defaults say what every such table's
+// columns are.
+TableSpec NamesTable(const char* name, const char* key, const char* comment,
+                     const char* key_doc = "the number, as the rows that name it hold it",
+                     const char* name_doc = "the name the number stands for");
 
 }  // namespace gem::dota
 

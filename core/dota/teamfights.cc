@@ -17,24 +17,60 @@ constexpr int kMinDeaths = 3;
 TableSpec TeamfightsTable() {
   TableSpec t;
   t.name = "teamfights";
-  t.comment = "fight: 15 s around hero deaths, at least 3 (OpenDota's rule)";
-  t.columns = {{"id", "INTEGER PRIMARY KEY"}, {"start_tick", "INTEGER NOT NULL"},
-               {"end_tick", "INTEGER NOT NULL"}, {"start_time", "REAL"},
-               {"end_time", "REAL"},             {"deaths", "INTEGER NOT NULL"},
-               {"x", "REAL"},                    {"y", "REAL"},
-               // 1: its 15 s before the first death begin before the replay.
-               {"start_clamped", "INTEGER NOT NULL"}};
+  t.comment =
+      "a fight, by OpenDota's rule: deaths of players' heroes (the kills table's), each within "
+      "15 s of the one before, at least 3 of them; the fight opens 15 s before its first death "
+      "and closes 15 s after its last. A fight the replay's end cuts short ends at the last tick "
+      "(OpenDota drops it). Written once closed and final, or at the replay's end";
+  t.columns = {
+      {"id", "INTEGER PRIMARY KEY", "the fight's number, from 1 in order"},
+      {"start_tick", "INTEGER NOT NULL",
+       "the first death's tick less 15 s of ticks; the replay's first tick when that is before "
+       "it (start_clamped)"},
+      {"end_tick", "INTEGER NOT NULL",
+       "the last death's tick plus 15 s of ticks; at most the replay's last tick (but not "
+       "before the last death)"},
+      {"start_time", "REAL",
+       "the game clock at start_tick: the first death's clock less the seconds from start_tick "
+       "to it (counted back from the horn before the replay shows the clock); NULL when "
+       "unknown"},
+      {"end_time", "REAL",
+       "the last death's clock plus 15 s, capped at the clock of the replay's last timeline "
+       "sample (but not before the last death); NULL when unknown"},
+      {"deaths", "INTEGER NOT NULL", "the number of deaths in it (3 or more)"},
+      {"x", "REAL",
+       "the centroid of its deaths: the mean x of the victims' positions (world coordinates, "
+       "the kills table's x); NULL when none has a position"},
+      {"y", "REAL", "the mean y of the victims' positions, by x's rule"},
+      {"start_clamped", "INTEGER NOT NULL",
+       "1 when the 15 s before its first death begin before the replay does (start_tick is then "
+       "the replay's first tick, start_time the clock there), else 0"}};
   return t;
 }
 
 TableSpec TeamfightPlayersTable() {
   TableSpec t;
   t.name = "teamfight_players";
-  t.comment = "a player's part in a fight";
-  t.columns = {{"id", "INTEGER NOT NULL"},     {"slot", "INTEGER NOT NULL"},
-               {"deaths", "INTEGER NOT NULL"}, {"damage", "INTEGER NOT NULL"},
-               {"healing", "INTEGER NOT NULL"}, {"gold_delta", "INTEGER NOT NULL"},
-               {"xp_delta", "INTEGER NOT NULL"}};
+  t.comment =
+      "a player's part in a fight (OpenDota's teamfights' players): one row per fight and "
+      "player on a team when the fight is written, or with a death in it; the sums are the "
+      "combat log's over the fight's ticks, start_tick to end_tick inclusive";
+  t.columns = {
+      {"id", "INTEGER NOT NULL", "the fight (teamfights.id)"},
+      {"slot", "INTEGER NOT NULL", "the player (players.slot)"},
+      {"deaths", "INTEGER NOT NULL", "the player's hero's deaths in the fight (the kills table's)"},
+      {"damage", "INTEGER NOT NULL",
+       "the sum of DOTA_COMBATLOG_DAMAGE values to heroes that are not illusions, credited to "
+       "the player whose hero is the entry's damage source (an illusion's or summon's owner)"},
+      {"healing", "INTEGER NOT NULL",
+       "the sum of DOTA_COMBATLOG_HEAL values to heroes that are not illusions, credited as "
+       "damage is"},
+      {"gold_delta", "INTEGER NOT NULL",
+       "the sum of DOTA_COMBATLOG_GOLD values credited to the player whose hero is the entry's "
+       "target: gold gained, losses (a death's) negative"},
+      {"xp_delta", "INTEGER NOT NULL",
+       "the sum of DOTA_COMBATLOG_XP values credited to the player whose hero is the entry's "
+       "target"}};
   t.constraints = "PRIMARY KEY(id, slot)";
   t.without_rowid = true;
   return t;

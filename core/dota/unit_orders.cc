@@ -6,16 +6,39 @@
 namespace gem::dota {
 
 TableSpec ActionsTable() {
-  return EventTable("actions", "order a player gave (DOTA_UM_SpectatorPlayerUnitOrders)",
-                    {{"slot", "INTEGER"},
-                     {"order_type", "INTEGER NOT NULL"},  // dotaunitorder_t
-                     {"units", "INTEGER NOT NULL"},       // units the order moves
-                     {"target_index", "INTEGER"},
-                     {"ability_id", "INTEGER"},
-                     {"x", "REAL"},
-                     {"y", "REAL"},
-                     {"z", "REAL"},
-                     {"queued", "INTEGER NOT NULL"}});
+  return EventTable(
+      "actions",
+      "an order a player gave, from DOTA_UM_SpectatorPlayerUnitOrders (user message 547: what a "
+      "spectator is sent of each order), as OpenDota counts a player's actions. Only replays "
+      "recorded for spectators carry it (a player's own recording does not): the table is then "
+      "empty and meta unit_orders is 0. A message that does not parse is counted "
+      "(meta unit_orders_damaged), not a row",
+      {{"slot", "INTEGER",
+        "the player (players.slot) whose player controller is the message's entindex; NULL "
+        "when it is no player's controller (counted in meta unit_orders_without_player)"},
+       {"order_type", "INTEGER NOT NULL",
+        "the order, the message's order_type by dotaunitorder_t (unit_order_names names it: 1 "
+        "move to a position, 4 attack a target, 5 cast at a position, ...); a number past the "
+        "enumeration keeps its number (counted in meta unit_orders_unknown_type)"},
+       {"units", "INTEGER NOT NULL", "how many units the order moves (the message's units)"},
+       {"target_index", "INTEGER",
+        "the entity index of the order's target (target_index); NULL when it has none (0, the "
+        "world, or less)"},
+       {"ability_id", "INTEGER",
+        "the ability the order uses, by the message's ability_id; NULL for none (-1, or "
+        "less); in builds before 2018, whose field 5 was ability_index, an entity index "
+        "instead"},
+       {"x", "REAL",
+        "where the order points (position), world x in game units; NULL when the message has "
+        "no position"},
+       {"y", "REAL",
+        "where the order points (position), world y in game units; NULL when the message has "
+        "no position"},
+       {"z", "REAL",
+        "where the order points (position), world z in game units; NULL when the message has "
+        "no position"},
+       {"queued", "INTEGER NOT NULL",
+        "1 when the order was queued after the unit's current ones (queue), else 0"}});
 }
 
 Status UnitOrders::OnMessage(match::MatchContext& ctx, const uint8_t* data, size_t size,

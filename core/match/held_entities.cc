@@ -11,16 +11,23 @@ constexpr int64_t kIndexMask = kHandleIndexMask;
 
 }  // namespace
 
-TableSpec HeldTableSpec(const char* name, const char* comment, const char* held,
-                        const char* value) {
+TableSpec HeldTableSpec(const char* name, const char* comment, const HeldColumnDocs& docs) {
   TableSpec t;
   t.name = name;
   t.comment = comment;
   t.auto_id = true;
-  t.columns = {{"tick", "INTEGER NOT NULL"}, {"game_time", "REAL"},
-               {"slot", "INTEGER NOT NULL"}, {"position", "INTEGER NOT NULL"},
-               {held, "TEXT"},               {value, "INTEGER"},
-               {"entity", "INTEGER"}};
+  t.columns = {
+      {"tick", "INTEGER NOT NULL", "the tick the position changed at"},
+      {"game_time", "REAL", "the game clock then, seconds (negative before the start)"},
+      {"slot", "INTEGER NOT NULL", "the player (players.slot) whose hero holds it"},
+      {"position", "INTEGER NOT NULL", docs.position},
+      {docs.held, "TEXT",
+       std::string(docs.held_doc) + "; NULL when the position is emptied"},
+      {docs.value, "INTEGER",
+       std::string(docs.value_doc) + "; NULL when the position is emptied"},
+      {"entity", "INTEGER",
+       "the held entity (entities.entity), whose fields gem_state reads; NULL when the "
+       "position is emptied"}};
   return t;
 }
 

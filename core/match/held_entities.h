@@ -42,8 +42,17 @@ namespace gem::match {
 
 // The table HeldEntities writes: (id, tick, game_time, slot, position,
 // <held>, <value>, entity), e.g. ("inventory", ..., "item", "charges").
-TableSpec HeldTableSpec(const char* name, const char* comment, const char* held,
-                        const char* value);
+// The game's docs of the three columns whose meaning is its own: the
+// position in the hero's handle array, the held entity's name column and
+// its value column (their names and docs; the types are the table's).
+struct HeldColumnDocs {
+  const char* position;
+  const char* held;
+  const char* held_doc;
+  const char* value;
+  const char* value_doc;
+};
+TableSpec HeldTableSpec(const char* name, const char* comment, const HeldColumnDocs& docs);
 
 struct HeldOptions {
   // The held entity's value: the field's, or the bits set in it.

@@ -2,7 +2,7 @@
 """Live lag: how long after a match's data arrives a reader can query it.
 
 Run by hand (it takes real time: each run plays the replay at its own
-pace); the README's "Live" figures come from it. Not a test: tests never
+pace); gem-bench's live lag figures come from it. Not a test: tests never
 time things.
 
   tools/bench/live_lag.py REPLAY.dem [--commit-seconds 1 4] [--speed 1] [--json]

@@ -8,12 +8,13 @@
 // replays gem-index too, as whole processes run alternately on the same
 // files (see peer.h); --peer-only measures just that.
 //
-//   gem-bench [--json] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
+//   gem-bench [--json] [--markdown FILE] [--runs N] [--minutes 5,15,30,60] [--match-minutes 30]
 //             [--cs2-rounds 24] [--cs2-from FIXTURE]
 //             [--no-fixtures] [--fixtures DIR] [--from FIXTURE] [--work DIR]
 //             [--peer PATH|demoparser2 ... [--peer-only]] [REPLAY...]
 //
-// Last, the goals (goals.h), each beside this run's figure.
+// Last, the goals (goals.h), each beside this run's figure; --markdown FILE
+// writes them as docs/performance.md.
 //
 // Without REPLAY arguments it measures every replay in the fixtures
 // directory ($GEM_FIXTURES, else ../shared/fixtures) that parses, then
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,8 +48,45 @@ namespace {
 
 using namespace gem::bench;
 
+// The first line `command` prints, or "".
+std::string FirstLine(const char* command) {
+  std::string out;
+  if (FILE* p = popen(command, "r")) {
+    char buf[512];
+    if (std::fgets(buf, sizeof buf, p)) out = buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string Today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+std::string Commit() {
+  std::string commit = FirstLine("git rev-parse --short HEAD 2>/dev/null");
+  if (commit.empty()) return "unknown";
+  if (!FirstLine("git status --porcelain --untracked-files=no 2>/dev/null").empty()) {
+    commit += " + changes";
+  }
+  return commit;
+}
+
+std::string Machine() {
+  std::string model = FirstLine("sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo");
+  const std::string mem = FirstLine("awk '/^MemTotal/ {printf \"%.0f\", $2 / 1048576}' "
+                                    "/proc/meminfo");
+  return fmt::format("{}, {} cores, {} GiB", model.empty() ? "an unknown CPU" : model,
+                     sysconf(_SC_NPROCESSORS_ONLN), mem.empty() ? "?" : mem);
+}
+
 struct Options {
   bool json = false;
+  std::string markdown;  // --markdown FILE: the goals as docs/performance.md
   int runs = 3;
   std::vector<double> minutes = {10, 30, 60};
   std::vector<double> match_minutes = {30};  // synthetic lengths whose match layer is timed
@@ -208,8 +247,8 @@ std::vector<double> NumberList(const std::string& list) {
 
 void Usage(FILE* out) {
   fmt::print(out,
-             "usage: gem-bench [--json] [--runs N] [--minutes 10,30,60] [--match-minutes 30]\n"
-             "                 [--keyframe-minutes 60] [--keyframe-ticks 40] [--view PATH]\n"
+             "usage: gem-bench [--json] [--markdown FILE] [--runs N] [--minutes 10,30,60]\n"
+             "                 [--match-minutes 30] [--keyframe-minutes 60] [--keyframe-ticks 40] [--view PATH]\n"
              "                 [--live-minutes 10] [--live-lag REPLAY]\n"
              "                 [--cs2-rounds 24] [--cs2-from FIXTURE]\n"
              "                 [--deadlock-minutes 36,72] [--deadlock-from FIXTURE]\n"
@@ -240,7 +279,9 @@ void Usage(FILE* out) {
              "against a plain one, alternating: CPU, wall time and the finished files' sizes;\n"
              "and tools/bench/live_lag.py's lags (1- and 4-second commits, in real time) on\n"
              "--live-lag (the nekit fixture; '': none).\n"
-             "Last, each goal of tools/bench/goals.h beside this run's figure for it.\n");
+             "Last, each goal of tools/bench/goals.h beside this run's figure for it;\n"
+             "--markdown FILE writes them as one table with the date, the commit and the\n"
+             "machine (docs/performance.md: --markdown docs/performance.md).\n");
 }
 
 }  // namespace
@@ -266,6 +307,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--json") {
       o.json = true;
+    } else if (a == "--markdown") {
+      o.markdown = next();
     } else if (a == "--runs") {
       o.runs = std::max(1, std::atoi(next().c_str()));
     } else if (a == "--minutes") {
@@ -458,6 +501,17 @@ int main(int argc, char** argv) {
     }
   }
   const std::vector<Goal> goals = Goals(rows);
+  if (!o.markdown.empty()) {
+    std::string command = "bazel-bin/tools/gem-bench";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    const std::string page = GoalsMarkdown(goals, {Today(), Commit(), Machine(), command});
+    FILE* f = std::fopen(o.markdown.c_str(), "w");
+    if (f == nullptr || std::fwrite(page.data(), 1, page.size(), f) != page.size() ||
+        std::fclose(f) != 0) {
+      fmt::print(stderr, "gem-bench: cannot write {}\n", o.markdown);
+      return 73;
+    }
+  }
   if (o.json) {
     fmt::print("{{\"runs\":{},\"replays\":{},\"goals\":{}}}\n", o.runs, ReplaysJson(rows),
                GoalsJson(goals));

@@ -50,6 +50,29 @@ void Add(std::vector<Goal>* goals, const std::string& what, const std::string& r
   goals->push_back(g);
 }
 
+// The figures behind the last goal added: gem's and the peer's, in seconds
+// (`cpu`: CPU seconds) or MiB.
+enum class Measure { kWall, kCpu, kPeak };
+void Behind(std::vector<Goal>* goals, const PeerResult* p, const PeerComparison& c,
+            Measure m) {
+  if (p == nullptr || !c.ran) return;
+  Goal& g = goals->back();
+  switch (m) {
+    case Measure::kWall:
+      g.gem_figure = fmt::format("{:.2f} s", c.gem_s);
+      g.peer_figure = fmt::format("{} {:.2f} s", p->peer, c.peer_s);
+      break;
+    case Measure::kCpu:
+      g.gem_figure = fmt::format("{:.2f} s CPU", c.gem_cpu_s);
+      g.peer_figure = fmt::format("{} {:.2f} s CPU", p->peer, c.peer_cpu_s);
+      break;
+    case Measure::kPeak:
+      g.gem_figure = fmt::format("{:.0f} MiB", c.gem_peak_mib);
+      g.peer_figure = fmt::format("{} {:.0f} MiB", p->peer, c.peer_peak_mib);
+      break;
+  }
+}
+
 }  // namespace
 
 std::vector<Goal> Goals(const std::vector<Row>& rows) {
@@ -60,13 +83,17 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
       const PeerResult* p = DotaPeer(r);
       const bool ok = p != nullptr && p->parse.ran;
       Add(&goals, "parse wall / haste", r.name, 0.8, ok, ok ? p->parse.wall_ratio : 0);
+      if (ok) Behind(&goals, p, p->parse, Measure::kWall);
       Add(&goals, "parse peak memory / haste", r.name, 2.0, ok, ok ? p->parse.peak_ratio : 0);
+      if (ok) Behind(&goals, p, p->parse, Measure::kPeak);
     }
     if (IndexGoalReplay(r.name)) {
       const PeerResult* p = DotaPeer(r);
       const bool ok = p != nullptr && p->index.ran;
       Add(&goals, "index wall / haste parse", r.name, 1.5, ok, ok ? p->index.wall_ratio : 0);
+      if (ok) Behind(&goals, p, p->index, Measure::kWall);
       Add(&goals, "index CPU / haste parse CPU", r.name, 2.8, ok, ok ? p->index.cpu_ratio : 0);
+      if (ok) Behind(&goals, p, p->index, Measure::kCpu);
       Add(&goals, "index: replays a CPU-hour", r.name, 0, r.index_cpu_s > 0,
           r.index_cpu_s > 0 ? 3600 / r.index_cpu_s : 0);
       goals.back().has_target = false;
@@ -124,11 +151,14 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
       const bool standard = StartsWith(r.name, "synthetic-deadlock-36min");
       Add(&goals, "Deadlock index wall / haste parse", r.name, standard ? 1.5 : 2.0, index,
           index ? p->index.wall_ratio : 0);
+      if (index) Behind(&goals, p, p->index, Measure::kWall);
       Add(&goals, "Deadlock index CPU / haste parse CPU", r.name, 2.8, index,
           index ? p->index.cpu_ratio : 0);
+      if (index) Behind(&goals, p, p->index, Measure::kCpu);
       goals.back().has_target = standard;
       Add(&goals, "Deadlock parse wall / haste", r.name, 1.0, parse,
           parse ? p->parse.wall_ratio : 0);
+      if (parse) Behind(&goals, p, p->parse, Measure::kWall);
       Add(&goals, "Deadlock index peak MiB", r.name, 100, r.index_peak_mib > 0,
           r.index_peak_mib);
       if (r.tables.ok) {
@@ -141,12 +171,16 @@ std::vector<Goal> Goals(const std::vector<Row>& rows) {
       const bool index = p != nullptr && p->index.ran, parse = p != nullptr && p->parse.ran;
       Add(&goals, "CS2 index wall / demoparser2 parseTicks", r.name, 0.5, index,
           index ? p->index.wall_ratio : 0);
+      if (index) Behind(&goals, p, p->index, Measure::kWall);
       Add(&goals, "CS2 index peak memory / demoparser2", r.name, 1.0, index,
           index ? p->index.peak_ratio : 0);
+      if (index) Behind(&goals, p, p->index, Measure::kPeak);
       Add(&goals, "CS2 parse wall / demoparser2 parseTicks", r.name, 0.5, parse,
           parse ? p->parse.wall_ratio : 0);
+      if (parse) Behind(&goals, p, p->parse, Measure::kWall);
       Add(&goals, "CS2 parse peak memory / demoparser2", r.name, 1.0, parse,
           parse ? p->parse.peak_ratio : 0);
+      if (parse) Behind(&goals, p, p->parse, Measure::kPeak);
       if (r.tables.ok) {
         Add(&goals, "CS2 tables' cost: index time over without them", r.name, 0, true,
             r.tables.wall_ratio);
@@ -191,6 +225,34 @@ std::string GoalsJson(const std::vector<Goal>& goals) {
                    g.met() ? "true" : "false");
   }
   return out + "\n]";
+}
+
+std::string GoalsMarkdown(const std::vector<Goal>& goals, const RunFacts& facts) {
+  std::string out = fmt::format(
+      "<!-- Written by gem-bench --markdown; each run replaces it. Do not edit. -->\n\n"
+      "# Performance\n\n"
+      "gem-bench's last run: each goal gem holds itself to (tools/bench/goals.h), "
+      "its line, this run's figure, and the figures behind a ratio, gem's and the "
+      "peer's, measured side by side (whole processes, alternating, medians of the "
+      "ratios within pairs). The machine's speed drifts between hours: read the "
+      "ratios, not the seconds. Synthetic replays are gem-synth's, seed 1 "
+      "([tools.md](tools.md)).\n\n"
+      "Run on {} at commit {}, on {}:\n\n    {}\n\n"
+      "| measure | replay | line | figure | gem | peer | |\n"
+      "|---|---|---|---|---|---|---|\n",
+      facts.date, facts.commit, facts.machine, facts.command);
+  for (const Goal& g : goals) {
+    const std::string line =
+        g.has_target ? fmt::format("{}{:g}", g.at_most ? "<= " : ">= ", g.target) : "";
+    const std::string figure = !g.measured      ? "not measured"
+                               : g.value >= 100 ? fmt::format("{:.0f}", g.value)
+                               : g.value >= 10  ? fmt::format("{:.1f}", g.value)
+                                                : fmt::format("{:.2f}", g.value);
+    const char* verdict = !g.measured || !g.has_target ? "" : g.met() ? "met" : "**not met**";
+    fmt::format_to(std::back_inserter(out), "| {} | {} | {} | {} | {} | {} | {} |\n", g.what,
+                   g.replay, line, figure, g.gem_figure, g.peer_figure, verdict);
+  }
+  return out;
 }
 
 }  // namespace gem::bench

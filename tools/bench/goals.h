@@ -48,6 +48,9 @@ struct Goal {
   bool has_target = true;  // false: a figure reported beside the goals
   bool measured = false;
   double value = 0;
+  // The figures behind a ratio, for a reader: gem's ("1.94 s") and the
+  // peer's ("haste 0.95 s"); empty when the goal is no ratio to a peer.
+  std::string gem_figure, peer_figure;
   bool met() const {
     return measured && (!has_target || (at_most ? value <= target : value >= target));
   }
@@ -58,6 +61,18 @@ std::vector<Goal> Goals(const std::vector<Row>& rows);
 void PrintGoals(const std::vector<Goal>& goals);
 // The JSON document's "goals" member (without the key).
 std::string GoalsJson(const std::vector<Goal>& goals);
+
+// Where and when a run was made, for the performance page.
+struct RunFacts {
+  std::string date;     // UTC, YYYY-MM-DD
+  std::string commit;   // git's short hash of the checkout, "+ changes" when it has some
+  std::string machine;  // CPU model, cores, memory
+  std::string command;  // the command line
+};
+// docs/performance.md: the goals as one Markdown table (the measure, its
+// replay, its line, gem's figure, the peer's, met or not) under the run's
+// date, commit and machine. Each run replaces the page.
+std::string GoalsMarkdown(const std::vector<Goal>& goals, const RunFacts& facts);
 
 }  // namespace gem::bench
 

@@ -9,11 +9,21 @@ area; the items column is, at the clock's tick, each hero's inventory as of
 its last change by then; the ward map draws the wards its range holds. On
 CS2's map at chosen ticks: a smoke's area and the seconds it has left, a
 grenade in flight with its whole path, the bomb's timer and the round's
-clock, against the rounds, grenades, paths and bomb rows."""
+clock, against the rounds, grenades, paths and bomb rows.
+
+The names a reader sees (issue 49), on the page and in each report, read
+off the page's text: Dota's heroes, items, abilities and talents against
+OpenDota's dotaconstants JSON as this test reads it (not through gemview),
+no `special_bonus_` text anywhere on the page or the map; the skill grids,
+the item timings and each teamfight's players against SQL here; Deadlock's
+heroes (its heroes table, else deadlock_names.json) and items; CS2's
+weapons (cs2_weapons.json) in the players' table and the kill feed.
+gem-names' table and docs/names.md's queries over it: the same names."""
 import json
 import math
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import unittest
@@ -28,6 +38,91 @@ VIEW = os.path.join(CHECKOUT, "tools", "view")
 SHOTS = os.environ.get("GEM_VIEW_SHOTS")
 CS2 = "cs2_demofilenet_14155_de_dust2"
 DEADLOCK = "deadlock_demofilenet_hltv_10423_dl_midtown"
+DOTACONSTANTS = os.path.join(VIEW, "node_modules", "dotaconstants", "build")
+
+
+def _json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dota_names():
+    """{kind: {internal name: dname}} as dotaconstants' JSON has them, read
+    here: heroes.json's name -> localized_name, items.json's key (the index
+    spells it with item_) -> dname, abilities.json's key -> dname."""
+    return {
+        "hero": {h["name"]: h["localized_name"]
+                 for h in _json(os.path.join(DOTACONSTANTS, "heroes.json")).values()},
+        "item": {"item_" + k: v["dname"] for k, v in
+                 _json(os.path.join(DOTACONSTANTS, "items.json")).items() if v.get("dname")},
+        "ability": {k: v["dname"] for k, v in
+                    _json(os.path.join(DOTACONSTANTS, "abilities.json")).items()
+                    if v.get("dname")},
+    }
+
+
+def check_name(test, shown, name, table):
+    """`shown` is how a reader should see `name`, by `table` (internal ->
+    the source's name): the source's name as it is; for a talent whose name
+    holds placeholders ("+{s:bonus_x}% Gush Slow"), every word of it outside
+    them in order, and no brace; a name the source lacks as it is, but a
+    talent's never as `special_bonus_`."""
+    test.assertTrue(shown, name)
+    test.assertNotIn("special_bonus_", shown, name)
+    source = table.get(name)
+    if source is None:
+        if not name.startswith("special_bonus_"):
+            test.assertEqual(shown, name)
+        return
+    if "{" not in source and "\\" not in source:
+        # (Spaces as a page shows them: runs of them one, none at the ends.)
+        test.assertEqual(shown, " ".join(source.split()), name)
+        return
+    test.assertNotIn("{", shown, name)
+    words = [w for w in re.findall(r"[A-Za-z][\w'&-]*", re.sub(r"\{[^}]*\}", " ", source))
+             if len(w) > 1 and w != "n"]
+    at = 0
+    for w in words:
+        found = shown.find(w, at)
+        test.assertGreaterEqual(found, 0, "%r: %r lacks %r" % (name, shown, w))
+        at = found + len(w)
+
+
+def clock_text(s):
+    """core.js's clockText: m:ss of a game time (JavaScript's Math.round)."""
+    whole = abs(math.floor(s + 0.5))
+    return "%s%d:%02d" % ("-" if s < 0 else "", whole // 60, whole % 60)
+
+
+def js_text(v):
+    """A number as JavaScript writes it into the page."""
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)
+
+
+def skill_grid(points):
+    """The grid the page should draw of a hero's points ([ability, level]
+    in the order spent): its width (30 levels, or more points) and each
+    ability's row (in the order of its first point): the ability's level
+    after the k-th point in column k, empty elsewhere."""
+    width = max(30, len(points))
+    order, marks = [], {}
+    for k, (ability, level) in enumerate(points, 1):
+        if ability not in marks:
+            order.append(ability)
+            marks[ability] = {}
+        marks[ability][k] = level
+    return width, [(a, [js_text(marks[a].get(c, "")) for c in range(1, width + 1)])
+                   for a in order]
+
+
+def no_internal_talents(test, out):
+    """No `special_bonus_` text anywhere a reader sees: the map's side, the
+    match page, the page at its last tick."""
+    for key in ("map_text", "dom", "dom_last"):
+        text = out[key] if key == "map_text" else (out.get(key) or {}).get("text", "")
+        test.assertNotIn("special_bonus_", text, key)
 
 
 def need_browser(test):
@@ -139,6 +234,34 @@ def report(test, path, label):
     return "file://" + out
 
 
+def cs2_index(test):
+    """The 6-round gem-synth CS2 match, indexed once."""
+    fixture = replay_path(CS2)
+    if not os.path.exists(fixture):
+        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (CS2, FIXTURES))
+    stem = os.path.join(TMP, "page-cs2")
+    if not os.path.exists(stem + ".db"):
+        subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7",
+                        "--quiet", stem + ".dem"], check=True)
+        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
+                       check=True)
+    return stem + ".db"
+
+
+def deadlock_index(test):
+    """The 4-minute gem-synth Deadlock match, indexed once."""
+    fixture = replay_path(DEADLOCK)
+    if not os.path.exists(fixture):
+        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (DEADLOCK, FIXTURES))
+    stem = os.path.join(TMP, "page-deadlock")
+    if not os.path.exists(stem + ".db"):
+        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "4", "--seed", "5",
+                        "--troopers", "2", "--quiet", stem + ".dem"], check=True)
+        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
+                       check=True)
+    return stem + ".db"
+
+
 class DotaPage(unittest.TestCase):
     def path(self):
         need_browser(self)
@@ -209,9 +332,10 @@ class DotaPage(unittest.TestCase):
         fights = con.execute("SELECT id, deaths FROM teamfights ORDER BY id").fetchall()
         self.assertEqual([(f["id"], f["deaths"]) for f in page["fights"]], fights)
         for f in page["fights"]:
-            self.assertEqual(f["players"], {str(s): [g, d, x] for s, g, d, x in con.execute(
-                "SELECT slot, damage, deaths, gold_delta FROM teamfight_players WHERE id = ? "
-                "AND (damage <> 0 OR deaths <> 0 OR gold_delta <> 0)", (f["id"],))})
+            self.assertEqual(f["players"], {str(r[0]): list(r[1:]) for r in con.execute(
+                "SELECT slot, deaths, damage, healing, gold_delta, xp_delta FROM "
+                "teamfight_players WHERE id = ? AND (deaths <> 0 OR damage <> 0 OR "
+                "healing <> 0)", (f["id"],))})
             for team in (2, 3):
                 self.assertEqual(f["gold"][str(team)], con.execute(
                     "SELECT total(gold_delta) FROM teamfight_players t JOIN players p USING "
@@ -240,6 +364,7 @@ class DotaPage(unittest.TestCase):
         self.assertGreater(wards, 0)
         check_heatmaps(self, con, out, "dota2")
         self.assertEqual(set(out["heatmaps"]), {"positions", "deaths", "wards", "all_positions"})
+        self.check_names(out, con, builds)
         # The first teamfight, chosen: the map at its start, its area drawn.
         first = con.execute("SELECT id, start_tick, x, y FROM teamfights ORDER BY id").fetchone()
         self.assertEqual(out["fight"]["tick"], first[1])
@@ -248,19 +373,79 @@ class DotaPage(unittest.TestCase):
         self.assertAlmostEqual(out["fight"]["fight"]["x"], first[2], places=3)
 
 
+    def check_names(self, out, con, builds):
+        """What a reader sees of heroes, items, abilities and talents: the
+        names dotaconstants gives (read here), the skill grids, the item
+        timings and each fight's players against SQL."""
+        names = dota_names()
+        dom, last = out["dom"], out["dom_last"]
+        no_internal_talents(self, out)
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        teams = dict(con.execute("SELECT slot, team FROM players"))
+        draft = con.execute("SELECT is_pick, hero FROM draft ORDER BY ord").fetchall()
+        self.assertEqual(len(dom["draft"]), len(draft))
+        for shown, (is_pick, hero) in zip(dom["draft"], draft):
+            verb, _, name = shown.partition(" ")
+            self.assertEqual(verb, "pick" if is_pick else "ban")
+            check_name(self, name, hero, names["hero"])
+        self.assertEqual(set(dom["players"]), {str(s) for s in heroes})
+        for slot, hero in heroes.items():
+            check_name(self, dom["players"][str(slot)][0], hero, names["hero"])
+        # The items column at the last tick: the held items' names.
+        for slot, held in out["items_last"]["held"].items():
+            self.assertEqual(last["players"][slot][-1], ", ".join(
+                names["item"].get(i, i) for i in held), slot)
+        self.assertTrue(any(out["items_last"]["held"].values()))
+        # The skill grids: a row per ability, a column per level.
+        talents = 0
+        for slot, hero in heroes.items():
+            grid = dom["grids"][str(slot)]
+            width, rows = skill_grid(builds.get(str(slot), []))
+            check_name(self, grid["head"][0], hero, names["hero"])
+            self.assertEqual(grid["head"][1:], [str(i) for i in range(1, width + 1)])
+            self.assertEqual(len(grid["rows"]), len(rows), slot)
+            for shown, (ability, marks) in zip(grid["rows"], rows):
+                check_name(self, shown[0], ability, names["ability"])
+                self.assertEqual(shown[1:], marks, (slot, ability))
+                talents += ability.startswith("special_bonus_")
+        self.assertGreater(talents, 5, "the grids show talents")
+        # The item timings: every purchase of each hero at its game time.
+        buys = {}
+        for slot, game_time, item in con.execute(
+                "SELECT slot, game_time, item FROM purchases WHERE item IS NOT NULL "
+                "ORDER BY slot, tick, id"):
+            buys.setdefault(slot, []).append((clock_text(game_time), item))
+        self.assertTrue(buys)
+        for slot, hero in heroes.items():
+            row = dom["times"][str(slot)]
+            check_name(self, row["hero"], hero, names["hero"])
+            self.assertEqual(len(row["buys"]), len(buys.get(slot, [])), slot)
+            for shown, (clock, item) in zip(row["buys"], buys.get(slot, [])):
+                at, _, name = shown.partition(" ")
+                self.assertEqual(at, clock, (slot, item))
+                check_name(self, name, item, names["item"])
+        # Each teamfight's players: who had a death, damage or healing in
+        # it, Radiant's first, with their hero, deaths, damage, healing,
+        # gold and XP.
+        fought = {}
+        for row in con.execute("SELECT id, slot, deaths, damage, healing, gold_delta, "
+                               "xp_delta FROM teamfight_players WHERE deaths <> 0 OR "
+                               "damage <> 0 OR healing <> 0"):
+            fought.setdefault(row[0], []).append(row[1:])
+        self.assertEqual([f["id"] for f in dom["fights"]],
+                         [i for (i,) in con.execute("SELECT id FROM teamfights ORDER BY id")])
+        for f in dom["fights"]:
+            want = sorted(fought.get(f["id"], []), key=lambda r: (teams[r[0]], r[0]))
+            self.assertEqual([p[0] for p in f["players"]], [r[0] for r in want], f["id"])
+            for shown, row in zip(f["players"], want):
+                check_name(self, shown[1], heroes[row[0]], names["hero"])
+                self.assertEqual(shown[2:], [js_text(v) for v in row[1:]], f["id"])
+
+
 class Cs2Page(unittest.TestCase):
     def path(self):
         need_browser(self)
-        fixture = replay_path(CS2)
-        if not os.path.exists(fixture):
-            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (CS2, FIXTURES))
-        stem = os.path.join(TMP, "page-cs2")
-        if not os.path.exists(stem + ".db"):
-            subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "7",
-                            "--quiet", stem + ".dem"], check=True)
-            subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
-                           check=True)
-        return stem + ".db"
+        return cs2_index(self)
 
     def test_the_numbers_the_round_bar_and_one_round(self):
         self.check(self.path(), "cs2")
@@ -343,20 +528,55 @@ class Cs2Page(unittest.TestCase):
                     "SELECT slot, kills, deaths, assists, damage, kast FROM player_rounds "
                     "WHERE round = 2")}
         self.assertEqual(out["round_view"]["players"], want)
+        self.check_weapons(out, con)
+
+    def check_weapons(self, out, con):
+        """The players' kills by weapon and the kill feed, by the weapons'
+        names (cs2_weapons.json, read here)."""
+        no_internal_talents(self, out)
+        table = _json(os.path.join(VIEW, "cs2_weapons.json"))["weapons"]
+
+        def name(w):
+            return table.get(w[len("weapon_"):] if w.startswith("weapon_") else w, w)
+
+        want = {}
+        for slot, weapon, n in con.execute(
+                "SELECT killer, weapon, count(*) AS n FROM enemy_kills WHERE killer IS NOT "
+                "NULL AND weapon IS NOT NULL GROUP BY killer, weapon ORDER BY killer, n DESC, "
+                "weapon"):
+            want.setdefault(slot, []).append((weapon, n))
+        self.assertTrue(want)
+        self.assertEqual(set(out["dom"]["players"]), set(out["page"]["players"]))
+        for slot, cells in out["dom"]["players"].items():
+            kills = want.get(int(slot), [])
+            self.assertEqual(cells[-1], ", ".join("%s %d" % (name(w), n) for w, n in kills), slot)
+            self.assertEqual(out["page"]["players"][slot]["weapons"], [list(k) for k in kills])
+        # The kill feed at the last tick: its last 15 kills, each with its
+        # weapon's name, none with the event's.
+        feed = [w for (w,) in con.execute("SELECT weapon FROM kills ORDER BY tick, id")][-15:]
+        self.assertTrue([w for w in feed if w])
+        for w in {w for w in feed if w}:
+            self.assertIn("(%s)" % name(w), out["map_text"])
+            if name(w) != w:
+                self.assertNotIn("(%s)" % w, out["map_text"])
 
 
 class DeadlockPage(unittest.TestCase):
-    def test_the_players_and_the_souls_advantage(self):
+    def path(self):
         need_browser(self)
-        fixture = replay_path(DEADLOCK)
-        if not os.path.exists(fixture):
-            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (DEADLOCK, FIXTURES))
-        stem = os.path.join(TMP, "page-deadlock")
-        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "4", "--seed", "5",
-                        "--troopers", "2", "--quiet", stem + ".dem"], check=True)
-        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"], check=True)
-        out = run_page(self, stem + ".db", "deadlock")
-        con = connect(stem + ".db")
+        return deadlock_index(self)
+
+    def test_the_players_and_the_souls_advantage(self):
+        path = self.path()
+        self.check(run_page(self, path, "deadlock"), connect(path))
+
+    def test_the_report_offline_shows_the_same(self):
+        path = self.path()
+        out = run_page(self, report(self, path, "deadlock"), "deadlock-report")
+        self.assertEqual(out["requests"], [])
+        self.check(out, connect(path))
+
+    def check(self, out, con):
         for labels in out["clock"].values():
             check_clock(self, labels)
         page = out["page"]
@@ -374,6 +594,150 @@ class DeadlockPage(unittest.TestCase):
         self.assertEqual(page.get("objectives", []), [list(r) for r in con.execute(
             "SELECT destroyed_tick, team FROM objectives WHERE destroyed_tick IS NOT NULL "
             "ORDER BY destroyed_tick, entity")])
+        self.check_names(out, con)
+
+    def check_names(self, out, con):
+        """Heroes by the index's own heroes table, else deadlock_names.json
+        (read here); the items held at the page's tick (the inventory's
+        rows replayed here) by the file's names."""
+        no_internal_talents(self, out)
+        local = _json(os.path.join(VIEW, "deadlock_names.json"))
+        engine = dict(con.execute("SELECT internal_name, name FROM heroes WHERE internal_name "
+                                  "IS NOT NULL AND name IS NOT NULL"))
+        players = dict(con.execute("SELECT slot, hero FROM players"))
+        self.assertEqual(set(out["dom"]["players"]), {str(s) for s in players})
+        for slot, hero in players.items():
+            want = engine.get(hero) or local["heroes"].get(hero) or hero
+            self.assertEqual(out["dom"]["players"][str(slot)][0], want, slot)
+            self.assertNotEqual(want, hero, "a fixture's hero is named")
+        items = out["page"]["items"]
+        held = {}
+        for slot, position, item in con.execute("SELECT slot, position, item FROM inventory "
+                                                "WHERE tick <= ? ORDER BY tick, id",
+                                                (items["tick"],)):
+            held.setdefault(slot, {})[position] = item
+        want = {str(s): [i for _, i in sorted(held.get(s, {}).items()) if i is not None]
+                for s in players}
+        self.assertEqual(items["held"], want)
+        self.assertTrue(any(want.values()))
+        for slot, list_ in want.items():
+            self.assertEqual(out["dom"]["players"][slot][-1], ", ".join(
+                local["items"].get(i, i) for i in list_), slot)
+
+
+class NamesTable(unittest.TestCase):
+    """gem-names' table, and docs/names.md's queries over it: the names the
+    test reads from dotaconstants, cs2_weapons.json and deadlock_names.json,
+    joined to an index's own spellings."""
+
+    def write(self):
+        if not os.path.isfile(os.path.join(DOTACONSTANTS, "heroes.json")):
+            self.skipTest("SKIPPED: tools/view/node_modules is missing (tools/setup.sh runs "
+                          "npm ci)")
+        out = os.path.join(TMP, "names.db")
+        run = subprocess.run(["/usr/bin/python3", os.path.join(VIEW, "gem-names"), out],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        return out
+
+    def docs_queries(self, game):
+        """docs/names.md's SQL blocks for `game` (their first line names it)."""
+        with open(os.path.join(CHECKOUT, "docs", "names.md"), encoding="utf-8") as f:
+            blocks = re.findall(r"```sql\n(.*?)```", f.read(), re.S)
+        found = [b for b in blocks if b.startswith("-- %s:" % game)]
+        self.assertTrue(found, game)
+        return found
+
+    def run_docs(self, index, names_db, block):
+        """The block's statements on the index, its ATTACH pointed at
+        names_db: the last statement's rows."""
+        con = connect(index)
+        statements = [t for t in block.split(";\n") if t.strip()]
+        for t in statements[:-1]:
+            con.execute(t.replace("'names.db'", "'%s'" % names_db))
+        return con.execute(statements[-1]).fetchall()
+
+    def test_the_table(self):
+        out = self.write()
+        con = sqlite3.connect(out)
+        sql = con.execute("SELECT sql FROM sqlite_schema WHERE name = 'names'").fetchone()[0]
+        self.assertIn("PRIMARY KEY (game, kind, name)", sql)
+        rows = {(g, k, n): d for g, k, n, d in con.execute("SELECT * FROM names")}
+        self.assertTrue(all(d for d in rows.values()), "no blank")
+        names = dota_names()
+        for kind in ("hero", "item", "ability"):
+            for name, source in names[kind].items():
+                if "{" not in source and "\\" not in source:
+                    self.assertEqual(rows[("dota2", kind, name)], " ".join(source.split()))
+        for (game, kind, name), shown in rows.items():
+            self.assertNotIn("special_bonus_", shown)
+            if game == "dota2":
+                check_name(self, shown, name, names[kind])
+        weapons = _json(os.path.join(VIEW, "cs2_weapons.json"))["weapons"]
+        self.assertEqual({n: d for (g, k, n), d in rows.items() if g == "cs2"}, weapons)
+        local = _json(os.path.join(VIEW, "deadlock_names.json"))
+        for kind, key in (("hero", "heroes"), ("item", "items")):
+            self.assertEqual({n: d for (g, k, n), d in rows.items()
+                              if g == "deadlock" and k == kind}, local[key])
+        # Written again: the table replaced, not doubled.
+        self.assertEqual(self.write(), out)
+        self.assertEqual(sqlite3.connect(out).execute("SELECT count(*) FROM names")
+                         .fetchone()[0], len(rows))
+
+    def test_refuses_a_gem_index(self):
+        path = synthetic_index(12, 11)
+        if path is None:
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        run = subprocess.run(["/usr/bin/python3", os.path.join(VIEW, "gem-names"), path],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 64, run.stderr)
+        self.assertIsNone(connect(path).execute(
+            "SELECT name FROM sqlite_schema WHERE name = 'names'").fetchone())
+
+    def test_the_docs_queries_on_dota(self):
+        path = synthetic_index(12, 11)
+        if path is None:
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
+        out, names, con = self.write(), dota_names(), connect(path)
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        purchases, points = self.docs_queries("Dota 2")
+        rows = self.run_docs(path, out, purchases)
+        want = con.execute("SELECT slot, game_time, item FROM purchases ORDER BY slot, tick, "
+                           "id").fetchall()
+        self.assertEqual(len(rows), len(want))
+        self.assertTrue(rows)
+        for (slot, hero, game_time, item), w in zip(rows, want):
+            self.assertEqual((slot, game_time), w[:2])
+            check_name(self, hero, heroes[slot], names["hero"])
+            check_name(self, item, w[2], names["item"])
+        rows = self.run_docs(path, out, points)
+        talents = 0
+        for slot, game_time, ability, level in rows:
+            self.assertNotIn("special_bonus_", ability)
+            talents += ability.startswith("+") or ability.startswith("-")
+        self.assertGreater(len(rows), 20)
+        self.assertGreater(talents, 0)
+
+    def test_the_docs_queries_on_cs2_and_deadlock(self):
+        out = self.write()
+        weapons = _json(os.path.join(VIEW, "cs2_weapons.json"))["weapons"]
+        path = cs2_index(self)
+        (block,) = self.docs_queries("CS2")
+        rows = self.run_docs(path, out, block)
+        want = connect(path).execute(
+            "SELECT killer, weapon, count(*) AS n FROM enemy_kills WHERE killer IS NOT NULL "
+            "GROUP BY killer, weapon ORDER BY killer, n DESC").fetchall()
+        self.assertEqual(sorted(rows), sorted((s, weapons.get(w, w), n) for s, w, n in want))
+        self.assertTrue(rows)
+        path = deadlock_index(self)
+        (block,) = self.docs_queries("Deadlock")
+        local = _json(os.path.join(VIEW, "deadlock_names.json"))
+        for slot, hero, item in self.run_docs(path, out, block):
+            internal = connect(path).execute("SELECT hero FROM players WHERE slot = ?",
+                                             (slot,)).fetchone()[0]
+            self.assertEqual(hero, local["heroes"].get(internal, internal))
+            self.assertTrue(item is None or item in local["items"].values() or
+                            not item.startswith("upgrade_"), item)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ TOOLS = [
     ("gem-index", "indexer/gem-index", "bin", []),
     ("gem-dump", "tools/gem-dump", "bin", []),
     ("gem-view", "tools/view/gem-view", "src", []),
+    ("gem-names", "tools/view/gem-names", "src", []),
     ("gem-corpus", "tools/corpus/gem-corpus", "src", []),
     ("gem-corpus index", "tools/corpus/gem-corpus", "src", ["index"]),
     ("gem-corpus query", "tools/corpus/gem-corpus", "src", ["query"]),

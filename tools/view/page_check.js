@@ -4,8 +4,10 @@
 // charts' clock labels, and what its controls did: the M key shows it, a
 // click on a CS2 round seeks the map to the round's start, a click on a
 // Dota teamfight seeks to it and draws its area, the clock moves the items
-// column, the ward map's range narrows what it draws. The caller
-// (tests/view_page_test.py) compares it with SQL.
+// column, the ward map's range narrows what it draws; and the text the page
+// shows (`dom`: its tables' cells as read off the page, and all its visible
+// text, over the map and over the match page), for the names a reader sees.
+// The caller (tests/view_page_test.py) compares it with SQL.
 //
 //   node page_check.js URL SCREENSHOT.png [TICKS_JSON]
 //
@@ -13,6 +15,34 @@
 // grenades, areas and bomb as the map drew them.
 "use strict";
 const { launch } = require("./chromium.js");
+
+// What the match page shows, as text read off its tables: the players'
+// rows, the draft, Dota's skill grids, item timings and each teamfight's
+// players, by slot (the rows' data-slot).
+function pageDom() {
+  const text = (el) => el.textContent.trim();
+  const cellsOf = (tr) => [...tr.children].map(text);
+  const bySlot = (sel) => Object.fromEntries([...document.querySelectorAll(sel)]
+    .map((tr) => [tr.dataset.slot, cellsOf(tr)]));
+  const grids = {};
+  for (const t of document.querySelectorAll("#page table.skills")) {
+    const [head, ...rows] = [...t.querySelectorAll("tr")].map(cellsOf);
+    grids[t.dataset.slot] = { head, rows };
+  }
+  const times = {};
+  for (const tr of document.querySelectorAll("#itemtimes tr[data-slot]")) {
+    times[tr.dataset.slot] = { hero: text(tr.children[0]),
+      buys: [...tr.querySelectorAll(".buy")].map(text) };
+  }
+  // Each fight's players in the order shown: [slot, ...cells].
+  const fights = [...document.querySelectorAll("#fights tr[data-fight]")].map((tr) => ({
+    id: Number(tr.dataset.fight),
+    players: [...tr.querySelectorAll("table.mini tr[data-slot]")]
+      .map((r) => [Number(r.dataset.slot), ...cellsOf(r)]) }));
+  return { players: bySlot("#players tr[data-slot]"), grids, times, fights,
+    draft: [...document.querySelectorAll("#page .draft li")].map(text),
+    text: document.body.innerText };
+}
 
 async function main() {
   const [url, shot, ticksJson] = process.argv.slice(2);
@@ -100,10 +130,19 @@ async function main() {
       out.timings.frame_ms = await page.evaluate(() => performance.getEntriesByType("resource")
         .filter((e) => e.name.includes("/frame?")).map((e) => e.responseEnd - e.startTime));
     }
+    // The map's visible text (the side panel, the kill feed) at the last
+    // tick, before the page.
+    const end = await page.evaluate(() => Number(document.getElementById("scrub").max));
+    const before = await page.evaluate(() => window.gemView.frames);
+    await page.evaluate((t) => window.gemView.seek(t), end);
+    await page.waitForFunction((k) => window.gemView.frames > k, before, { timeout: 30000 });
+    out.map_text = await page.evaluate(() => document.body.innerText);
+    out.map_tick = await page.evaluate(() => window.gemView.tick);
     await page.keyboard.press("m");
     await page.waitForFunction(() => window.gemView.pageShown, null, { timeout: 30000 });
     out.timings.page_ms = await page.evaluate(() => window.gemView.pageMs);
     out.page = await page.evaluate(() => window.gemView.page);
+    out.dom = await page.evaluate(pageDom);
     out.info = await page.evaluate(() => ({ first: Number(document.getElementById("scrub").min),
       last: Number(document.getElementById("scrub").max) }));
     if (out.page.game === "cs2" && out.page.rounds.length > 1) {
@@ -128,6 +167,7 @@ async function main() {
       await page.waitForFunction((t) => window.gemView.page.items &&
         window.gemView.page.items.tick === t, out.info.last, { timeout: 30000 });
       out.items_last = await page.evaluate(() => window.gemView.page.items);
+      out.dom_last = await page.evaluate(pageDom);
       // The ward map over its first five minutes.
       await page.fill("#wardto", "5");
       await page.dispatchEvent("#wardto", "change");

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from . import export
+from . import export, names
 from .server import SCRIPTS, Server
 from .source import IndexError_
 from .source import open_source
@@ -48,6 +48,11 @@ def main(argv=None):
     except (ValueError, OSError) as e:
         print("gem-view: %s" % e, file=sys.stderr)
         return 66
+    missing = names.shared().missing
+    if missing:
+        print("gem-view: display names not installed: %s (tools/setup.sh runs npm ci in "
+              "tools/view); names read as the index spells them" % ", ".join(missing),
+              file=sys.stderr)
     if args.export:
         return export_report(matches, args.export)
     for m in matches.values():

@@ -13,15 +13,19 @@ the lane, role and laning at 10:00, actions per minute; the Radiant's
 gold and XP advantage at every timeline sample (team 2's net worth and XP
 less team 3's); the objectives and teamfights marked on it; the
 teamfights with each player's share; wards, runes, buybacks; every change
-of the heroes' item slots (the page replays them to the clock) and the
-skill build.
+of the heroes' item slots (the page replays them to the clock), every
+purchase (the item timings) and the skill build.
 
 CS2: the rounds (winner, reason, score, bomb); each side's buy per round;
 player_stats; each player's round (player_rounds and utility) for the
-page's one-round view.
+page's one-round view; each player's kills of enemies by weapon.
 
-Deadlock: the players' scoreboard at the end and the souls advantage; the
-objectives, mid boss and urn events (the map's side panel has these too)."""
+Deadlock: the players' heroes and scoreboard at the end and the souls
+advantage; every change of their item slots; the objectives, mid boss and
+urn events (the map's side panel has these too).
+
+Names stay internal here: the facts carry their display names
+(match_names.py), which the page reads."""
 
 from . import kinds
 
@@ -102,6 +106,8 @@ def dota(match):
                             "id", ["buybacks"])
     out["items"] = _rows(match, "SELECT tick, slot, position, item FROM inventory "
                          "WHERE position <= 5 ORDER BY tick, id", ["inventory"])
+    out["purchases"] = _rows(match, "SELECT tick, game_time, slot, item FROM purchases "
+                             "WHERE item IS NOT NULL ORDER BY slot, tick, id", ["purchases"])
     out["skills"] = _rows(match, """
 SELECT slot, tick, game_time, ability, level FROM (
   SELECT slot, tick, id, game_time, ability, level,
@@ -138,18 +144,24 @@ def cs2(match):
                         "ORDER BY round, team", ["buys"])
     out["players"] = _rows(match, CS2_PLAYERS, ["player_stats", "players", "economy"])
     out["player_rounds"] = _rows(match, CS2_PLAYER_ROUNDS, ["player_rounds", "utility"])
+    out["weapon_kills"] = _rows(match, "SELECT killer AS slot, weapon, count(*) AS kills "
+                                "FROM enemy_kills WHERE killer IS NOT NULL AND weapon IS NOT "
+                                "NULL GROUP BY killer, weapon ORDER BY killer, kills DESC, weapon",
+                                ["enemy_kills"])
     return out
 
 
 def deadlock(match):
     out = {"game": "deadlock"}
     out["players"] = _rows(match, """
-SELECT p.slot, p.name, p.team, l.kills, l.deaths, l.assists, l.souls
+SELECT p.slot, p.name, p.team, p.hero, l.kills, l.deaths, l.assists, l.souls
 FROM players p LEFT JOIN timeline l ON l.slot = p.slot
   AND l.tick = (SELECT max(u.tick) FROM timeline u WHERE u.slot = p.slot)
 ORDER BY p.slot""", ["players", "timeline"])
     if "timeline" in match.tables and "souls" in match.facts.get("timeline_columns", []):
         out["advantage"] = _advantage(match, ["souls"])
+    out["items"] = _rows(match, "SELECT tick, slot, position, item FROM inventory ORDER BY "
+                         "tick, id", ["inventory"])
     for table, order in kinds.EVENT_TABLES["deadlock"]:
         out[table] = _rows(match, "SELECT * FROM %s ORDER BY %s" % (table, order), [table])
     return out

@@ -20,7 +20,7 @@ from .source import IndexError_
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The page's scripts, in the order index.html loads them (one global scope).
 SCRIPTS = ["core", "map", "clock", "charts", "panels", "deadlock", "cs2_map", "heatmap",
-           "page", "page_dota",
+           "page", "page_dota_builds", "page_dota",
            "page_cs2", "page_deadlock", "main"]
 STATIC = {
     "/": ("static/index.html", "text/html; charset=utf-8"),

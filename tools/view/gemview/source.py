@@ -12,7 +12,7 @@ import time
 import queue
 import urllib.parse
 
-from . import heatmaps, kinds, pages
+from . import heatmaps, kinds, match_names, pages
 
 # A frame names at most this many units (SQLite takes 32,766 parameters).
 MAX_UNITS = 20000
@@ -174,6 +174,8 @@ class Match:
             live_at_end=[t for t in (meta.get("live_at_end") or "").split(",") if t]
             if live else [])
         self.facts["heatmaps"] = heatmaps.available(self)
+        # Display names for what its tables name (match_names.py).
+        self.facts["names"] = match_names.of_match(self.query, tables, game)
 
     def _bounds(self, tables):
         """Where the timeline's players went (the page widens it to the

@@ -82,6 +82,14 @@ function union(a, b) {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 }
 
+// The name a player reads for an internal one (a hero, item, ability or
+// weapon): the match's facts carry them (gemview/match_names.py); a name
+// they lack reads as it is, never blank.
+function nameOf(kind, name) {
+  if (name === null || name === undefined) return "";
+  return ((info && info.names || {})[kind] || {})[name] || String(name);
+}
+
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
 }

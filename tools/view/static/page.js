@@ -37,6 +37,27 @@ function pageTick(t) {
   if (game && game.tick) game.tick(t);
 }
 
+// The items each player holds at tick t, written into the page's
+// `.items` spans by their names: the inventory's rows ({tick, slot,
+// position, item}, in tick order) replayed to t, each position's last
+// change by then. G.page.items holds them, internal, for the tests.
+function showHeldItems(rows, t) {
+  const held = {};
+  for (const x of rows) {
+    if (x.tick > t) break;
+    (held[x.slot] = held[x.slot] || {})[x.position] = x.item;
+  }
+  const at = {};
+  document.querySelectorAll("#page .items").forEach((span) => {
+    const slot = Number(span.dataset.slot);
+    const items = Object.entries(held[slot] || {}).sort((a, b) => a[0] - b[0])
+      .map(([, i]) => i).filter(Boolean);
+    at[slot] = items;
+    span.textContent = items.map((i) => nameOf("item", i)).join(", ");
+  });
+  if (G.page) G.page.items = { tick: t, held: at };
+}
+
 // HTML helpers.
 function table(headers, rows, attrs = "") {
   return `<table class="grid" ${attrs}><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}` +

@@ -1,7 +1,8 @@
 // gem-view: CS2's match page (HLTV-style): the round history (each round's
 // winner, a glyph of how it was won and the score after it; a click seeks
 // the map to the round's start), each side's economy and buy per round,
-// and the players' figures over the match or one round.
+// and the players' figures over the match (with their kills by weapon, by
+// the weapons' names: nameOf) or one round.
 "use strict";
 
 // How a round was won, as the rounds table names it, and the glyph drawn
@@ -79,6 +80,11 @@ PAGES.cs2 = {
             esc(by[r][2]?.buy_type ?? ""), by[r][3]?.equipment_value ?? "",
             esc(by[r][3]?.buy_type ?? "")])));
     }
+    // Each player's kills of enemies by weapon, by the weapons' names.
+    this.weapons = {};
+    for (const w of d.weapon_kills || []) {
+      (this.weapons[w.slot] = this.weapons[w.slot] || []).push([w.weapon, w.kills]);
+    }
     if (d.players) {
       const s = section(host, "Players");
       s.innerHTML += `<label>over <select id="cs2round"><option value="">the match</option>` +
@@ -103,19 +109,22 @@ PAGES.cs2 = {
       }
       rows = d.players.map((p) => {
         const k = kda[p.slot] || [0, 0, 0];
+        const weapons = this.weapons[p.slot] || [];
         out[p.slot] = { kda: k, kpr: p.kpr, adr: p.adr, kast: p.kast, hs: p.hs_pct,
           rating: p.rating, opening: [p.opening_kills, p.opening_deaths],
-          clutches: [p.clutches_won, p.clutches] };
+          clutches: [p.clutches_won, p.clutches], weapons };
         return cells([esc(p.name || "slot " + p.slot), k.join("/"), num(p.kpr, 2), num(p.adr, 1),
           num(p.kast, 1),
           num(p.hs_pct, 1), num(p.rating, 2), `${p.opening_kills}/${p.opening_deaths}`,
           `${p.trade_kills}/${p.traded_deaths}`, `${p.clutches_won}/${p.clutches}`,
-          p.utility_damage, p.flash_assists, p.enemies_flashed], `color:${teamColor(p.team)}`);
+          p.utility_damage, p.flash_assists, p.enemies_flashed,
+          `<span class="weapons">${weapons.map(([w, n]) => `${esc(nameOf("weapon", w))} ${n}`)
+            .join(", ")}</span>`], `color:${teamColor(p.team)}`, `data-slot="${p.slot}"`);
       });
       $("cs2players").innerHTML = table(["player", "K/D/A", "KPR", "ADR", "KAST %", "HS %",
         "rating 1.0",
         "opening K/D", "trades K/traded", "clutches won/played", "utility damage",
-        "flash assists", "enemies flashed"], rows);
+        "flash assists", "enemies flashed", "kills by weapon"], rows, 'id="players"');
     } else {
       rows = (d.player_rounds || []).filter((r) => r.round === Number(round)).map((r) => {
         out[r.slot] = { kills: r.kills, deaths: r.deaths, assists: r.assists, damage: r.damage,

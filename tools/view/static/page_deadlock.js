@@ -1,19 +1,23 @@
 // gem-view: Deadlock's match page, as far as its tables go: the players at
-// the end, the souls advantage with the objectives and the mid boss
-// marked, the urn's events.
+// the end (their heroes and the items they hold at the clock by the names
+// players read: nameOf), the souls advantage with the objectives and the
+// mid boss marked, the urn's events.
 "use strict";
 
 PAGES.deadlock = {
   draw(host, d) {
     const shown = (G.page = { game: "deadlock", players: {} });
     if (d.players) {
-      section(host, "Players").innerHTML += table(["player", "K/D/A", "souls"],
-        d.players.map((p) => {
-          shown.players[p.slot] = { kda: [p.kills, p.deaths, p.assists], souls: p.souls };
-          return cells([esc(p.name || "slot " + p.slot), `${p.kills ?? ""}/${p.deaths ?? ""}/` +
-            `${p.assists ?? ""}`, p.souls ?? ""], `color:${teamColor(p.team)}`);
-        }));
+      section(host, "Players").innerHTML += table(["hero", "player", "K/D/A", "souls",
+        "items at the clock"], d.players.map((p) => {
+        shown.players[p.slot] = { kda: [p.kills, p.deaths, p.assists], souls: p.souls };
+        return cells([esc(nameOf("hero", p.hero)), esc(p.name || "slot " + p.slot),
+          `${p.kills ?? ""}/${p.deaths ?? ""}/${p.assists ?? ""}`, p.souls ?? "",
+          `<span class="items" data-slot="${p.slot}"></span>`], `color:${teamColor(p.team)}`,
+        `data-slot="${p.slot}"`);
+      }), 'id="players"');
     }
+    this.items = d.items || [];
     if (d.advantage && d.advantage.ticks.length) {
       const marks = [];
       for (const o of d.objectives || []) {
@@ -46,5 +50,9 @@ PAGES.deadlock = {
         `<li>${clockText(u.game_time ?? 0)} ${esc(u.event)} ${esc(playerName(u.slot))}</li>`)
         .join("")}</ul>`;
     }
+  },
+  // The items each hero holds at tick t (showHeldItems, page.js).
+  tick(t) {
+    showHeldItems(this.items, t);
   },
 };

@@ -1,15 +1,15 @@
 // gem-view: Dota's match page (OpenDota's): the draft, the players (K/D/A,
 // farm, GPM and XPM, damage and healing, lane and laning, APM, the items
-// they hold at the clock's tick, the skill build), the gold and XP
-// advantage with the objectives and fights marked, the teamfights (a click
-// seeks and draws the fight's area on the map), the ward map over a range
-// of the clock, runes and buybacks.
+// they hold at the clock's tick), the skill builds and item timings
+// (page_dota_builds.js), the gold and XP advantage with the objectives and
+// fights marked, the teamfights with a table of each one's players (a
+// click seeks and draws the fight's area on the map), the ward map over a
+// range of the clock, runes and buybacks. Heroes, items and abilities read
+// by their names (nameOf).
 "use strict";
 
 const OBJECTIVE_MARKS = { tower: "T", barracks: "B", roshan: "R", aegis: "A", ancient: "F",
   tormentor: "M", first_blood: "FB" };
-function heroShort(h) { return h ? h.replace(/^npc_dota_hero_/, "") : ""; }
-function itemShort(i) { return i ? i.replace(/^item_/, "") : ""; }
 
 PAGES.dota2 = {
   draw(host, d) {
@@ -17,7 +17,7 @@ PAGES.dota2 = {
     if (d.draft) {
       section(host, "Draft").innerHTML += `<ol class="draft">${d.draft.map((x) =>
         `<li style="color:${teamColor(x.team)}">${x.is_pick ? "pick" : "ban"} ` +
-        `${esc(heroShort(x.hero))}</li>`).join("")}</ol>`;
+        `${esc(nameOf("hero", x.hero))}</li>`).join("")}</ol>`;
       shown.draft = d.draft.map((x) => [x.team, x.is_pick, x.hero]);
     }
     if (d.players) {
@@ -30,7 +30,7 @@ PAGES.dota2 = {
           damage: p.hero_damage, healing: p.healing, apm: l.apm === undefined ? null :
             Math.floor(l.apm ?? 0) };
         shown.players[p.slot] = values;
-        return cells([esc(heroShort(p.hero)), esc(p.name || ""), values.kda.join("/"),
+        return cells([esc(nameOf("hero", p.hero)), esc(p.name || ""), values.kda.join("/"),
           `${p.last_hits ?? ""}/${p.denies ?? ""}`, p.net_worth ?? "", values.gpm, values.xpm,
           num(p.hero_damage), num(p.healing),
           esc([l.lane_name, l.role_name].filter(Boolean).join(" ") + (l.is_roaming ? " (roams)" : "")),
@@ -42,17 +42,15 @@ PAGES.dota2 = {
       });
       section(host, "Players").innerHTML += table(["hero", "player", "K/D/A", "LH/DN", "net worth",
         "GPM", "XPM", "hero damage", "healing", "lane", "LH@10 (vs opp.)", "APM",
-        "items at the clock"], rows);
+        "items at the clock"], rows, 'id="players"');
+      // The builds, as OpenDota's overview has them: the skills under the
+      // players, then what each bought when.
       if (d.skills) {
-        const bySlot = {};
-        for (const s of d.skills) (bySlot[s.slot] = bySlot[s.slot] || []).push(s);
-        shown.skills = Object.fromEntries(Object.entries(bySlot).map(([slot, list]) =>
-          [slot, list.map((s) => [s.ability, s.level])]));
-        section(host, "Skill builds").innerHTML += table(["hero", "levels in order"],
-          d.players.map((p) => cells([esc(heroShort(p.hero)), `<div class="wrap">` +
-            (bySlot[p.slot] || []).map((s) => esc(s.ability.replace(heroShort(p.hero) + "_", "")) +
-              "<sub>" + s.level + "</sub>").join(" ") + "</div>"], `color:${teamColor(p.team)}`)));
+        shown.skills = Object.fromEntries(Object.entries(skillPoints(d.skills)).map(
+          ([slot, list]) => [slot, list.map((s) => [s.ability, s.level])]));
+        shown.grids = drawSkillGrids(host, d.players, d.skills);
       }
+      if (d.purchases) shown.purchases = drawItemTimings(host, d.players, d.purchases);
     }
     if (d.advantage && d.advantage.ticks.length) {
       const marks = [];
@@ -72,25 +70,21 @@ PAGES.dota2 = {
     }
     if (d.teamfights) {
       const s = section(host, "Teamfights (a click seeks and draws its area)");
-      const heroOf = Object.fromEntries((d.players || []).map((p) => [p.slot, p.hero]));
       s.innerHTML += table(["#", "from", "to", "deaths", "Radiant gold", "Dire gold",
-        "each player: damage / deaths / gold"],
-        d.teamfights.map((f) => {
-          const gold = { 2: 0, 3: 0 };
-          for (const p of f.players) {
-            const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
-            if (team in gold) gold[team] += p.gold_delta;
-          }
-          const who = f.players.filter((p) => p.damage || p.deaths || p.gold_delta);
-          shown.fights.push({ id: f.id, deaths: f.deaths, gold, players: Object.fromEntries(
-            who.map((p) => [p.slot, [p.damage, p.deaths, p.gold_delta]])) });
-          return cells([f.id, clockText(f.start_time ?? 0), clockText(f.end_time ?? 0), f.deaths,
-            gold[2], gold[3], `<div class="wrap">` + who.map((p) => {
-              const team = ((info.players || []).find((q) => q.slot === p.slot) || {}).team;
-              return `<span style="color:${teamColor(team)}">${esc(heroShort(heroOf[p.slot]))} ` +
-                `${p.damage}/${p.deaths}/${p.gold_delta}</span>`;
-            }).join(" ") + "</div>"], "cursor:pointer", `data-fight="${f.id}"`);
-        }), 'id="fights"');
+        "who fought"], d.teamfights.map((f) => {
+        const gold = { 2: 0, 3: 0 };
+        for (const p of f.players) {
+          const team = teamOf(p.slot);
+          if (team in gold) gold[team] += p.gold_delta;
+        }
+        const fought = fighters(f);
+        shown.fights.push({ id: f.id, deaths: f.deaths, gold, players: Object.fromEntries(
+          fought.map((p) => [p.slot,
+            [p.deaths, p.damage, p.healing, p.gold_delta, p.xp_delta]])) });
+        return cells([f.id, clockText(f.start_time ?? 0), clockText(f.end_time ?? 0), f.deaths,
+          gold[2], gold[3], fightTable(fought, d.players || [])], "cursor:pointer",
+        `data-fight="${f.id}"`);
+      }), 'id="fights"');
       s.querySelectorAll("tr[data-fight]").forEach((tr) => tr.addEventListener("click", () => {
         const f = d.teamfights.find((x) => x.id === Number(tr.dataset.fight));
         selectFight(f);
@@ -109,25 +103,34 @@ PAGES.dota2 = {
     }
     this.items = d.items || [];
   },
-  // The items each hero holds at tick t (the inventory's last change of
-  // each of slots 0-5 by then).
+  // The items each hero holds at tick t (inventory positions 0-5: the only
+  // rows pages.py sends).
   tick(t) {
-    const held = {};
-    for (const x of this.items) {
-      if (x.tick > t) break;
-      (held[x.slot] = held[x.slot] || {})[x.position] = x.item;
-    }
-    const at = {};
-    document.querySelectorAll("#page .items").forEach((span) => {
-      const slot = Number(span.dataset.slot);
-      const items = Object.entries(held[slot] || {}).sort((a, b) => a[0] - b[0])
-        .map(([, i]) => i).filter(Boolean);
-      at[slot] = items;
-      span.textContent = items.map(itemShort).join(", ");
-    });
-    if (G.page) G.page.items = { tick: t, held: at };
+    showHeldItems(this.items, t);
   },
 };
+
+// A slot's team, as the facts' players have it.
+function teamOf(slot) {
+  return ((info.players || []).find((q) => q.slot === slot) || {}).team;
+}
+// Who fought in a teamfight: the players with a death, damage or healing
+// in it, Radiant's first.
+function fighters(f) {
+  return f.players.filter((p) => p.deaths || p.damage || p.healing)
+    .sort((a, b) => (teamOf(a.slot) ?? 9) - (teamOf(b.slot) ?? 9) || a.slot - b.slot);
+}
+// A fight's players as a small table: hero, deaths, damage, healing, and
+// the gold and XP they gained or lost.
+function fightTable(fought, players) {
+  const heroOf = Object.fromEntries(players.map((p) => [p.slot, p.hero]));
+  return `<table class="grid mini"><tr><th>hero</th><th>deaths</th><th>damage</th>` +
+    `<th>healing</th><th>gold</th><th>XP</th></tr>` + fought.map((p) =>
+    `<tr style="color:${teamColor(teamOf(p.slot))}" data-slot="${p.slot}">` +
+    `<td>${esc(nameOf("hero", heroOf[p.slot]))}</td><td>${p.deaths}</td><td>${p.damage}</td>` +
+    `<td>${p.healing}</td><td>${p.gold_delta}</td><td>${p.xp_delta}</td></tr>`).join("") +
+    "</table>";
+}
 
 // The fight's area: a circle about its deaths (the kills table's), drawn
 // by the map until another is chosen; the map seeks to its start.

@@ -17,8 +17,11 @@ function updateSide(t) {
     return p ? p.name : slot === null ? "world" : "slot " + slot;
   };
   const past = kills.filter((k) => k.tick <= t).slice(-15).reverse();
+  // CS2's feed names the weapon, as the game's does.
+  const weapon = (k) => (info.game === "cs2" && k.weapon ?
+    ` (${esc(nameOf("weapon", k.weapon))})` : "");
   $("feed").innerHTML = past.map((k) => `<li>${clockText(k.game_time ?? 0)} ${esc(name(k.killer))}` +
-    ` &rarr; ${esc(name(k.victim))}</li>`).join("");
+    ` &rarr; ${esc(name(k.victim))}${weapon(k)}</li>`).join("");
   $("match").innerHTML = info.game === "deadlock" ? deadlockPanel(name) : "";
 }
 

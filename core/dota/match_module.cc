@@ -17,6 +17,7 @@
 #include "core/dota/roster.h"
 #include "core/dota/tables.h"
 #include "core/dota/teamfights.h"
+#include "core/dota/timeline_columns.h"
 #include "core/dota/ward_tracker.h"
 #include "core/match/body.h"
 #include "core/match/field_codes.h"
@@ -34,49 +35,6 @@ using match::RealCell;
 
 constexpr int64_t kStatePreGame = 4;
 
-// Dota's timeline columns: the hero's fields, the team data entity's
-// (CDOTA_DataRadiant / CDOTA_DataDire: m_vecDataTeam at the player's
-// m_vecPlayerTeamData.NNNN.m_iTeamSlot) and the player resource's.
-constexpr MatchColumn kExtraColumns[] = {
-    {"mana", "REAL", "the hero's mana (m_flMana); NULL without a hero"},
-    {"max_mana", "REAL", "the hero's maximum mana (m_flMaxMana); NULL without a hero"},
-    {"level", "INTEGER", "the hero's level (m_iCurrentLevel); NULL without a hero"},
-    {"xp", "INTEGER",
-     "the XP the player has earned in all (m_iTotalEarnedXP of the team data entity, "
-     "CDOTA_DataRadiant / CDOTA_DataDire, at the player's m_iTeamSlot: OpenDota's xp_t); "
-     "NULL without that entity or field"},
-    {"gold", "INTEGER",
-     "the gold on hand: m_iReliableGold + m_iUnreliableGold of the team data entity; NULL "
-     "when either is missing"},
-    {"earned_gold", "INTEGER",
-     "the gold earned in all (m_iTotalEarnedGold of the team data entity: OpenDota's gold_t), "
-     "not the gold on hand; NULL without it"},
-    {"net_worth", "INTEGER",
-     "the player's net worth (m_iNetWorth of the team data entity); NULL without it"},
-    {"last_hits", "INTEGER",
-     "last hits (m_iLastHitCount of the team data entity: OpenDota's lh_t); NULL without it"},
-    {"denies", "INTEGER",
-     "denies (m_iDenyCount of the team data entity: OpenDota's dn_t); NULL without it"},
-    {"kills", "INTEGER",
-     "the player's kills as the game counts them (the player resource's "
-     "m_vecPlayerTeamData.NNNN.m_iKills)"},
-    {"deaths", "INTEGER",
-     "the player's deaths as the game counts them (the player resource's m_iDeaths)"},
-    {"assists", "INTEGER",
-     "the player's assists as the game counts them (the player resource's m_iAssists)"},
-    {"stuns", "REAL",
-     "the stun seconds the game credits the player with (m_fStuns of the team data entity; "
-     "OpenDota's stuns); NULL without it"},
-    {"camps_stacked", "INTEGER",
-     "the neutral camps the player has stacked, as the game counts them (m_iCampsStacked of the "
-     "team data entity); NULL without it"},
-    {"creeps_stacked", "INTEGER",
-     "the neutral creeps the player has stacked, as the game counts them (m_iCreepsStacked of "
-     "the team data entity); NULL without it"},
-    {"teamfight_participation", "REAL",
-     "the player's teamfight participation, the game's own figure (the player resource's "
-     "m_flTeamFightParticipation)"},
-};
 enum ExtraColumn : size_t {
   kMana = kTimelineCommon, kMaxMana, kLevel, kXp, kGold, kEarnedGold, kNetWorth, kLastHits,
   kDenies, kKills, kDeaths, kAssists, kStuns, kCampsStacked, kCreepsStacked, kParticipation,
@@ -143,7 +101,7 @@ class Module : public GameModule {
   const GameSchema& schema() const override { return DotaSchema(); }
   std::span<const match::UserMessageSpec> user_messages() const override { return kUserMessages; }
   std::span<const TypeRule> type_rules() const override { return kTypeRules; }
-  std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
+  std::span<const MatchColumn> extra_columns() const override { return kTimelineColumns; }
   float cell_width() const override { return 128.0f; }
 
   void Start(MatchContext& ctx) override;

@@ -61,6 +61,18 @@ bool ReadVarint32(const uint8_t* bytes, size_t size, size_t* pos, uint32_t* out)
   return true;
 }
 
+// How many bytes the frame header at `bytes` needs, from the `have` there:
+// its length when they hold its three varints, else a lower bound (one
+// more byte for the varint they end in, one for each after it).
+size_t FrameHeaderBytesNeeded(const uint8_t* bytes, size_t have) {
+  size_t pos = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    uint32_t ignored;
+    if (!ReadVarint32(bytes, have, &pos, &ignored)) return have + 3 - i;
+  }
+  return pos;
+}
+
 // A source's failure, placed at the frame it cut (the offset in the replay;
 // the message says where in the compressed file).
 Status At(const Status& failure, uint64_t frame_start) {
@@ -131,18 +143,30 @@ Status DemoStream::Next(Frame* frame, bool* end) {
   const uint64_t start = source_->position();
   const uint8_t* bytes = nullptr;
   size_t have = 0;
-  Status peeked = source_->Peek(kMaxFrameHeader, &bytes, &have);
-  if (have == 0) {
-    if (!peeked.ok()) return At(peeked, start);
-    *end = true;
-    return Status::Ok();
+  // The header's bytes are asked for as its varints need them, never
+  // more: a followed replay's last frame (a file info of a few bytes) is
+  // read as soon as its bytes are there, not after waiting for bytes past
+  // the end that may never come.
+  size_t want = 3;  // the shortest header: three one-byte varints
+  Status peeked;
+  for (;;) {
+    peeked = source_->Peek(want, &bytes, &have);
+    if (have == 0) {
+      if (!peeked.ok()) return At(peeked, start);
+      *end = true;
+      return Status::Ok();
+    }
+    const size_t needed = FrameHeaderBytesNeeded(bytes, have);
+    if (needed <= have) break;
+    if (have < want) {
+      return peeked.ok() ? Status::Truncated("the file ends inside a frame header", start)
+                         : At(peeked, start);
+    }
+    want = needed;  // at most kMaxFrameHeader: a varint stops at 5 bytes
   }
   size_t p = 0;
   uint32_t command, tick, size;
-  if (!ReadFrameHeader(bytes, have, &p, &command, &tick, &size)) {
-    return peeked.ok() ? Status::Truncated("the file ends inside a frame header", start)
-                       : At(peeked, start);
-  }
+  ReadFrameHeader(bytes, have, &p, &command, &tick, &size);  // whole: needed <= have
   if (size > kMaxFramePayload) {
     return Status::Corrupt("frame claims " + std::to_string(size) +
                                " bytes, more than any replay frame can hold",

@@ -140,6 +140,16 @@ Status Parser::Parse(const uint8_t* data, size_t size) {
   return Parse(&source);
 }
 
+namespace {
+
+// The offset of the last frame a replay's header says follows DEM_Stop:
+// its file info, which a recorder writes last (0 while it is still
+// writing). (Not the spawn groups': old Dota replays hold another number
+// there, larger than the file.)
+uint64_t LastPromisedFrame(const DemoStream& stream) { return stream.fileinfo_offset(); }
+
+}  // namespace
+
 Status Parser::Parse(ReplaySource* source) {
   DemoStream stream(source);
   GEM_RETURN_IF_ERROR(stream.Open());
@@ -202,6 +212,10 @@ Status Parser::Parse(ReplaySource* source) {
     }
     meta_.bytes_read = stream.position();
     if (consumed_) consumed_(stream.position());
+    if (saw_stop_ && !told_stopped_ && frame.offset >= LastPromisedFrame(stream)) {
+      told_stopped_ = true;
+      if (stopped_) stopped_();
+    }
     if (sink_) {
       Status health = sink_->Health();
       if (!health.ok()) {
@@ -314,7 +328,6 @@ Status Parser::ReadFrame(const Frame& frame) {
       signon_done_ = true;
       return Status::Ok();
     case kDemStop:
-      if (!saw_stop_ && stopped_) stopped_();
       saw_stop_ = true;
       return Status::Ok();
     case kDemSendTables: {

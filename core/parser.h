@@ -79,9 +79,13 @@ struct ParserOptions {
   // Called after each outer frame with the offset the replay has been read
   // to (the caller may let those bytes go: MappedFile::DropBefore).
   std::function<void(uint64_t)> consumed;
-  // Called when the replay's DEM_Stop is read: the frames that follow it
-  // (file info, spawn groups) are the last (a followed replay's reader
-  // need not wait for more after them: ReplayInput::StopFollowing).
+  // Called once the replay's DEM_Stop is read and, when its header says
+  // where its file info starts (a finished recording's does; one still
+  // being written holds 0), the frame there too: what is left are the
+  // last frames (a followed replay's reader
+  // need not wait long for them: ReplayInput::StopFollowing). Before
+  // then a followed replay waits as for any byte, so that its end does
+  // not depend on how fast the frames after DEM_Stop were written.
   std::function<void()> stopped;
   // A self-check's hooks (gem-dump verify). Each full packet after the
   // first, whose entities the parse skips, goes to `full_packet` (it may
@@ -169,6 +173,7 @@ class Parser {
   TickInfo tick_;
   bool signon_done_ = false;
   bool saw_stop_ = false;
+  bool told_stopped_ = false;  // stopped_ called
   static constexpr int kMaxFramesAfterStop = 16;
   int frames_after_stop_ = 0;
   bool have_server_info_ = false;

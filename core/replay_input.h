@@ -11,9 +11,10 @@
 //
 // A replay still being written (Follow: gem-index --follow) is streamed
 // too, and its end waits: at the end of the bytes the reading thread waits
-// for more, polling the file's size, until DEM_Stop has been read
-// (StopFollowing; then at most kAfterStopSeconds more for the frames that
-// follow it) or no byte has come for `idle_seconds`: then the replay ends
+// for more, polling the file's size, until DEM_Stop and the frames its
+// header says follow it have been read (StopFollowing, ParserOptions::
+// stopped; then at most kAfterStopSeconds more for any frame after them)
+// or no byte has come for `idle_seconds`: then the replay ends
 // where it is, a cut replay if DEM_Stop never came.
 //
 // A directory is a recorded broadcast (core/broadcast_source.h), as is a

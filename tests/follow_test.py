@@ -6,12 +6,16 @@ streamed, so its `compression` is the same and nothing differs). It ends
 at DEM_Stop, not by waiting: --idle-seconds is far longer than the
 test's time limit. A replay whose writer stops before DEM_Stop ends
 after --idle-seconds as a cut replay does: the index equals the plain
-index of the bytes written. A followed gzip stream reads the same.
-Bad options are usage errors (64)."""
+index of the bytes written. A writer that pauses after DEM_Stop, longer
+than the short wait for the frames after it, still has them read when
+the header says where they are: the end does not depend on the pace.
+A followed gzip stream reads the same. Bad options are usage errors (64)."""
 import gzip
 import os
+import struct
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -20,6 +24,7 @@ import junit  # noqa: E402
 from gemtest import (AUTO, GEM_INDEX, NEKIT, TMP, Writer,  # noqa: E402
                      assert_same_index, gem_index, replay_bytes, replay_path)
 
+DEADLOCK = "deadlock_demofilenet_hltv_10423_dl_midtown"
 # Far longer than any wait here: a run that waited this long would be
 # stopped by the test's own limit first.
 NEVER = "3600"
@@ -28,6 +33,31 @@ LIMIT = 120
 
 def index(replay, out, *options):
     return gem_index(replay, out, *options, timeout=LIMIT)
+
+
+def varint(data, at):
+    value, shift = 0, 0
+    while True:
+        b = data[at]
+        at += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, at
+
+
+def end_of_dem_stop(data):
+    """The offset just past a replay's DEM_Stop frame (command 0), walking
+    the frames from the 16-byte header."""
+    at = 16
+    while at < len(data):
+        command, at = varint(data, at)
+        _, at = varint(data, at)  # tick
+        size, at = varint(data, at)
+        at += size
+        if command & ~64 == 0:
+            return at
+    raise AssertionError("no DEM_Stop")
 
 
 class Follow(unittest.TestCase):
@@ -62,6 +92,31 @@ class Follow(unittest.TestCase):
         meta = self.follow("cut.dem", cut, "1")
         self.assertEqual(meta["truncated"], 1)
         self.assertEqual(int(meta["replay_bytes"]), len(cut))
+
+    def test_a_pause_after_dem_stop_still_reads_the_frames_the_header_promises(self):
+        # Deadlock's file info is 12 bytes long, shorter than the longest
+        # frame header: its reading may not wait for bytes past the end.
+        for stem in (AUTO, DEADLOCK):
+            with self.subTest(replay=stem):
+                data = self.replay(stem)
+                file_info = struct.unpack("<i", data[8:12])[0]  # the header says where
+                self.assertLess(end_of_dem_stop(data), file_info)
+                self.assertLess(file_info, len(data))
+                growing = os.path.join(TMP, "paused.dem")
+                # Two pieces: all but the file info, then (3 s later: far
+                # past the half second a followed replay waits after
+                # DEM_Stop when its header names nothing) the file info.
+                writer = Writer(growing, data, file_info, 0, gate=lambda n: time.sleep(3))
+                writer.start()
+                out = os.path.join(TMP, "paused.followed.db")
+                got = index(growing, out, "--follow", "--idle-seconds", NEVER)
+                writer.join()
+                self.assertEqual(got.returncode, 0, got.stderr)
+                plain = os.path.join(TMP, "paused.plain.db")
+                self.assertEqual(index(growing, plain).returncode, 0)
+                meta = assert_same_index(self, plain, out, skip_meta=())
+                self.assertGreater(int(meta["playback_ticks"]), 0)  # from the file info
+                self.assertEqual(int(meta["replay_bytes"]), len(data))
 
     def test_a_followed_gzip_stream_reads_the_same(self):
         data = self.replay(AUTO)

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "core/codec/chunk_codec.h"
-#include "core/sink.h"
-#include "core/value.h"
+#include "core/events/sink.h"
+#include "core/fields/value.h"
 #include "indexer/entity_states.h"
 #include "indexer/held_change.h"
 #include "indexer/interval_store.h"

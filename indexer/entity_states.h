@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "indexer/held_change.h"
 #include "indexer/row_buffer.h"
 

@@ -13,7 +13,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem::index {
 

@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "core/codec/index_format.h"
-#include "core/tick_order.h"
+#include "core/events/tick_order.h"
 
 namespace gem::index {
 
@@ -23,7 +23,7 @@ constexpr int32_t kSchemaVersion = kIndexSchemaVersion;
 using gem::kSignonTick;
 
 // CREATE statements of the tables every index has, run in one transaction
-// on an empty database; the game's own tables (core/table_spec.h) and the
+// on an empty database; the game's own tables (core/events/table_spec.h) and the
 // match layer's follow them.
 extern const char kCreateSchemaSql[];
 

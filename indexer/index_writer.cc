@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/class_fields.h"
+#include "core/fields/class_fields.h"
 #include "core/codec/chunk_codec.h"
 #include "core/codec/index_format.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
-#include "core/string_table.h"
-#include "core/version.h"
+#include "core/string_tables/string_table.h"
+#include "core/util/version.h"
 #include "indexer/index_schema.h"
 #include "indexer/match_tables.h"
 #include "indexer/progress.h"

@@ -25,10 +25,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/parser.h"
-#include "core/sink.h"
-#include "core/table_spec.h"
-#include "core/tick_order.h"
+#include "core/parser/parser.h"
+#include "core/events/sink.h"
+#include "core/events/table_spec.h"
+#include "core/events/tick_order.h"
 #include "indexer/change_pipeline.h"
 #include "indexer/interval_store.h"
 #include "indexer/live_index.h"

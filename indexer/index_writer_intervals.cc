@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/entities.h"
-#include "core/parser.h"
+#include "core/entities/entities.h"
+#include "core/parser/parser.h"
 #include "indexer/index_writer.h"
 
 namespace gem::index {

@@ -1,7 +1,7 @@
 // IndexWriter's live run (live_index.h): when commits happen, and what
 // each carries besides the parse's rows and the tail (entities, classes,
 // meta, the tables rewritten whole).
-#include "core/class_fields.h"
+#include "core/fields/class_fields.h"
 #include "indexer/index_writer.h"
 #include "indexer/index_schema.h"
 #include "indexer/match_tables.h"

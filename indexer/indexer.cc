@@ -11,11 +11,11 @@
 #include <optional>
 #include <thread>
 
-#include "core/broadcast_http.h"
-#include "core/mapped_file.h"
-#include "core/replay_input.h"
+#include "core/input/broadcast_http.h"
+#include "core/input/mapped_file.h"
+#include "core/input/replay_input.h"
 #include "core/match/games.h"
-#include "core/parser.h"
+#include "core/parser/parser.h"
 #include "indexer/file_paths.h"
 #include "indexer/output_file.h"
 #include "indexer/progress.h"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "core/events.h"
-#include "core/status.h"
+#include "core/events/events.h"
+#include "core/util/status.h"
 #include "indexer/index_writer.h"
 
 namespace gem {
@@ -55,7 +55,7 @@ struct IndexOptions {
   // path on a short replay.
   uint64_t release_states_from = kDefaultReleaseStatesFrom;
   // A replay still being written: read as it grows, to its DEM_Stop, or
-  // until no byte has come for idle_seconds (core/replay_input.h).
+  // until no byte has come for idle_seconds (core/input/replay_input.h).
   bool follow = false;
   double idle_seconds = kDefaultIdleSeconds;
   // A live run (indexer/live_index.h): `out` is readable from the start,

@@ -43,7 +43,7 @@
 
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_codec.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/held_change.h"
 #include "indexer/quantizer_registry.h"
 #include "indexer/row_blocks.h"

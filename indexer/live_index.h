@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/live_tail.h"
 #include "indexer/row_buffer.h"
 #include "indexer/sqlite_db.h"

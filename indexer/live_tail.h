@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "core/codec/keyframe_codec.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/held_change.h"
 #include "indexer/interval_store.h"
 #include "indexer/row_buffer.h"

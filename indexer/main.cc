@@ -16,10 +16,10 @@
 #include <cstring>
 #include <string>
 
-#include "core/broadcast_http.h"
-#include "core/exit_codes.h"
-#include "core/huge_page_heap.h"
-#include "core/version.h"
+#include "core/input/broadcast_http.h"
+#include "core/util/exit_codes.h"
+#include "core/util/huge_page_heap.h"
+#include "core/util/version.h"
 #include "indexer/index_schema.h"
 #include "indexer/indexer.h"
 

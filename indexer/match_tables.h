@@ -1,5 +1,5 @@
 // The match layer's tables in a gem index: match_info, players, timeline,
-// kills and wards (core/match_rows.h gives their rows). They are plain
+// kills and wards (core/events/match_rows.h gives their rows). They are plain
 // tables any SQLite tool reads; the timeline's columns are the common ones
 // then the game's own, as the game's module declares them.
 //
@@ -18,9 +18,9 @@
 #include <span>
 #include <string>
 
-#include "core/match_rows.h"
-#include "core/status.h"
-#include "core/table_spec.h"
+#include "core/events/match_rows.h"
+#include "core/util/status.h"
+#include "core/events/table_spec.h"
 #include "indexer/row_buffer.h"
 #include "indexer/sqlite_db.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace gem::index {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "core/codec/keyframe_block.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/row_buffer.h"
 #include "indexer/store_rows.h"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {

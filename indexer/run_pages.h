@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/row_buffer.h"
 #include "indexer/store_rows.h"
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace gem::index {
 

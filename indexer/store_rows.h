@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "indexer/sqlite_db.h"
 
 namespace gem::index {

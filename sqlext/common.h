@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/value.h"
-#include "core/version.h"
+#include "core/fields/value.h"
+#include "core/util/version.h"
 #include "sqlext/index_reader.h"
 #include "sqlext/sqlite_api.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/codec/index_format.h"
-#include "core/world_coord.h"
+#include "core/fields/world_coord.h"
 #include "sqlext/common.h"
 #include "sqlext/function_docs.h"
 #include "sqlext/functions.h"

@@ -34,7 +34,7 @@
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/keyframe_rows.h"
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "sqlext/sqlite_api.h"
 
 namespace gem::sqlext {

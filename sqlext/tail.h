@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "sqlext/index_reader.h"
 
 namespace gem::sqlext {

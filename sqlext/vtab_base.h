@@ -13,7 +13,7 @@
 #include <new>
 #include <string>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "sqlext/common.h"
 #include "sqlext/sqlite_api.h"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_writer.h"
-#include "core/demo_stream.h"
-#include "core/parser.h"
+#include "core/util/bit_writer.h"
+#include "core/input/demo_stream.h"
+#include "core/parser/parser.h"
 #include "gtest/gtest.h"
 #include "tests/replay_fixture.h"
 #include "tests/test_env.h"

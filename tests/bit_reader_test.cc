@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
-#include "core/bit_writer.h"
+#include "core/util/bit_reader.h"
+#include "core/util/bit_writer.h"
 #include "gtest/gtest.h"
 
 namespace gem {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/field_decoder.h"
+#include "core/fields/field_decoder.h"
 
 namespace gem::testing {
 

@@ -13,7 +13,7 @@
 #include "core/dota/lanes.h"
 #include "core/dota/tables.h"
 #include "core/match/match_context.h"
-#include "core/sink.h"
+#include "core/events/sink.h"
 
 namespace gem::dota {
 namespace {

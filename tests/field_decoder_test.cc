@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
-#include "core/bit_writer.h"
-#include "core/field_decoder.h"
+#include "core/util/bit_reader.h"
+#include "core/util/bit_writer.h"
+#include "core/fields/field_decoder.h"
 #include "gtest/gtest.h"
 
 namespace gem {

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
-#include "core/bit_writer.h"
-#include "core/field_decoder.h"
-#include "core/field_encoder.h"
-#include "core/field_path.h"
+#include "core/util/bit_reader.h"
+#include "core/util/bit_writer.h"
+#include "core/fields/field_decoder.h"
+#include "core/fields/field_encoder.h"
+#include "core/fields/field_path.h"
 #include "gtest/gtest.h"
 #include "tests/decoder_specs.h"
 

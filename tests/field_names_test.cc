@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/parser.h"
-#include "core/schema.h"
-#include "core/serializer_message.h"
+#include "core/parser/parser.h"
+#include "core/fields/schema.h"
+#include "core/fields/serializer_message.h"
 #include "gtest/gtest.h"
 #include "tests/replay_fixture.h"
 #include "tests/test_env.h"

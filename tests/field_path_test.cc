@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
-#include "core/bit_writer.h"
-#include "core/field_layout.h"
-#include "core/field_path.h"
+#include "core/util/bit_reader.h"
+#include "core/util/bit_writer.h"
+#include "core/fields/field_layout.h"
+#include "core/fields/field_path.h"
 #include "gtest/gtest.h"
 
 namespace gem {

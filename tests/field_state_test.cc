@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/field_layout.h"
-#include "core/field_state.h"
+#include "core/fields/field_layout.h"
+#include "core/entities/field_state.h"
 #include "gtest/gtest.h"
 
 namespace gem {

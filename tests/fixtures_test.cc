@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/parser.h"
+#include "core/parser/parser.h"
 #include "gtest/gtest.h"
 #include "tests/golden.h"
 #include "tests/replay_fixture.h"

@@ -4,9 +4,9 @@
 #include <set>
 #include <string>
 
-#include "core/bit_reader.h"
-#include "core/bit_writer.h"
-#include "core/field_decoder.h"
+#include "core/util/bit_reader.h"
+#include "core/util/bit_writer.h"
+#include "core/fields/field_decoder.h"
 #include "core/match/games.h"
 #include "gtest/gtest.h"
 

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/parser.h"
+#include "core/parser/parser.h"
 #include "gtest/gtest.h"
 #include "tests/golden.h"
 #include "tests/replay_fixture.h"

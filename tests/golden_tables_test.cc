@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "core/dota/tables.h"
-#include "core/string_table.h"
+#include "core/string_tables/string_table.h"
 #include "proto/dota_usermessages.pb.h"
-#include "core/parser.h"
-#include "core/string_table.h"
+#include "core/parser/parser.h"
+#include "core/string_tables/string_table.h"
 #include "gtest/gtest.h"
 #include "tests/golden.h"
 #include "tests/modifier_entry.h"

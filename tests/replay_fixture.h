@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/mapped_file.h"
-#include "core/parser.h"
+#include "core/input/mapped_file.h"
+#include "core/parser/parser.h"
 
 namespace gem::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/serializer_message.h"
+#include "core/fields/serializer_message.h"
 #include "gtest/gtest.h"
 
 namespace gem::testing {

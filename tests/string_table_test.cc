@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_writer.h"
-#include "core/string_table.h"
+#include "core/util/bit_writer.h"
+#include "core/string_tables/string_table.h"
 #include "gtest/gtest.h"
 
 namespace gem {

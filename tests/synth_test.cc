@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
-#include "core/demo_stream.h"
-#include "core/entities.h"
-#include "core/inner_messages.h"
+#include "core/util/bit_reader.h"
+#include "core/input/demo_stream.h"
+#include "core/entities/entities.h"
+#include "core/input/inner_messages.h"
 #include "proto/demo.pb.h"
 #include "tests/replay_fixture.h"
 #include "tests/test_env.h"

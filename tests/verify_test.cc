@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/mapped_file.h"
+#include "core/input/mapped_file.h"
 #include "tests/test_env.h"
 #include "tools/synth/match.h"
 #include "tools/synth/replay_writer.h"

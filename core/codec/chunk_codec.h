@@ -52,8 +52,8 @@
 #include <vector>
 
 #include "core/codec/varint.h"
-#include "core/quantized_units.h"
-#include "core/value.h"
+#include "core/fields/quantized_units.h"
+#include "core/fields/value.h"
 
 namespace gem {
 

@@ -57,7 +57,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem {
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/codec/keyframe_block.h"
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem {
 

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem {
 

@@ -24,7 +24,7 @@
 #include "core/cs2/match_state.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
+#include "core/events/match_rows.h"
 
 namespace gem::cs2 {
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string_view>
 
-#include "core/events.h"
-#include "core/match_rows.h"
+#include "core/events/events.h"
+#include "core/events/match_rows.h"
 
 namespace gem::cs2 {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/cs2/bomb.h"
-#include "core/demo_stream.h"
+#include "core/input/demo_stream.h"
 #include "core/cs2/combat.h"
 #include "core/cs2/economy.h"
 #include "core/cs2/event_keys.h"
@@ -19,7 +19,7 @@
 #include "core/match/game_clock.h"
 #include "core/match/named_entity.h"
 #include "core/match/player_controllers.h"
-#include "core/world_coord.h"
+#include "core/fields/world_coord.h"
 
 namespace gem::cs2 {
 namespace {

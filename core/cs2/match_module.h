@@ -30,7 +30,7 @@
 
 #include <memory>
 
-#include "core/events.h"
+#include "core/events/events.h"
 #include "core/match/game_module.h"
 
 namespace gem::cs2 {

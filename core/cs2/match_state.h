@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/entities.h"
-#include "core/events.h"
+#include "core/entities/entities.h"
+#include "core/events/events.h"
 #include "core/match/match_context.h"
 #include "core/match/player_controllers.h"
-#include "core/match_rows.h"
+#include "core/events/match_rows.h"
 
 namespace gem::cs2 {
 

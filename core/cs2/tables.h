@@ -1,4 +1,4 @@
-// The tables CS2's module writes (core/table_spec.h), by position in its
+// The tables CS2's module writes (core/events/table_spec.h), by position in its
 // schema, and the columns it adds to the match layer's kills table.
 //
 // Every table carries `tick` (the index tick) and `round` (rounds.h: the
@@ -28,7 +28,7 @@
 
 #include <cstdint>
 
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::cs2 {
 

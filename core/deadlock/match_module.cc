@@ -16,7 +16,7 @@
 #include "core/match/named_entity.h"
 #include "core/match/player_controllers.h"
 #include "core/codec/varint.h"
-#include "core/proto_wire.h"
+#include "core/util/proto_wire.h"
 
 namespace gem::deadlock {
 namespace {

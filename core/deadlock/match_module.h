@@ -20,7 +20,7 @@
 
 #include <memory>
 
-#include "core/events.h"
+#include "core/events/events.h"
 #include "core/match/game_module.h"
 
 namespace gem::deadlock {

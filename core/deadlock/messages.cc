@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "core/codec/varint.h"
-#include "core/proto_wire.h"
+#include "core/util/proto_wire.h"
 
 namespace gem::deadlock {
 namespace {

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/proto_wire.h"
+#include "core/util/proto_wire.h"
 
 namespace gem::deadlock {
 

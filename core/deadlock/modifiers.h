@@ -37,7 +37,7 @@
 
 #include "core/deadlock/match_messages.h"
 #include "core/deadlock/urn.h"
-#include "core/string_table.h"
+#include "core/string_tables/string_table.h"
 
 namespace gem::deadlock {
 

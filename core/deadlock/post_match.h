@@ -66,7 +66,7 @@
 #include <vector>
 
 #include "core/deadlock/match_messages.h"
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::deadlock {
 

@@ -1,4 +1,4 @@
-// The tables Deadlock's module writes (core/table_spec.h), by position in
+// The tables Deadlock's module writes (core/events/table_spec.h), by position in
 // its schema, and the columns it adds to the match layer's kills table.
 //
 // Every event table carries `tick` (the index tick of the message),
@@ -62,7 +62,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::deadlock {
 

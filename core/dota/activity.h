@@ -23,8 +23,8 @@
 #include "core/dota/roster.h"
 #include "core/dota/unit_orders.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
-#include "core/status.h"
+#include "core/events/match_rows.h"
+#include "core/util/status.h"
 
 namespace gem::dota {
 

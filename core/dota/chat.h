@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/events.h"
-#include "core/match_rows.h"
-#include "core/status.h"
-#include "core/table_spec.h"
+#include "core/events/events.h"
+#include "core/events/match_rows.h"
+#include "core/util/status.h"
+#include "core/events/table_spec.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::dota {

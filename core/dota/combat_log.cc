@@ -1,6 +1,6 @@
 #include "core/dota/combat_log.h"
 
-#include "core/string_table.h"
+#include "core/string_tables/string_table.h"
 
 namespace gem::dota {
 namespace {

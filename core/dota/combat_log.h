@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/events.h"
-#include "core/status.h"
+#include "core/events/events.h"
+#include "core/util/status.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem {

@@ -39,7 +39,7 @@
 #include "core/dota/roster.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "core/match/match_context.h"
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

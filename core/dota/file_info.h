@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/events.h"
+#include "core/events/events.h"
 #include "core/match/match_context.h"
-#include "core/status.h"
-#include "core/table_spec.h"
+#include "core/util/status.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

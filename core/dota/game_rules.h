@@ -10,8 +10,8 @@
 #ifndef GEM_CORE_DOTA_GAME_RULES_H_
 #define GEM_CORE_DOTA_GAME_RULES_H_
 
-#include "core/entities.h"
-#include "core/events.h"
+#include "core/entities/entities.h"
+#include "core/events/events.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
 #include "core/match/named_entity.h"

@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
-#include "core/table_spec.h"
+#include "core/events/match_rows.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

@@ -20,10 +20,10 @@
 
 #include "core/dota/chat.h"
 #include "core/dota/roster.h"
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

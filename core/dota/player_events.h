@@ -26,8 +26,8 @@
 #include "core/dota/combat_log.h"
 #include "core/dota/roster.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
-#include "core/table_spec.h"
+#include "core/events/match_rows.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/field_codes.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"

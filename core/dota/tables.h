@@ -1,4 +1,4 @@
-// The tables Dota's module writes (core/table_spec.h), by position in its
+// The tables Dota's module writes (core/events/table_spec.h), by position in its
 // schema: what the game's own messages carry (the combat log, chat events,
 // the file info's players), written by every parse, and the analyst tables
 // of the match layer (purchases, inventory, abilities, objectives, runes,
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::dota {
 

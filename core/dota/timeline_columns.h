@@ -1,10 +1,10 @@
 // Dota's own columns of the timeline, after the ones every game has
-// (core/match_rows.h), each with its doc: what DotaModule writes in a
+// (core/events/match_rows.h), each with its doc: what DotaModule writes in a
 // timeline row, in this order.
 #ifndef GEM_CORE_DOTA_TIMELINE_COLUMNS_H_
 #define GEM_CORE_DOTA_TIMELINE_COLUMNS_H_
 
-#include "core/match_rows.h"
+#include "core/events/match_rows.h"
 
 namespace gem::dota {
 

@@ -27,8 +27,8 @@
 
 #include "core/dota/roster.h"
 #include "core/match/match_context.h"
-#include "core/status.h"
-#include "core/table_spec.h"
+#include "core/util/status.h"
+#include "core/events/table_spec.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::dota {

@@ -1,5 +1,5 @@
 // Where an entity is and where it faces, read from its body component:
-// world coordinates by core/world_coord.h with the game's cell width.
+// world coordinates by core/fields/world_coord.h with the game's cell width.
 #ifndef GEM_CORE_MATCH_BODY_H_
 #define GEM_CORE_MATCH_BODY_H_
 
@@ -8,10 +8,10 @@
 #include <span>
 #include <string>
 
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/field_reader.h"
-#include "core/match_rows.h"
-#include "core/world_coord.h"
+#include "core/events/match_rows.h"
+#include "core/fields/world_coord.h"
 
 namespace gem::match {
 

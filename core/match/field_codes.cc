@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/class_fields.h"
+#include "core/fields/class_fields.h"
 
 namespace gem::match {
 

@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/class_fields.h"
-#include "core/entities.h"
+#include "core/fields/class_fields.h"
+#include "core/entities/entities.h"
 
 namespace gem::match {
 

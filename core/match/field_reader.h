@@ -19,9 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/entities.h"
-#include "core/match_rows.h"
-#include "core/value.h"
+#include "core/entities/entities.h"
+#include "core/events/match_rows.h"
+#include "core/fields/value.h"
 
 namespace gem::match {
 

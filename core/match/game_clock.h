@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/field_reader.h"
 
 namespace gem::match {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/demo_stream.h"
+#include "core/input/demo_stream.h"
 #include "core/match/body.h"
 #include "core/match/games.h"
 

@@ -25,13 +25,13 @@
 #include <string_view>
 #include <vector>
 
-#include "core/entities.h"
-#include "core/events.h"
+#include "core/entities/entities.h"
+#include "core/events/events.h"
 #include "core/match/game_module.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
-#include "core/sink.h"
-#include "core/tick_order.h"
+#include "core/events/match_rows.h"
+#include "core/events/sink.h"
+#include "core/events/tick_order.h"
 
 namespace gem::match {
 

@@ -29,18 +29,18 @@
 #include <utility>
 #include <vector>
 
-#include "core/entities.h"
-#include "core/events.h"
-#include "core/field_decoder.h"
+#include "core/entities/entities.h"
+#include "core/events/events.h"
+#include "core/fields/field_decoder.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
-#include "core/status.h"
-#include "core/table_spec.h"
+#include "core/events/match_rows.h"
+#include "core/util/status.h"
+#include "core/events/table_spec.h"
 
 namespace gem::match {
 
 // A user message a module reads, and where it is applied among a packet's
-// messages (lower first; see core/inner_messages.h: entities are at 5).
+// messages (lower first; see core/input/inner_messages.h: entities are at 5).
 struct UserMessageSpec {
   uint32_t type;
   int priority;

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/events.h"
+#include "core/events/events.h"
 #include "core/match/game_module.h"
-#include "core/match_rows.h"
-#include "core/table_spec.h"
+#include "core/events/match_rows.h"
+#include "core/events/table_spec.h"
 
 namespace gem::match {
 

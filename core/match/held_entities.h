@@ -36,7 +36,7 @@
 #include "core/match/field_codes.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/table_spec.h"
+#include "core/events/table_spec.h"
 
 namespace gem::match {
 

@@ -15,12 +15,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/field_reader.h"
-#include "core/match_rows.h"
-#include "core/schema.h"
-#include "core/sink.h"
-#include "core/string_table.h"
+#include "core/events/match_rows.h"
+#include "core/fields/schema.h"
+#include "core/events/sink.h"
+#include "core/string_tables/string_table.h"
 
 namespace gem::match {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/entities.h"
+#include "core/entities/entities.h"
 #include "core/match/match_context.h"
 
 namespace gem::match {

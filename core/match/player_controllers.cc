@@ -1,6 +1,6 @@
 #include "core/match/player_controllers.h"
 
-#include "core/proto_wire.h"
+#include "core/util/proto_wire.h"
 
 namespace gem::match {
 namespace {

@@ -19,7 +19,7 @@
 
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
-#include "core/match_rows.h"
+#include "core/events/match_rows.h"
 
 namespace gem::match {
 

@@ -1,10 +1,10 @@
-// A recorded broadcast from bytes (core/broadcast_source.h). The first
+// A recorded broadcast from bytes (core/input/broadcast_source.h). The first
 // byte chooses the form: even, fragments from the rest (a fixed sync:
 // protocol 5, start at fragment 0, full and deltas from fragment 1; then
 // the fragments in order, 0/start, 1/full, 1/delta, 2/delta, ..., each a
 // 3-byte little-endian length and that many bytes, a length past the input
 // taking what is left), read as gem-index reads a directory; odd, the rest
-// as a broadcast saved as one file (core/broadcast_file.h), opened as
+// as a broadcast saved as one file (core/input/broadcast_file.h), opened as
 // gem-index opens a file. Either is read as a replay and parsed: the
 // relay's framing, the splitting of a saved file, the conversion to
 // replay frames, and the parse behind it.
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "core/broadcast_source.h"
-#include "core/parser.h"
-#include "core/replay_input.h"
+#include "core/input/broadcast_source.h"
+#include "core/parser/parser.h"
+#include "core/input/replay_input.h"
 #include "tests/fuzz/targets.h"
 
 namespace gem::fuzz {

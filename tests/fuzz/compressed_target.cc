@@ -1,4 +1,4 @@
-// The compressed front end (core/replay_input.h): bytes as a file gem-index
+// The compressed front end (core/input/replay_input.h): bytes as a file gem-index
 // would open, its compression told by its magic, decoded on the reading
 // thread and parsed, then the stream's own failure looked for as gem-index
 // does. The first byte chooses whether the rest goes as it is (0) or is
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/parser.h"
-#include "core/replay_input.h"
+#include "core/parser/parser.h"
+#include "core/input/replay_input.h"
 #include "tests/fuzz/targets.h"
 
 namespace gem::fuzz {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_codes.h"
-#include "core/mapped_file.h"
+#include "core/util/exit_codes.h"
+#include "core/input/mapped_file.h"
 #include "indexer/indexer.h"
 #include "tests/fuzz/seed_cutter.h"
 

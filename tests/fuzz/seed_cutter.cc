@@ -10,12 +10,12 @@
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
-#include "core/demo_stream.h"
-#include "core/entities.h"
-#include "core/inner_messages.h"
-#include "core/parser.h"
-#include "core/proto_wire.h"
-#include "core/string_table_messages.h"
+#include "core/input/demo_stream.h"
+#include "core/entities/entities.h"
+#include "core/input/inner_messages.h"
+#include "core/parser/parser.h"
+#include "core/util/proto_wire.h"
+#include "core/string_tables/string_table_messages.h"
 
 namespace gem::fuzz {
 namespace {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace gem::fuzz {
 

@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "core/bit_reader.h"
+#include "core/util/bit_reader.h"
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/state_codec.h"
-#include "core/demo_stream.h"
-#include "core/field_path.h"
-#include "core/mapped_file.h"
-#include "core/string_table.h"
+#include "core/input/demo_stream.h"
+#include "core/fields/field_path.h"
+#include "core/input/mapped_file.h"
+#include "core/string_tables/string_table.h"
 #include "indexer/indexer.h"
 #include "tests/fuzz/input_reader.h"
 #include "tests/fuzz/targets.h"

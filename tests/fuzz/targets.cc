@@ -8,17 +8,17 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bit_reader.h"
+#include "core/util/bit_reader.h"
 #include "core/codec/chunk_codec.h"
 #include "core/codec/keyframe_block.h"
 #include "core/codec/keyframe_codec.h"
 #include "core/codec/keyframe_rows.h"
 #include "core/codec/state_codec.h"
-#include "core/field_decoder.h"
-#include "core/field_path.h"
-#include "core/mapped_file.h"
-#include "core/parser.h"
-#include "core/string_table.h"
+#include "core/fields/field_decoder.h"
+#include "core/fields/field_path.h"
+#include "core/input/mapped_file.h"
+#include "core/parser/parser.h"
+#include "core/string_tables/string_table.h"
 #include "tests/decoder_specs.h"
 #include "tests/fuzz/input_reader.h"
 

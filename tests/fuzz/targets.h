@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "core/entities.h"
-#include "core/parser.h"
-#include "core/string_table.h"
+#include "core/entities/entities.h"
+#include "core/parser/parser.h"
+#include "core/string_tables/string_table.h"
 #include "tests/fuzz/input_reader.h"
 
 namespace gem::fuzz {
@@ -25,7 +25,7 @@ const Parser* ParsedFixture(const std::string& file);
 // The outer demo stream: a whole replay (frames, their messages, all the
 // way into entities when the bytes get that far).
 int DemoStream(const uint8_t* data, size_t size);
-// The same through the compressed front end (core/replay_input.h): the
+// The same through the compressed front end (core/input/replay_input.h): the
 // first byte chooses how the rest is given: as it is, or compressed by
 // bzip2, gzip or zstd (compressed_target.cc).
 int CompressedReplay(const uint8_t* data, size_t size);

@@ -53,7 +53,7 @@ def varint(b, at):
 def frames(data):
     """(end offset, index tick) of each frame of a .dem (PBDEMS2: 16-byte
     head): -1 up to DEM_SyncTick (the signon), then the frames' ticks kept
-    non-decreasing, as gem files them (core/tick_order.h)."""
+    non-decreasing, as gem files them (core/events/tick_order.h)."""
     at, out, signon, last = 16, [], True, -1
     while at < len(data):
         cmd, at = varint(data, at)

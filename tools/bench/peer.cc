@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/parser.h"
-#include "core/replay_input.h"
+#include "core/parser/parser.h"
+#include "core/input/replay_input.h"
 #include "tools/bench/measure.h"
 
 namespace gem::bench {

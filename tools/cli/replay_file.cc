@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "core/exit_codes.h"
+#include "core/util/exit_codes.h"
 
 namespace gem::cli {
 

@@ -1,5 +1,5 @@
 // Opening a replay for a tool: a plain, bzip2, gzip or zstd replay, a file
-// or standard input ("-") (core/replay_input.h), with failures turned into
+// or standard input ("-") (core/input/replay_input.h), with failures turned into
 // the tools' exit codes and messages.
 #ifndef GEM_TOOLS_CLI_REPLAY_FILE_H_
 #define GEM_TOOLS_CLI_REPLAY_FILE_H_
@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "core/replay_input.h"
+#include "core/input/replay_input.h"
 
 namespace gem::cli {
 

@@ -1,5 +1,5 @@
 // gem-dump broadcast REPLAY DIR: a replay as the broadcast a relay would
-// have served of it (core/broadcast.h), written as a recorded broadcast's
+// have served of it (core/input/broadcast.h), written as a recorded broadcast's
 // directory, one file per relay path: DIR/sync, DIR/0/start, DIR/1/full,
 // DIR/N/delta. A test server serves the directory as it is; gem-index
 // reads it.
@@ -28,10 +28,10 @@
 #include <filesystem>
 #include <string>
 
-#include "core/broadcast.h"
-#include "core/broadcast_source.h"
-#include "core/demo_stream.h"
-#include "core/exit_codes.h"
+#include "core/input/broadcast.h"
+#include "core/input/broadcast_source.h"
+#include "core/input/demo_stream.h"
+#include "core/util/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

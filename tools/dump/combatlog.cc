@@ -9,9 +9,9 @@
 
 #include "core/dota/combat_log_table.h"
 #include "core/dota/tables.h"
-#include "core/exit_codes.h"
-#include "core/string_table.h"
-#include "core/value.h"
+#include "core/util/exit_codes.h"
+#include "core/string_tables/string_table.h"
+#include "core/fields/value.h"
 #include "proto/dota_usermessages.pb.h"
 #include "tools/dump/commands.h"
 

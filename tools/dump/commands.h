@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/parser.h"
+#include "core/parser/parser.h"
 
 namespace gem::dump {
 

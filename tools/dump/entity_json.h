@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/entities.h"
-#include "core/schema.h"
+#include "core/entities/entities.h"
+#include "core/fields/schema.h"
 
 namespace gem::dump {
 

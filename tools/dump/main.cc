@@ -14,8 +14,8 @@
 #include <cstring>
 #include <string>
 
-#include "core/exit_codes.h"
-#include "core/huge_page_heap.h"
+#include "core/util/exit_codes.h"
+#include "core/util/huge_page_heap.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

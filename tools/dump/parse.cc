@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_codes.h"
+#include "core/util/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/exit_codes.h"
-#include "core/schema.h"
+#include "core/util/exit_codes.h"
+#include "core/fields/schema.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/demo_stream.h"
-#include "core/sink.h"
+#include "core/input/demo_stream.h"
+#include "core/events/sink.h"
 
 namespace gem::dump {
 

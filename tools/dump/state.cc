@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/demo_stream.h"
-#include "core/exit_codes.h"
+#include "core/input/demo_stream.h"
+#include "core/util/exit_codes.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 #include "tools/dump/entity_json.h"

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <string>
 
-#include "core/demo_stream.h"
-#include "core/exit_codes.h"
-#include "core/string_table.h"
-#include "core/value.h"
+#include "core/input/demo_stream.h"
+#include "core/util/exit_codes.h"
+#include "core/string_tables/string_table.h"
+#include "core/fields/value.h"
 #include "tools/cli/crc32.h"
 #include "tools/dump/commands.h"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/exit_codes.h"
+#include "core/util/exit_codes.h"
 #include "tools/dump/commands.h"
 
 namespace gem::dump {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "core/demo_stream.h"
-#include "core/exit_codes.h"
-#include "core/inner_messages.h"
-#include "core/proto_wire.h"
+#include "core/input/demo_stream.h"
+#include "core/util/exit_codes.h"
+#include "core/input/inner_messages.h"
+#include "core/util/proto_wire.h"
 #include "proto/demo.pb.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/exit_codes.h"
-#include "core/parser.h"
+#include "core/util/exit_codes.h"
+#include "core/parser/parser.h"
 #include "tools/cli/replay_file.h"
 #include "tools/dump/commands.h"
 

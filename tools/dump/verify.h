@@ -21,9 +21,9 @@
 #include <cstdio>
 #include <functional>
 
-#include "core/entities.h"
-#include "core/replay_source.h"
-#include "core/status.h"
+#include "core/entities/entities.h"
+#include "core/input/replay_source.h"
+#include "core/util/status.h"
 
 namespace gem::dump {
 

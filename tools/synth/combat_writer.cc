@@ -2,7 +2,7 @@
 
 #include "core/dota/combat_log.h"
 #include "core/dota/combat_log_columns.h"
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem::synth {
 

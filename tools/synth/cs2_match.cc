@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/world_coord.h"
+#include "core/fields/world_coord.h"
 
 namespace gem::synth {
 namespace {

@@ -54,7 +54,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "tools/synth/replay_writer.h"
 #include "tools/synth/world.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "core/world_coord.h"
+#include "core/fields/world_coord.h"
 #include "proto/citadel_usermessages.pb.h"
 #include "tools/synth/json_truth.h"
 

@@ -23,7 +23,7 @@
 // rows), but never overwritten at random.
 #include <cmath>
 
-#include "core/world_coord.h"
+#include "core/fields/world_coord.h"
 #include "tools/synth/deadlock_events.h"
 #include "tools/synth/json_truth.h"
 

@@ -5,7 +5,7 @@
 #include "core/dota/chat.h"
 #include "core/dota/player_events.h"
 #include "core/dota/unit_orders.h"
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::synth {

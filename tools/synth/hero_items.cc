@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/value.h"
+#include "core/fields/value.h"
 
 namespace gem::synth {
 namespace {

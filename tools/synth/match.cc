@@ -7,8 +7,8 @@
 
 #include "core/codec/varint.h"
 #include "core/dota/combat_log.h"
-#include "core/inner_messages.h"
-#include "core/value.h"
+#include "core/input/inner_messages.h"
+#include "core/fields/value.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::synth {

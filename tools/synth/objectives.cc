@@ -1,7 +1,7 @@
 #include "tools/synth/objectives.h"
 
 #include "core/dota/chat.h"
-#include "core/value.h"
+#include "core/fields/value.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::synth {

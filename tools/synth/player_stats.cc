@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "core/dota/combat_log.h"
-#include "core/inner_messages.h"
+#include "core/input/inner_messages.h"
 #include "proto/dota_usermessages.pb.h"
 
 namespace gem::synth {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/codec/varint.h"
-#include "core/demo_stream.h"
+#include "core/input/demo_stream.h"
 
 namespace gem::synth {
 ReplayWriter::~ReplayWriter() {

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/bit_writer.h"
-#include "core/status.h"
+#include "core/util/bit_writer.h"
+#include "core/util/status.h"
 
 namespace gem::synth {
 

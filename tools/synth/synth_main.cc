@@ -21,7 +21,7 @@
 #include <string>
 #include <utility>
 
-#include "core/exit_codes.h"
+#include "core/util/exit_codes.h"
 #include "tools/synth/cs2_match.h"
 #include "tools/synth/match.h"
 #include "tools/synth/replay_writer.h"

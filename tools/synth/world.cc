@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/demo_stream.h"
-#include "core/field_encoder.h"
-#include "core/inner_messages.h"
+#include "core/input/demo_stream.h"
+#include "core/fields/field_encoder.h"
+#include "core/input/inner_messages.h"
 #include "proto/demo.pb.h"
 #include "proto/netmessages.pb.h"
 

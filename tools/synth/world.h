@@ -5,7 +5,7 @@
 // verbatim and parsed once to learn the state they build). From then on it
 // keeps its own copy of every entity's fields and of every string table,
 // changes them on request and encodes each packet's changes with the rules
-// the parser decodes (core/field_encoder.h, WriteFieldPaths, the string
+// the parser decodes (core/fields/field_encoder.h, WriteFieldPaths, the string
 // table entry format), so the replay is valid for any Source 2 parser.
 //
 // The world's own copy is the ground truth: what it encoded, kept apart
@@ -26,11 +26,11 @@
 #include <tuple>
 #include <vector>
 
-#include "core/class_fields.h"
-#include "core/field_path.h"
-#include "core/mapped_file.h"
-#include "core/parser.h"
-#include "core/value.h"
+#include "core/fields/class_fields.h"
+#include "core/fields/field_path.h"
+#include "core/input/mapped_file.h"
+#include "core/parser/parser.h"
+#include "core/fields/value.h"
 #include "tools/synth/replay_writer.h"
 
 namespace gem::synth {

@@ -4,8 +4,8 @@
 #include <iterator>
 #include <string>
 
-#include "core/demo_stream.h"
-#include "core/value.h"
+#include "core/input/demo_stream.h"
+#include "core/fields/value.h"
 #include "proto/demo.pb.h"
 #include "proto/gameevents.pb.h"
 #include "tools/synth/world.h"

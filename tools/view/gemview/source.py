@@ -227,7 +227,7 @@ class Match:
         vec = fields.get("CBodyComponent.m_vec" + axis)
         if cell is None or vec is None:
             return None
-        # gem_position's rule, in its float32 steps (core/world_coord.h):
+        # gem_position's rule, in its float32 steps (core/fields/world_coord.h):
         # the cell's corner, then the offset within it.
         return _f32(_f32(cell * self.cell_width - self.world_offset) + vec)
 

@@ -1,0 +1,215 @@
+// Entities: the live entities of a replay and the packet that changes them.
+//
+// svc_PacketEntities carries a bit stream of entity operations:
+//   index delta (ubit var + 1), then a 2-bit command:
+//   0 update: [2 PVS bits when the message has them: bit 0 = no data]
+//             then field paths and values
+//   2 create: class id (class_id_bits), serial (17 bits), a varint, then
+//             field paths and values on top of the class baseline
+//   1 leave (the entity stays), 3 leave and delete
+// A new entity starts from its class baseline, decoded from the
+// `instancebaseline` string table entry named by the class id; a class
+// without a baseline starts from an empty state (counted). Only the first
+// non-delta packet is applied: later ones (in full packets) restate what the
+// deltas already built.
+#ifndef GEM_CORE_ENTITIES_ENTITIES_H_
+#define GEM_CORE_ENTITIES_ENTITIES_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/util/bit_reader.h"
+#include "core/fields/class_fields.h"
+#include "core/fields/field_path.h"
+#include "core/entities/field_state.h"
+#include "core/fields/schema.h"
+#include "core/events/sink.h"
+#include "core/util/status.h"
+
+namespace gem {
+
+// The parts of svc_PacketEntities that entity decoding reads (fields 2, 3,
+// 7 and 16 of CSVCMsg_PacketEntities).
+struct PacketEntities {
+  int32_t updated_entries = 0;
+  bool is_delta = false;      // legacy_is_delta
+  bool has_pvs_bits = false;  // has_pvs_vis_bits(_deprecated) != 0
+  int64_t server_tick = -1;   // the server tick the update brings the state to
+  int64_t delta_from = -1;    // the server tick a delta is from
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+// Reads those fields from a serialized message without copying the data;
+// false when the message is malformed.
+bool ReadPacketEntities(const uint8_t* msg, size_t size, PacketEntities* out);
+
+struct Entity {
+  int32_t index = -1;
+  uint32_t serial = 0;
+  int32_t class_id = -1;
+  uint64_t lifetime = 0;  // 1, 2, 3, ... per created entity in the replay
+  bool active = true;     // false after "leave"
+  ClassFields* fields = nullptr;
+  FieldState state;
+
+  // The entity handle as fields hold it: 14 index bits, then the serial.
+  uint32_t handle() const { return (serial << 14) | static_cast<uint32_t>(index); }
+  EntityRef ref() const;
+};
+
+// An entity as a full packet restates it (see EntityManager::DecodeSnapshot).
+struct SnapshotEntity {
+  int32_t index = -1;
+  uint32_t serial = 0;
+  int32_t class_id = -1;
+  const ClassFields* fields = nullptr;
+  FieldState state;
+};
+
+struct EntityCounters {
+  uint64_t created = 0;
+  uint64_t updated = 0;
+  uint64_t left = 0;
+  uint64_t deleted = 0;
+  uint64_t field_decodes = 0;           // values read, baselines included
+  uint64_t field_decodes_delta = 0;     // values read from packets only
+  uint64_t missing_baselines = 0;       // creates of a class with no baseline
+  uint64_t skipped_full_packets = 0;    // later non-delta packets ignored
+  uint64_t pvs_skips = 0;               // updates without data (PVS bits)
+};
+
+class EntityManager {
+ public:
+  static constexpr int kMaxEntities = 1 << 14;
+
+  EntityManager(const Schema* schema, Sink* sink);
+  ~EntityManager();
+
+  // ServerInfo.max_classes fixes the class id width.
+  void SetMaxClasses(int32_t max_classes);
+  unsigned class_id_bits() const { return class_id_bits_; }
+  // A baseline (instancebaseline entry) for class `class_id` changed.
+  void SetBaseline(int32_t class_id, std::string_view data);
+
+  // Whether OnEntityCreated carries the entity's initial state (walking
+  // the state costs; a parse-only run has nobody to read it).
+  void set_report_created_state(bool on) { report_created_state_ = on; }
+  // Whether the sink hears of updates, with their changes (and drops);
+  // when off no change list is built: a parse that keeps only the state
+  // has nobody to tell.
+  void set_report_updates(bool on) { report_updates_ = on; }
+
+  // Applies one svc_PacketEntities. `tick` is passed through to the sink.
+  Status Apply(const PacketEntities& msg, const TickInfo& tick);
+
+  // Called with each full (non-delta) packet after the first, which
+  // Apply skips: a self-check can decode it (DecodeSnapshot) and compare.
+  // Its failure fails the parse.
+  using FullPacketObserver = std::function<Status(const PacketEntities&, const TickInfo&)>;
+  void set_full_packet_observer(FullPacketObserver f) { full_packet_observer_ = std::move(f); }
+  // Decodes a full packet from scratch, beside the live entities and
+  // without touching them or telling the sink of anything but fields seen
+  // for the first time: each entity it holds is its class baseline with
+  // the packet's values on top, as if the replay started here.
+  Status DecodeSnapshot(const PacketEntities& msg, std::vector<SnapshotEntity>* out);
+
+  const Entity* Get(int32_t index) const {
+    return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
+  }
+  // The same, to edit: for tools that build states (gem-synth) and for
+  // tests that must leave a wrong value where a decoding error would.
+  Entity* GetMutable(int32_t index) {
+    return index >= 0 && index < kMaxEntities ? entities_[index] : nullptr;
+  }
+  // Class field registries, by class id (null until the class is seen).
+  const ClassFields* class_fields(int32_t class_id) const {
+    return class_id >= 0 && static_cast<size_t>(class_id) < classes_.size()
+               ? classes_[class_id].fields.get()
+               : nullptr;
+  }
+  ClassFields* mutable_class_fields(int32_t class_id);
+  // The decoded baseline of a class (empty when it has none); for tools
+  // that create entities. Null when the class has no serializer.
+  const FieldState* Baseline(int32_t class_id, Status* status);
+  size_t live_count() const { return live_; }
+  const EntityCounters& counters() const { return counters_; }
+  // After the parse, for a caller with more to allocate: frees every
+  // entity's state and each class's decoded baseline, most of a parse's
+  // memory. Get() then finds no entity; counters, live_count() and the
+  // class field registries stay. Nothing may be applied after it.
+  void ReleaseStates();
+  // The server tick the state was last brought to (the server_tick of the
+  // last update applied; -1 when the messages do not say).
+  int64_t state_server_tick() const { return state_server_tick_; }
+
+  // Reads one field-path list and its values into `state`, recording the
+  // changes. Public for tests and the baseline decoder.
+  // `changes` may be null (baselines are not reported).
+  // The error for a path that names no field of the class.
+  static Status UnknownPath(const FieldPath& path, const ClassFields& fields);
+  Status ReadFields(BitReader* r, ClassFields* fields, FieldState* state,
+                    std::vector<FieldChange>* changes);
+
+ private:
+  struct ClassState {
+    std::unique_ptr<ClassFields> fields;
+    std::string baseline;          // raw instancebaseline data
+    bool has_baseline = false;
+    bool template_ready = false;   // `base_state` decoded from `baseline`
+    FieldState base_state;
+  };
+
+  // What a create (in a delta or a full packet) says before its fields:
+  // the class, its serial, and the class's decoded baseline, ready.
+  struct CreateHeader {
+    int32_t class_id = -1;
+    uint32_t serial = 0;
+    ClassFields* fields = nullptr;
+    ClassState* class_state = nullptr;
+  };
+  Status ReadCreateHeader(BitReader* r, int64_t index, CreateHeader* out);
+  ClassState* GetClassState(int32_t class_id);
+  Status PrepareTemplate(ClassState* cs);
+  Entity* NewEntity();
+  void Release(Entity* e);
+  void Delete(Entity* e, const TickInfo& tick);
+  void FinishStrings(std::vector<FieldChange>* changes);
+
+  const Schema* schema_;
+  Sink* sink_;
+  unsigned class_id_bits_ = 0;
+  bool applied_full_packet_ = false;
+  int64_t state_server_tick_ = -1;
+  FullPacketObserver full_packet_observer_;
+  bool report_created_state_ = true;
+  bool report_updates_ = true;
+  uint64_t next_lifetime_ = 1;
+  size_t live_ = 0;
+  std::vector<Entity*> entities_;
+  std::vector<std::unique_ptr<Entity>> pool_;
+  std::vector<Entity*> free_;
+  std::vector<ClassState> classes_;
+  EntityCounters counters_;
+
+  // Reused per update: no allocation per field.
+  std::vector<FieldPath> paths_;
+  std::vector<uint32_t> slots_;  // ReadFields': the paths as layout slots
+  size_t fields_read_ = 0;       // by the last ReadFields
+  std::vector<FieldChange> changes_;
+  struct PendingString {
+    size_t change;  // index in changes_
+    size_t offset;  // in strings_
+    size_t size;
+  };
+  std::vector<PendingString> pending_strings_;
+  std::string strings_;  // string values of one update
+  std::string scratch_;
+};
+
+}  // namespace gem
+
+#endif  // GEM_CORE_ENTITIES_ENTITIES_H_

@@ -2,7 +2,7 @@
 table's rows, every change of every field of every entity (gem_changes)
 and every entity's state at chosen ticks (gem_state), read through the
 libgem the connection loaded. Used by compare_index.py (two indexes side
-by side) and by tests/format_compat_test.py, which holds an index of
+by side) and by tests/indexer/format_compat_test.py, which holds an index of
 today's format to the digests (64 bits of the sha256 of the canonical rows) an older
 format's index gave.
 

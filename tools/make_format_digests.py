@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from index_digest import connect, digest, ticks_to_check  # noqa: E402
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# tests/gemtest.py's MODERN: every fixture of a game gem reads.
+# tests/support/gemtest.py's MODERN: every fixture of a game gem reads.
 MODERN = ["cs2_demofilenet_14011_cs_italy", "cs2_demofilenet_14065_de_nuke",
           "cs2_demofilenet_14090_cs_italy", "cs2_demofilenet_14132_de_ancient",
           "cs2_demofilenet_14150_ag2_de_train", "cs2_demofilenet_14155_de_dust2",

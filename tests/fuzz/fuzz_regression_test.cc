@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tests/fuzz/targets.h"
-#include "tests/test_env.h"
+#include "tests/support/test_env.h"
 
 namespace gem::fuzz {
 namespace {

@@ -23,7 +23,7 @@
 #include "indexer/indexer.h"
 #include "tests/fuzz/input_reader.h"
 #include "tests/fuzz/targets.h"
-#include "tests/test_env.h"
+#include "tests/support/test_env.h"
 
 namespace gem::fuzz {
 namespace {

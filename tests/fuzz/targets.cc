@@ -19,13 +19,13 @@
 #include "core/input/mapped_file.h"
 #include "core/parser/parser.h"
 #include "core/string_tables/string_table.h"
-#include "tests/decoder_specs.h"
+#include "tests/support/decoder_specs.h"
 #include "tests/fuzz/input_reader.h"
 
 namespace gem::fuzz {
 namespace {
 
-// Every decoding rule (tests/decoder_specs.h).
+// Every decoding rule (tests/support/decoder_specs.h).
 std::vector<FieldDecoder> AllDecoders() {
   std::vector<FieldDecoder> out;
   for (const testing::Spec& spec : testing::AllSpecs()) out.push_back(testing::DecoderOf(spec));

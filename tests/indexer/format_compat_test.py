@@ -1,0 +1,95 @@
+"""Today's index format holds the values the previous one did, value by
+value: every modern fixture and the 30-minute synthetic Dota replay are
+indexed by this build and read through this build's libgem, and every
+plain table's rows, every change of every field of every entity
+(gem_changes, class by class) and every entity's state at the stored
+ticks (gem_state: keyframe ticks, their neighbours, random ones) must give
+the digests in tests/data/format_digests.json. Those were made from
+indexes of the previous format, written and read by the gem-index and
+libgem of the commit the file names (tools/compare_index.py --digest):
+not by the code under test.
+
+A deliberate change of values (a decoder fix, a new column) makes this
+fail; the digests are then remade from the commit before the change, and
+the commit says why."""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+# This folder, and what the tests share (tests/support).
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "support")]
+import junit  # noqa: E402
+from gemtest import (FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, MODERN, RUNFILES,  # noqa: E402
+                     SANITIZED, TMP, index_of, need_some, replay_path)
+
+sys.path.insert(0, os.path.join(RUNFILES, "tools"))
+from index_digest import connect, digest  # noqa: E402
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                       "format_digests.json")) as f:
+    STORED = json.load(f)
+
+
+def differences(want, got):
+    """What differs between two digests, one line each."""
+    out = []
+    for part in ("tables", "changes", "state"):
+        w, g = want[part], got[part]
+        for key in sorted(set(w) | set(g)):
+            if w.get(key) != g.get(key):
+                out.append("%s %s: stored %s, this build %s" % (part, key, w.get(key), g.get(key)))
+    return out
+
+
+class FormatCompat(unittest.TestCase):
+    def check(self, name, db):
+        want = STORED["replays"][name]
+        con = connect(db, LIB)
+        got = digest(con, sorted(int(t) for t in want["state"]))
+        con.close()
+        problems = differences(want, got)
+        self.assertEqual(problems, [], "%s differs from the %s index:\n%s" %
+                         (name, STORED["made_by"], "\n".join(problems[:20])))
+        # Not vacuous: the stored digests cover the index's contents.
+        self.assertGreater(len(want["tables"]), 5)
+        self.assertGreater(sum(n for n, _ in want["changes"].values()), 0)
+        self.assertGreater(sum(n for n, _ in want["state"].values()), 0)
+
+    def test_every_modern_fixture_holds_the_previous_formats_values(self):
+        need_some(MODERN)
+        for stem in MODERN:
+            with self.subTest(replay=stem):
+                if not os.path.exists(replay_path(stem)):
+                    self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (stem, FIXTURES))
+                self.check(stem, index_of(stem))
+
+    def test_the_30_minute_synthetic_replay_holds_the_previous_formats_values(self):
+        if SANITIZED:
+            self.skipTest("SKIPPED under the sanitizers: the plain run indexes the 30-minute "
+                          "replay, the fixtures above run here")
+        synth = STORED["synthetic"]
+        source = replay_path(synth["from"])
+        if not os.path.exists(source):
+            self.skipTest("SKIPPED: fixture %s.dem not found in %s" % (synth["from"], FIXTURES))
+        replay = os.path.join(TMP, "synthetic-30min.dem")
+        subprocess.run([GEM_SYNTH, "--from", source] + synth["args"] + ["--quiet", replay],
+                       check=True)
+        h = hashlib.sha256()
+        with open(replay, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        self.assertEqual(h.hexdigest(), synth["sha256"],
+                         "gem-synth wrote another replay than the one the digests were made "
+                         "from: remake them (see this file's docstring)")
+        db = os.path.join(TMP, "synthetic-30min.db")
+        subprocess.run([GEM_INDEX, "--quiet", "--force", replay, db], check=True)
+        self.check("synthetic-30min", db)
+        os.remove(replay)
+
+
+if __name__ == "__main__":
+    junit.main()

@@ -21,7 +21,7 @@ import unittest
 
 # This folder, and what the tests share (tests/support).
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "support")]
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "support")]
 import junit  # noqa: E402
 
 from gemtest import (FIXTURES, GEM_SYNTH, MODERN, TMP, connect, index_of, need_some,  # noqa: E402

@@ -46,7 +46,7 @@ import unittest
 
 # This folder, and what the tests share (tests/support).
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "support")]
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "support")]
 import junit  # noqa: E402
 
 from gemtest import (AUTO, GEM_DUMP, GEM_INDEX, GEM_SYNTH, NEKIT, SANITIZED, TMP,  # noqa: E402

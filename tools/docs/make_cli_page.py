@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes docs/cli.md, the command-line reference, from each tool's own
---help: the page says what the code says, and tests/tools/docs_drift_test.py
+--help: the page says what the code says, and tests/docs/docs_drift_test.py
 fails when the committed page is not what this writes.
 
     bazel build //... && /usr/bin/python3 tools/docs/make_cli_page.py > docs/cli.md

@@ -4,7 +4,7 @@ loaded extension itself: each function as gem_help() describes it
 (sqlext/function_docs.cc), the argument counts SQLite has registered, and
 each table-valued function's columns and arguments (its hidden columns).
 Exits non-zero when a function is registered without a description, or a
-description names no function. tests/tools/docs_drift_test.py holds the
+description names no function. tests/docs/docs_drift_test.py holds the
 committed page to what this writes.
 
     bazel build //... && /usr/bin/python3 tools/docs/make_sql_page.py > docs/sql-functions.md

@@ -11,7 +11,7 @@ index's own, the column lists of the views). The types are SQLite's
 tables.md; the rest on its game's page.
 
 Exits non-zero, naming them, when a table, view or column has no doc, so
-that no table reaches an index undocumented. tests/tools/docs_drift_test.py
+that no table reaches an index undocumented. tests/docs/docs_drift_test.py
 holds the committed pages to what this writes.
 
     bazel build //... && /usr/bin/python3 tools/docs/make_tables_page.py --out docs

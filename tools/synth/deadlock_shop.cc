@@ -15,7 +15,7 @@ namespace gem::synth {
 namespace {
 
 // Items by their names in the game, with the CUtlStringTokens of those
-// names as numbers (MurmurHash2 as tests/deadlock/deadlock_tables_test.py computes
+// names as numbers (MurmurHash2 as tests/core/deadlock/deadlock_tables_test.py computes
 // it on its own), so that gem's StringToken is what the tests check.
 struct ShopItem {
   const char* name;

@@ -2,7 +2,7 @@
 // no downloaded browser) and prints, as one JSON object, what the page drew
 // at each tick asked for, what its charts hold, what a click on a chart
 // and play did to the clock, and whether the screenshot has content. The
-// caller (tests/view/view_test.py) compares it with the index.
+// caller (tests/tools/view/view_test.py) compares it with the index.
 //
 //   node browser_check.js URL TICKS_JSON SCREENSHOT.png
 "use strict";

@@ -4,7 +4,7 @@
 // clock, whether it followed the live edge, the charts' length, after each
 // commit it took in; a seek of the user's away from the edge and a click
 // on the Live button; and what it showed once the match ended. The caller
-// (tests/view/view_live_test.py) judges it against the finished index.
+// (tests/tools/view/view_live_test.py) judges it against the finished index.
 //
 //   node live_check.js URL TIMEOUT_SECONDS
 "use strict";

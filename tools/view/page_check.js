@@ -7,7 +7,7 @@
 // column, the ward map's range narrows what it draws; and the text the page
 // shows (`dom`: its tables' cells as read off the page, and all its visible
 // text, over the map and over the match page), for the names a reader sees.
-// The caller (tests/view/view_page_test.py) compares it with SQL.
+// The caller (tests/tools/view/view_page_test.py) compares it with SQL.
 //
 //   node page_check.js URL SCREENSHOT.png [TICKS_JSON]
 //

@@ -1,0 +1,192 @@
+"""CS2's tables (core/cs2/) on a gem-synth match of 24 rounds.
+
+Every row of rounds, damages, shots, kills, grenades, grenade_paths,
+flashes, bomb and economy must equal what gem-synth wrote (tools/synth/
+cs2_match.h), value by value. The same match written without round_start,
+round_freeze_end, round_end, round_officially_ended and player_blind must
+give the same tables, from the game rules and the pawns. player_rounds and
+player_stats must be what their rules make of the truth (computed here,
+apart). A match with flaws (a key of the wrong type, a grenade with no
+thrower, a round that ends twice; the fixture starts mid-round) gives
+NULLs and counts, no dropped or mixed-up row. The docs' CS2 queries run
+and answer what was written."""
+import json
+import math
+import os
+import sys
+import unittest
+
+# This folder, and what the tests share (tests/support).
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "support")]
+import junit  # noqa: E402
+from cs2_synth import rows, same, synthetic  # noqa: E402
+from gemtest import docs_sql  # noqa: E402
+
+
+class Tables(unittest.TestCase):
+    def check_all(self, con, truth, rounds=24):
+        same(self, rows(con, "SELECT * FROM rounds ORDER BY round"), truth["round"], "rounds")
+        self.assertEqual(len(truth["round"]), rounds)
+        same(self, rows(con, "SELECT * FROM damages ORDER BY id"), truth["damage"], "damages")
+        same(self, rows(con, "SELECT * FROM shots ORDER BY id"), truth["shot"], "shots")
+        same(self, rows(con, "SELECT * FROM kills ORDER BY id"), truth["kill"], "kills")
+        same(self, rows(con, "SELECT * FROM grenades ORDER BY id"), truth["grenade"], "grenades")
+        same(self, rows(con, "SELECT * FROM grenade_paths ORDER BY id, tick"),
+             sorted(truth["path"], key=lambda t: (t["id"], t["tick"])), "grenade_paths")
+        same(self, rows(con, "SELECT * FROM flashes ORDER BY tick, victim"),
+             sorted(truth["flash"], key=lambda t: (t["tick"], t["victim"])), "flashes")
+        same(self, rows(con, "SELECT * FROM bomb ORDER BY id"), truth["bomb"], "bomb")
+        same(self, rows(con, "SELECT * FROM economy ORDER BY round, slot"),
+             sorted(truth["economy"], key=lambda t: (t["round"], t["slot"])), "economy")
+
+    def test_every_table_is_what_was_written(self):
+        con, truth = synthetic()
+        self.check_all(con, truth)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["rounds_from_events"], 24)
+        self.assertEqual(meta["flashes_from_pawns"], 0)
+        # The match has everything the tables hold.
+        kinds = {t["kind_"] for t in truth["grenade"]}
+        self.assertEqual(kinds, {"smoke", "flash", "he", "molotov", "incendiary", "decoy"})
+        self.assertTrue({"pickup", "plant_begin", "plant"} <= {t["kind_"] for t in truth["bomb"]})
+        self.assertTrue({"defuse", "explode"} & {t["kind_"] for t in truth["bomb"]})
+        for key in ("event_keys_of_wrong_type", "grenades_without_thrower",
+                    "grenade_events_without_grenade", "round_ends_repeated",
+                    "combat_events_without_player", "damages_unknown_health"):
+            self.assertEqual(meta[key], 0, key)
+
+    def test_without_round_and_blind_events_the_fields_give_the_same(self):
+        # Six rounds, a side switch among them (the 24 are above).
+        con, truth = synthetic("--no-round-events", rounds=6)
+        names = {r[0] for r in con.execute("SELECT DISTINCT name FROM game_events")}
+        self.assertFalse(names & {"round_start", "round_end", "round_freeze_end",
+                                  "round_officially_ended", "player_blind"})
+        self.check_all(con, truth, rounds=6)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["rounds_from_game_rules"], 6)
+        self.assertEqual(meta["rounds_from_events"], 0)
+        self.assertEqual(meta["flashes_from_pawns"], len(truth["flash"]))
+        # And the same as with the events.
+        with_events, _ = synthetic(rounds=6)
+        for table in ("rounds", "flashes", "economy", "damages"):
+            self.assertEqual(con.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table).fetchall(),
+                             with_events.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
+                             .fetchall(), table)
+
+    def test_round_ends_without_round_starts_take_the_game_rules(self):
+        # round_end alone is no round table: the game rules give it whole.
+        con, truth = synthetic("--no-round-start-events", rounds=6)
+        same(self, rows(con, "SELECT * FROM rounds ORDER BY round"), truth["round"], "rounds")
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual((meta["rounds_from_game_rules"], meta["rounds_from_events"]), (6, 0))
+
+    def test_flaws_give_nulls_and_counts(self):
+        con, truth = synthetic("--flaws", rounds=6)
+        self.check_all(con, truth, rounds=6)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["event_keys_of_wrong_type"], 1)
+        self.assertEqual(meta["grenades_without_thrower"], 1)
+        self.assertEqual(meta["round_ends_repeated"], 1)
+        # The fixture's own round, joined mid-way, is given up for the first
+        # round the match starts (the game's count starts again).
+        self.assertEqual(meta["rounds_started_before_the_replay"], 1)
+        self.assertEqual(con.execute("SELECT count(*) FROM damages WHERE health_after IS NULL")
+                         .fetchone()[0], 1)
+
+
+def player_rounds(truth, window_ticks):
+    """player_rounds by its rules, from the truth."""
+    out = {}
+    kills = truth["kill"]
+    for e in truth["economy"]:
+        r, s = e["round"], e["slot"]
+        mine = [k for k in kills if k["round"] == r]
+        k_ = sum(1 for k in mine if k["killer"] == s and k["killer_team"] != k["victim_team"])
+        d_ = [k for k in mine if k["victim"] == s]
+        a_ = sum(1 for k in mine if s in json.loads(k["assisters"]))
+        dmg = sum(d["damage_real"] for d in truth["damage"] if d["round"] == r and
+                  d["attacker"] == s and d["attacker_team"] != d["victim_team"])
+        # Traded: an enemy killed the player, and a teammate of the
+        # player killed that enemy within the window.
+        traded = any(t["victim"] == k["killer"] and t["killer"] is not None and
+                     t["killer"] != s and t["killer_team"] == k["victim_team"] and
+                     k["tick"] <= t["tick"] <= k["tick"] + window_ticks
+                     for k in d_ if k["killer"] is not None and k["killer"] != s and
+                     k["killer_team"] != k["victim_team"] for t in mine)
+        out[(r, s)] = (k_, len(d_), a_, dmg, int(not d_), int(traded),
+                       int(k_ > 0 or a_ > 0 or not d_ or traded))
+    return out
+
+
+class Views(unittest.TestCase):
+    def test_player_rounds_and_stats_follow_their_rules(self):
+        con, truth = synthetic()
+        rate = con.execute("SELECT tick_rate FROM match_info").fetchone()[0]
+        want = player_rounds(truth, 5 * rate)
+        got = {(r[0], r[1]): tuple(r[2:]) for r in con.execute(
+            "SELECT round, slot, kills, deaths, assists, damage, survived, traded, kast "
+            "FROM player_rounds")}
+        self.assertEqual(got, want)
+        self.assertTrue(any(v[5] for v in want.values()), "some deaths are traded")
+        stats = {r[0]: r[1:] for r in con.execute(
+            "SELECT slot, rounds, adr, kast, kpr, dpr, utility_damage, flashes_thrown, "
+            "enemies_flashed FROM player_stats")}
+        for slot in {s for _, s in want}:
+            mine = [v for (r, s), v in want.items() if s == slot]
+            n = len(mine)
+            util = sum(d["damage_real"] for d in truth["damage"] if d["attacker"] == slot and
+                       d["attacker_team"] != d["victim_team"] and
+                       d["weapon"] in ("hegrenade", "inferno"))
+            thrown = sum(1 for g in truth["grenade"] if g["thrower"] == slot and
+                         g["kind_"] == "flash")
+            flashed = sum(1 for f in truth["flash"] if f["thrower"] == slot and
+                          f["thrower_team"] != f["victim_team"])
+            expect = (n, sum(v[3] for v in mine) / n, 100.0 * sum(v[6] for v in mine) / n,
+                      sum(v[0] for v in mine) / n, sum(v[1] for v in mine) / n, util, thrown,
+                      flashed)
+            for g, w in zip(stats[slot], expect):
+                self.assertAlmostEqual(g, w, places=9)
+        # A window of 0 s trades nothing that is not at the same tick.
+        con.execute("UPDATE stat_settings SET value = 0 WHERE name = 'trade_window_s'")
+        got0 = {(r[0], r[1]): r[2] for r in con.execute(
+            "SELECT round, slot, traded FROM player_rounds")}
+        self.assertEqual(got0, {k: v[5] for k, v in player_rounds(truth, 0).items()})
+        con.execute("UPDATE stat_settings SET value = 5 WHERE name = 'trade_window_s'")
+        con.commit()
+
+
+class ReadmeQueries(unittest.TestCase):
+    """The docs' CS2 SQL, each block run on the gem-synth match and its
+    answer checked against what gem-synth wrote."""
+
+    def test_every_readme_cs2_query_answers_what_was_written(self):
+        blocks = docs_sql("cs2.md", "## CS2 as analysts read it", "## CS2's second questions")
+        self.assertEqual(len(blocks), 6)
+        con, truth = synthetic()
+        score, adr, paths, smokes, plants, equipment = (con.execute(sql).fetchall()
+                                                        for sql in blocks)
+        self.assertEqual(score, [(t["round"], t["winner"], t["reason"], t["ct_score"],
+                                  t["t_score"]) for t in truth["round"]])
+        self.assertEqual({r[0]: (r[1], r[2]) for r in adr}, {
+            r[0]: (r[1], r[2]) for r in con.execute("SELECT slot, adr, kast FROM player_stats")})
+        round_ = 3
+        want = [(g["id"], g["kind_"], g["thrower"], p["tick"]) for g in truth["grenade"]
+                if g["round"] == round_ for p in sorted(truth["path"], key=lambda p: p["tick"])
+                if p["id"] == g["id"]]
+        self.assertEqual([(r[0], r[1], r[2], r[3]) for r in paths], want)
+        self.assertEqual([(r[0], r[1]) for r in smokes],
+                         [(g["id"], g["thrower"]) for g in truth["grenade"] if g["kind_"] == "smoke"])
+        for r, g in zip(smokes, [g for g in truth["grenade"] if g["kind_"] == "smoke"]):
+            self.assertTrue(math.isclose(r[3], g["x"], abs_tol=1e-3))
+        self.assertEqual(plants, [(t["round"], t["slot"], t["site"], t["tick"])
+                                  for t in truth["bomb"] if t["kind_"] == "plant"])
+        want = {}
+        for e in truth["economy"]:
+            key = (e["round"], e["team"])
+            want[key] = want.get(key, 0) + e["equipment_value"]
+        self.assertEqual({(r[0], r[1]): r[2] for r in equipment}, want)
+
+
+if __name__ == "__main__":
+    junit.main()

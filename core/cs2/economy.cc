@@ -1,6 +1,7 @@
 #include "core/cs2/economy.h"
 
 #include <array>
+#include <vector>
 
 #include "core/cs2/tables.h"
 
@@ -8,11 +9,11 @@ namespace gem::cs2 {
 
 using match::MatchContext;
 
-void Economy::Flush(MatchContext& ctx) {
+void Economy::RowsOfRound(std::vector<EconomyRow>* out) const {
   for (size_t slot = 0; slot < rows_.size(); ++slot) {
-    Row& r = rows_[slot];
+    const Row& r = rows_[slot];
     if (!r.present) continue;
-    std::array<MatchValue, kEconomyColumns> row{};
+    EconomyRow row{};
     row[kEcoRound] = MatchValue::Int(round_);
     row[kEcoSlot] = MatchValue::Int(static_cast<int64_t>(slot));
     row[kEcoTeam] = r.team;
@@ -21,9 +22,20 @@ void Economy::Flush(MatchContext& ctx) {
     row[kEcoEquipment] = r.equipment_value;
     row[kEcoSpent] = r.spent;
     row[kEcoKillReward] = r.kill_reward;
-    ctx.Row(kEconomy, row);
-    r = Row();
+    out->push_back(row);
   }
+}
+
+void Economy::Close() {
+  RowsOfRound(&held_);
+  for (Row& r : rows_) r = Row();
+}
+
+void Economy::Write(MatchContext& ctx) const {
+  for (const EconomyRow& row : held_) ctx.Row(kEconomy, row);
+  std::vector<EconomyRow> open;
+  RowsOfRound(&open);
+  for (const EconomyRow& row : open) ctx.Row(kEconomy, row);
 }
 
 void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool in_freeze,
@@ -31,7 +43,12 @@ void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool
                          const std::function<std::span<const PlayerNow>()>& players) {
   const int64_t number = round.kind == MatchValue::Kind::kInt ? round.i : -1;
   if (number != round_ || started) {
-    Flush(ctx);
+    Close();
+    // A restart counts from 1 again: the rounds it voids go (a round
+    // numbered as one held, or later).
+    if (number >= 0) {
+      std::erase_if(held_, [&](const EconomyRow& row) { return row[kEcoRound].i >= number; });
+    }
     round_ = number;
     roster_taken_ = false;
   }
@@ -74,7 +91,8 @@ void Economy::Settle(std::span<const PlayerNow> players) {
 void Economy::Finish(MatchContext& ctx, std::span<const PlayerNow> players) {
   // A round the replay ends in: what it has come to.
   Settle(players);
-  Flush(ctx);
+  Close();
+  Write(ctx);
 }
 
 }  // namespace gem::cs2

@@ -468,9 +468,10 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
 void Module::WriteSoFar(MatchContext& ctx) {
   // Finish's end-written tables (tables.cc), as they stand: the grenades
   // thrown so far (those in the air have no end yet), the bomb's rows, the
-  // rounds the game counts now.
+  // rounds the game counts now and their economy.
   if (!ctx.has_sink()) return;
   grenades_.Finish(ctx);
+  economy_.Write(ctx);
   std::vector<Bomb::Plant> plants;
   uint64_t unknown_sites = 0;
   bomb_.Write(ctx, &plants, &unknown_sites);

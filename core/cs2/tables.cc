@@ -252,7 +252,8 @@ GameSchema Build() {
       "economy",
       "a player in a round: the players in play (team 2 or 3) as the round's first frame past "
       "the freeze time ends (for a round the replay joins after it, its first frame); money "
-      "and equipment then, what was spent and earned once the round is over",
+      "and equipment then, what was spent and earned once the round is over; a restart voids "
+      "the rounds it undoes, as in rounds",
       false,
       {{"round", "INTEGER NOT NULL", "the round (rounds.round)"},
        {"slot", "INTEGER NOT NULL", "the player (players.slot)"},
@@ -272,7 +273,7 @@ GameSchema Build() {
        {"spent", "INTEGER",
         "the money spent in the round: the controller's m_iCashSpentThisRound as last read "
         "between the round's end and the next start (or at the replay's end); NULL for a round "
-        "that never ended (a restart)"},
+        "not seen to end before the next started"},
        {"kill_reward", "INTEGER",
         "the kill rewards earned in the round: what the controller's "
         "m_pActionTrackingServices.m_iKillReward (the match's total) grew by since the freeze's "
@@ -304,14 +305,14 @@ GameSchema Build() {
       {"attacker_z", "REAL", "the killer's pawn position then, world z"}};
   s.after_sql = StatsViewsSql();
   // Written at the end (TableSpec::written; a live index's commits rewrite
-  // them as they stand): rounds (a restart voids the rounds it undoes; a
-  // plant's site is named by the bomb's rows), grenades (a grenade's row
-  // says how it ended) and the bomb's rows (their site, from a plant later).
+  // them as they stand): rounds and economy (a restart voids the rounds it
+  // undoes; a plant's site is named by the bomb's rows), grenades (a
+  // grenade's row says how it ended) and the bomb's rows (their site, from
+  // a plant later).
   s.tables[kRounds].written = TableSpec::Written::kAtEnd;
   s.tables[kGrenades].written = TableSpec::Written::kAtEnd;
   s.tables[kBomb].written = TableSpec::Written::kAtEnd;
-  // A round's economy rows once it is over (what was spent).
-  s.tables[kEconomy].written = TableSpec::Written::kWhenClosed;
+  s.tables[kEconomy].written = TableSpec::Written::kAtEnd;
   return s;
 }
 

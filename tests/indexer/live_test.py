@@ -18,8 +18,8 @@ replay is still being written, one commit at a time.
   index.
 - A broadcast read live over HTTP commits at each fragment's end, each
   commit the snapshot of the tick the fragment ends at.
-- The tables a live index rewrites at each commit (CS2's rounds, grenades
-  and bomb, Deadlock's heroes) hold at each what was there by then: as
+- The tables a live index rewrites at each commit (CS2's rounds, economy,
+  grenades and bomb, Deadlock's heroes) hold at each what was there by then: as
   many rows as were started by the tick, and each row of what was over by
   then as the finished index has it (a CS2 match of gem-synth's, 4
   rounds, read live as the fixtures are).
@@ -157,7 +157,7 @@ class Live(unittest.TestCase):
 
     def test_the_tables_rewritten_at_each_commit_hold_what_was_there_by_then(self):
         self.replay(CS2)
-        dem, counts = self.synthetic("rewritten-cs2", ("rounds", "grenades", "bomb"),
+        dem, counts = self.synthetic("rewritten-cs2", ("rounds", "economy", "grenades", "bomb"),
                                      "--from", replay_path(CS2), "--rounds", "4", "--seed", "3")
         snaps = self.read_live(dem, "rewritten-cs2", Snapshots, "1")
         for t, n in counts.items():

@@ -194,7 +194,7 @@ int Cs2Match::Alive(int team) const {
 void Cs2Match::RoundTruth(int64_t official_end) {
   if (round_ == 0) return;
   DuelsTruth();
-  Truth("{\"kind\":\"round\",\"round\":" + std::to_string(round_) +
+  RoundsTruth("{\"kind\":\"round\",\"round\":" + std::to_string(round_) +
       ",\"start_tick\":" + std::to_string(round_start_) +
       ",\"freeze_end_tick\":" + std::to_string(freeze_end_) +
       ",\"end_tick\":" + std::to_string(live_until_) +
@@ -205,7 +205,7 @@ void Cs2Match::RoundTruth(int64_t official_end) {
       Opt(plant_tick_, plant_tick_ >= 0) + ",\"bomb_site\":" +
       (round_site_.empty() ? "null" : "\"" + round_site_ + "\"") + "}");
   for (const Player& p : players_) {
-    Truth("{\"kind\":\"economy\",\"round\":" + std::to_string(round_) + ",\"slot\":" +
+    RoundsTruth("{\"kind\":\"economy\",\"round\":" + std::to_string(round_) + ",\"slot\":" +
           std::to_string(p.slot) + ",\"team\":" + std::to_string(p.team) +
           ",\"tick\":" + std::to_string(freeze_end_) +
           ",\"start_money\":" + std::to_string(p.start_money) + ",\"equipment_value\":" +
@@ -392,6 +392,10 @@ void Cs2Match::EndRound(uint32_t tick, int winner, int reason) {
 void Cs2Match::Play(uint32_t tick) {
   tick_ = tick;
   if (ended_ && tick >= next_start_) {
+    if (!restarted_ && options_.restart_after > 0 && round_ == options_.restart_after) {
+      Restart(tick);
+      return;
+    }
     if (round_ >= options_.rounds) return;
     StartRound(tick);
     return;
@@ -454,6 +458,20 @@ void Cs2Match::Play(uint32_t tick) {
   }
 }
 
+void Cs2Match::Restart(uint32_t tick) {
+  // The rounds so far are void: their round and economy rows go, and the
+  // game counts from round 1 again, scores 0 and money as at the start.
+  restarted_ = true;
+  rounds_truth_.clear();
+  round_ = 0;
+  score_[2] = score_[3] = 0;
+  for (int team : {2, 3}) {
+    world_->Set(team_entity_[team], "m_iScore", world_->Number(*team_entity_[team], "m_iScore", 0));
+  }
+  for (Player& p : players_) p.money = 800;
+  StartRound(tick);
+}
+
 Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   truth_ = truth;
   round_events_ = options_.round_events;
@@ -488,6 +506,7 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   last = t;
   FinishRound();
   FinishGrenades();
+  for (const std::string& line : rounds_truth_) Truth(line);
   counters_.last_tick = last;
   return world_->WriteEnd(last, out);
 }

@@ -67,6 +67,11 @@ struct Cs2Options {
   bool round_start_events = true;  // false: round_start alone left out
   bool flaws = false;
   uint32_t full_packet_interval = 3840;  // ticks
+  // > 0: once round N has ended the game restarts (mp_restartgame, as
+  // after a knife round): scores, money and the round count start over,
+  // and `rounds` more are played. The rounds it voids have no round or
+  // economy truth rows (their kills, damages and so on keep theirs).
+  int restart_after = 0;
 };
 
 struct Cs2Counters {
@@ -140,6 +145,8 @@ class Cs2Match {
   // The round's truth rows (official end -1: none).
   void RoundTruth(int64_t official_end);
   void FinishRound() { RoundTruth(-1); }
+  // Options::restart_after: the game starts over at `tick`.
+  void Restart(uint32_t tick);
   void Buy(Player* p);
   int Index(int32_t slot) const;
   // Whether damage spares `p` (a carrier bound for a site, the planter and
@@ -177,6 +184,9 @@ class Cs2Match {
   bool NoKills() const { return options_.flaws && round_ == 3; }
 
   void Truth(const std::string& line);
+  // A round's round and economy rows, held until the match is over (a
+  // restart voids them) and then written.
+  void RoundsTruth(const std::string& line) { rounds_truth_.push_back(line); }
   static std::string Num(double v);
   static std::string Opt(int64_t v, bool present);
 
@@ -191,6 +201,8 @@ class Cs2Match {
   std::map<std::string, int32_t> projectile_class_;
   uint32_t tick_ = 0;
   int round_ = 0;  // the round in play, 0 before the first
+  bool restarted_ = false;
+  std::vector<std::string> rounds_truth_;
   int score_[4] = {};
   uint32_t round_start_ = 0, freeze_end_ = 0, live_until_ = 0, next_start_ = 0;
   bool in_freeze_ = false, live_ = false, ended_ = false;

@@ -35,7 +35,8 @@ void Usage(FILE* out) {
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
              "                 [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem\n"
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
-             "                 [--seed S] [--match-truth FILE] [--flaws] [--quiet] OUT.dem\n"
+             "                 [--restart-after-round R] [--seed S] [--match-truth FILE]\n"
+             "                 [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
              "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
@@ -55,7 +56,9 @@ void Usage(FILE* out) {
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
              "in --match-truth; --no-round-events leaves out the round and blind events,\n"
-             "--no-round-start-events round_start alone.\n"
+             "--no-round-start-events round_start alone; --restart-after-round R restarts\n"
+             "the game once round R has ended (as after a knife round), and N rounds\n"
+             "follow.\n"
              "\n"
              "From a Deadlock fixture: its user messages, modifiers and upgrades too\n"
              "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"
@@ -116,6 +119,9 @@ int main(int argc, char** argv) {
     } else if (a == "--rounds") {
       value(&x);
       cs2.rounds = std::max(1, static_cast<int>(x));
+    } else if (a == "--restart-after-round") {
+      value(&x);
+      cs2.restart_after = std::max(1, static_cast<int>(x));
     } else if (a == "--no-round-events") {
       cs2.round_events = false;
     } else if (a == "--no-round-start-events") {

@@ -8,8 +8,9 @@ give the same tables, from the game rules and the pawns. player_rounds and
 player_stats must be what their rules make of the truth (computed here,
 apart). A match with flaws (a key of the wrong type, a grenade with no
 thrower, a round that ends twice; the fixture starts mid-round) gives
-NULLs and counts, no dropped or mixed-up row. The docs' CS2 queries run
-and answer what was written."""
+NULLs and counts, no dropped or mixed-up row. A restart after the first
+round (a knife round's) voids it in rounds and economy, as the game does.
+The docs' CS2 queries run and answer what was written."""
 import json
 import math
 import os
@@ -80,6 +81,21 @@ class Tables(unittest.TestCase):
         same(self, rows(con, "SELECT * FROM rounds ORDER BY round"), truth["round"], "rounds")
         meta = dict(con.execute("SELECT key, value FROM meta"))
         self.assertEqual((meta["rounds_from_game_rules"], meta["rounds_from_events"]), (6, 0))
+
+    def test_a_restart_voids_the_rounds_it_undoes(self):
+        # A knife round, then mp_restartgame: round 1 again, three rounds
+        # on. The knife round's rows go from rounds and economy (gem-synth
+        # writes no truth for them); its kills and damages stay, under
+        # round 1 as the game numbered it then.
+        con, truth = synthetic("--restart-after-round", "1", rounds=3)
+        self.check_all(con, truth, rounds=3)
+        self.assertEqual([r[0] for r in con.execute("SELECT round FROM rounds ORDER BY round")],
+                         [1, 2, 3])
+        first = con.execute("SELECT min(tick) FROM economy").fetchone()[0]
+        knife = con.execute("SELECT count(*) FROM kills WHERE tick < ?", (first,)).fetchone()[0]
+        self.assertGreater(knife, 0)  # the voided round was played
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["rounds_from_events"], 3)
 
     def test_flaws_give_nulls_and_counts(self):
         con, truth = synthetic("--flaws", rounds=6)

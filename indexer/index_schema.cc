@@ -14,6 +14,29 @@ CREATE TABLE meta(  -- what the index is and how it was made, one row a key (doc
   value  -- its value: integer, real or text as the key has it
 ) WITHOUT ROWID;
 
+CREATE TABLE parts(  -- a file the index was read from: one for a replay, one per file of a
+  -- recording split over several (gem-index PART1 PART2 ... OUT; docs/recordings.md)
+  part INTEGER PRIMARY KEY,  -- 0, 1, 2, ... in recording order
+  name TEXT NOT NULL,  -- the file's name as given
+  sha256 TEXT,  -- of the file as given, hex
+  bytes INTEGER,  -- of the file as given
+  first_tick INTEGER,  -- its first packet's tick, in the index's ticks
+  last_tick INTEGER,  -- its last frame's tick, in the index's ticks
+  tick_offset INTEGER NOT NULL,  -- the index's tick minus the file's own frame tick
+  first_server_tick INTEGER,  -- the server's tick (net_Tick) at its first packet
+  last_server_tick INTEGER,  -- the server's tick at its end
+  joins TEXT NOT NULL,  -- first; continues: the server's ticks go on from the part before
+  gap_ticks INTEGER NOT NULL,  -- server ticks from the part before's end to its first packet
+  -- (0 for the first): what happened then is in no file
+  kept_entities INTEGER NOT NULL,  -- at its join: entities going on (same index, serial, class)
+  created_entities INTEGER NOT NULL,  -- at its join: entities its first state creates
+  deleted_entities INTEGER NOT NULL,  -- at its join: entities it no longer holds
+  changed_values INTEGER NOT NULL,  -- at its join: values of kept entities that differ
+  changed_entries INTEGER NOT NULL,  -- at its join: string table entries that differ
+  truncated INTEGER NOT NULL,  -- 1 when the file ends before DEM_Stop (read up to the cut)
+  playback_ticks INTEGER  -- its file info's playback_ticks, when it has one
+);
+
 CREATE TABLE classes(  -- a server class the replay declares (class info)
   class_id INTEGER PRIMARY KEY,  -- the class id the replay's entities use
   name TEXT NOT NULL  -- the class's network name, e.g. CDOTA_Unit_Hero_Axe, CCSPlayerPawn

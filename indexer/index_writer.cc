@@ -371,6 +371,8 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     GEM_RETURN_IF_ERROR(text("replay_sha256", source->replay_sha256));
     GEM_RETURN_IF_ERROR(num("replay_bytes", static_cast<int64_t>(source->replay_bytes)));
   }
+  // The files read (the parts table has each).
+  GEM_RETURN_IF_ERROR(num("parts", static_cast<int64_t>(std::max<size_t>(1, parser.parts().size()))));
   GEM_RETURN_IF_ERROR(text("game", m.game));
   GEM_RETURN_IF_ERROR(num("game_build", m.game_build));
   GEM_RETURN_IF_ERROR(num("game_build_from_header", m.game_build_from_header));
@@ -557,6 +559,11 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
   }
 
   GEM_RETURN_IF_ERROR(WriteMatchSummary(db_, summary_, game_));
+  GEM_RETURN_IF_ERROR(WriteParts(db_, parser.parts(),
+                                 source.parts.empty()
+                                     ? std::vector<PartFile>{{source.name, source.sha256, source.bytes}}
+                                     : source.parts,
+                                 live_ != nullptr));
   if (live_ != nullptr) {
     // The commits' own meta rows go: the finished index's meta is a plain
     // run's (its statistics too), the live rows added after ANALYZE.

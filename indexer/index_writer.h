@@ -32,6 +32,7 @@
 #include "indexer/change_pipeline.h"
 #include "indexer/interval_store.h"
 #include "indexer/live_index.h"
+#include "indexer/parts_table.h"
 #include "indexer/row_blocks.h"
 #include "indexer/run_pages.h"
 #include "indexer/sqlite_db.h"
@@ -46,6 +47,9 @@ struct SourceInfo {
   std::string compression = "none";  // CompressionName()
   std::string replay_sha256;  // of the replay inside (sha256 when plain)
   uint64_t replay_bytes = 0;
+  // A split recording's files, in order (the fields above are its first
+  // part's); empty for one replay.
+  std::vector<PartFile> parts;
 };
 
 struct WriterStats {

@@ -4,6 +4,7 @@
 #define GEM_INDEXER_INDEXER_H_
 
 #include <string>
+#include <vector>
 
 #include "core/events/events.h"
 #include "core/util/status.h"
@@ -93,6 +94,12 @@ struct IndexReport {
 // fails leaves `out` as its last commit left it, meta's live_error saying
 // why; one that succeeds leaves the finished index there.
 Status IndexReplay(const std::string& replay, const std::string& out,
+                   const IndexOptions& options, IndexReport* report);
+// A recording split over several files, in recording order, into one
+// index (Parser::ParseParts; a single path is IndexReplay's). The parts
+// are finished files: neither followed nor live. Parts that do not join
+// (another match, the wrong order) are kInvalidArgument, naming them.
+Status IndexReplay(const std::vector<std::string>& parts, const std::string& out,
                    const IndexOptions& options, IndexReport* report);
 
 }  // namespace gem::index

@@ -4,6 +4,7 @@
 //             [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]
 //             [--follow [--idle-seconds S]] [--commit-seconds S | --no-live]
 //             REPLAY.dem OUT.db
+//   gem-index [OPTIONS] PART1.dem PART2.dem ... OUT.db   (or a directory of parts)
 //
 // Exit codes (sysexits): 0 ok (also for a truncated replay, flagged in the
 // index), 64 usage, 65 bad data, 66 input missing or unreadable, 73 cannot
@@ -15,6 +16,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <vector>
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include "core/input/broadcast_http.h"
 #include "core/util/exit_codes.h"
@@ -45,9 +51,15 @@ void Usage(FILE* out) {
       "                 [--no-game-tables] [--keyframe-seconds S] [--keyframe-logged N]\n"
       "                 [--follow [--idle-seconds S]] [--commit-seconds S | --no-live]\n"
       "                 REPLAY.dem OUT.db\n"
+      "       gem-index [OPTIONS] PART1.dem PART2.dem ... OUT.db\n"
       "\n"
       "Parses a Source 2 replay (Dota 2, Deadlock, CS2) and writes an SQLite index of\n"
       "its entity field changes, string tables, combat log, game events and chat.\n"
+      "\n"
+      "A match recorded in several files (a recording restarted mid-match) is given\n"
+      "as its parts in recording order, or as a directory holding them (its .dem\n"
+      "files, in the order of their names, numbers by value): one index of the match,\n"
+      "its parts table saying how each file joins the one before (docs/recordings.md).\n"
       "\n"
       "  --force    replace OUT.db if it exists\n"
       "  --quiet    no progress, no notices (errors only)\n"
@@ -90,6 +102,58 @@ void Usage(FILE* out) {
       gem::index::kDefaultIdleSeconds, gem::index::kDefaultCommitSeconds);
 }
 
+// A directory that is not a broadcast's (which has a sync file).
+bool IsDirectoryOfParts(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec) &&
+         !std::filesystem::exists(std::filesystem::path(path) / "sync", ec);
+}
+
+// Names compared with their runs of digits as numbers: part2 before part10.
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      std::string_view x(a.data() + i, ie - i), y(b.data() + j, je - j);
+      while (x.size() > 1 && x[0] == '0') x.remove_prefix(1);
+      while (y.size() > 1 && y[0] == '0') y.remove_prefix(1);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+// The replays in a directory of parts, in the order of their names.
+std::vector<std::string> PartsInDirectory(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    for (const char* ext : {".dem", ".dem.bz2", ".dem.gz", ".dem.zst"}) {
+      const size_t n = std::strlen(ext);
+      if (name.size() > n && name.compare(name.size() - n, n, ext) == 0 &&
+          e.is_regular_file(ec)) {
+        names.push_back(name);
+        break;
+      }
+    }
+  }
+  std::sort(names.begin(), names.end(), NaturalLess);
+  for (std::string& name : names) name = (std::filesystem::path(dir) / name).string();
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,6 +163,7 @@ int main(int argc, char** argv) {
   bool quiet = false, stats = false, idle_given = false, no_live = false;
   double commit_seconds = -1;
   std::string in, out;
+  std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0) {
@@ -172,19 +237,22 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "gem-index: unknown option {}\n", a);
       Usage(stderr);
       return cli::kExitUsage;
-    } else if (in.empty()) {
-      in = a;
-    } else if (out.empty()) {
-      out = a;
     } else {
-      fmt::print(stderr, "gem-index: too many arguments\n");
-      Usage(stderr);
-      return cli::kExitUsage;
+      inputs.push_back(a);
     }
   }
-  if (in.empty() || out.empty()) {
+  if (inputs.size() < 2) {
     Usage(stderr);
     return cli::kExitUsage;
+  }
+  out = inputs.back();
+  inputs.pop_back();
+  in = inputs.front();
+  if (inputs.size() == 1 && IsDirectoryOfParts(in)) {
+    // (A directory with no replay in it is read as a broadcast's, whose
+    // reader says what it lacks.)
+    std::vector<std::string> parts = PartsInDirectory(in);
+    if (!parts.empty()) inputs = std::move(parts);
   }
   if (idle_given && !options.follow && !IsBroadcastUrl(in)) {
     fmt::print(stderr, "gem-index: --idle-seconds is for --follow or a broadcast URL\n");
@@ -206,17 +274,17 @@ int main(int argc, char** argv) {
   options.progress = !quiet;
   options.exit_after = true;
   index::IndexReport report;
-  Status s = index::IndexReplay(in, out, options, &report);
+  Status s = index::IndexReplay(inputs, out, options, &report);
   if (!s.ok()) {
-    fmt::print(stderr, "gem-index: {}: {}\n",
-               s.code() == Status::Code::kCannotCreate || s.code() == Status::Code::kIoError
-                   ? out.c_str()
-                   : in.c_str(),
-               s.ToString().c_str());
+    const bool output_failed =
+        s.code() == Status::Code::kCannotCreate || s.code() == Status::Code::kIoError;
+    // A split recording's messages name the part at fault themselves.
+    const std::string where = output_failed ? out + ": " : inputs.size() > 1 ? "" : in + ": ";
+    fmt::print(stderr, "gem-index: {}{}\n", where, s.ToString());
     return cli::ExitCodeFor(s);
   }
   if (report.meta.truncated && !quiet) {
-    fmt::print(stderr, "gem-index: {} is truncated ({}); indexed up to tick {}\n", in,
+    fmt::print(stderr, "gem-index: {} is truncated ({}); indexed up to tick {}\n", inputs.back(),
                report.meta.truncation_reason, report.meta.last_tick);
   }
   if (stats) {

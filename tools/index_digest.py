@@ -86,12 +86,15 @@ def _sha(items):
     return h.hexdigest()[:DIGEST_HEX]
 
 
-def digest(con, ticks):
+def digest(con, ticks, skip_tables=frozenset(), skip_meta=frozenset()):
     """{"tables": {name: [rows, sha]}, "changes": {class: [changes, sha]},
-    "state": {tick: [values, sha]}} of one index."""
+    "state": {tick: [values, sha]}} of one index (but `skip_tables` and
+    meta's `skip_meta` keys)."""
     out = {"tables": {}, "changes": {}, "state": {}}
     for t in tables(con):
-        r = rows(con, t)
+        if t in skip_tables:
+            continue
+        r = rows(con, t, skip_meta)
         out["tables"][t] = [len(r), _sha(r)]
     by_class = {}  # class: [changes, running sha256]
     for entity, cls in entity_classes(con):

@@ -335,7 +335,98 @@ Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
   return Status::Ok();
 }
 
+Status EntityManager::Restate(const PacketEntities& msg, const TickInfo& tick) {
+  restate_next_ = false;
+  restated_ = RestateCounts();
+  state_server_tick_ = msg.server_tick;
+  GEM_RETURN_IF_ERROR(DecodeSnapshot(msg, &restatement_));
+  std::vector<int32_t> at(kMaxEntities, -1);  // index -> restatement_ position
+  for (size_t i = 0; i < restatement_.size(); ++i) {
+    at[restatement_[i].index] = static_cast<int32_t>(i);
+  }
+  for (int32_t index = 0; index < kMaxEntities; ++index) {
+    Entity* e = entities_[index];
+    if (e == nullptr) continue;
+    const int32_t i = at[index];
+    if (i >= 0 && restatement_[i].serial == e->serial &&
+        restatement_[i].class_id == e->class_id) {
+      continue;
+    }
+    Delete(e, tick);
+    ++restated_.deleted;
+  }
+  std::vector<FieldChange> before, after;
+  for (SnapshotEntity& s : restatement_) {
+    Entity* e = entities_[s.index];
+    if (e != nullptr) {
+      // Kept: report what differs.
+      const FieldLayout& layout = e->fields->layout();
+      before.clear();
+      after.clear();
+      ChangeCollector old_values(&before), new_values(&after);
+      e->state.VisitAll(layout, &old_values);
+      s.state.VisitAll(layout, &new_values);
+      changes_.clear();
+      std::vector<const FieldChange*> by_id;
+      for (const FieldChange& c : before) {
+        if (c.field_id >= by_id.size()) by_id.resize(c.field_id + 1, nullptr);
+        by_id[c.field_id] = &c;
+      }
+      for (const FieldChange& c : after) {
+        const FieldChange* old = c.field_id < by_id.size() ? by_id[c.field_id] : nullptr;
+        if (old != nullptr) by_id[c.field_id] = nullptr;  // seen
+        if (old == nullptr || !old->value.SameAs(c.value)) changes_.push_back(c);
+      }
+      for (const FieldChange& c : before) {
+        if (c.field_id < by_id.size() && by_id[c.field_id] != nullptr) {
+          changes_.push_back({c.field_id, Value::None()});
+        }
+      }
+      // The held state becomes the packet's once compared (`before`'s
+      // strings point into it); copied, not moved: the changes' strings
+      // point into s.state.
+      e->state = s.state;
+      e->active = true;
+      ++restated_.kept;
+      restated_.changed_values += changes_.size();
+      if (!changes_.empty() && sink_ != nullptr && report_updates_) {
+        ++counters_.updated;
+        sink_->OnEntityUpdated(tick, e->ref(), changes_);
+      }
+      continue;
+    }
+    e = NewEntity();
+    e->index = s.index;
+    e->serial = s.serial;
+    e->class_id = s.class_id;
+    e->lifetime = next_lifetime_++;
+    e->active = true;
+    e->fields = mutable_class_fields(s.class_id);
+    e->state = std::move(s.state);
+    entities_[s.index] = e;
+    ++live_;
+    ++counters_.created;
+    ++restated_.created;
+    if (sink_ != nullptr) {
+      changes_.clear();
+      if (report_created_state_) {
+        ChangeCollector all(&changes_);
+        e->state.VisitAll(e->fields->layout(), &all);
+      }
+      sink_->OnEntityCreated(tick, e->ref(), changes_);
+    }
+  }
+  restatement_.clear();
+  return Status::Ok();
+}
+
 Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
+  if (restate_next_) {
+    if (msg.is_delta) {
+      return Status::Corrupt("a later part's first entity update is a delta, not the whole state");
+    }
+    return Restate(msg, tick);
+  }
   if (!msg.is_delta) {
     // A full snapshot restates the state; only the first one builds it.
     if (applied_full_packet_) {

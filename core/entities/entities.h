@@ -11,7 +11,9 @@
 // `instancebaseline` string table entry named by the class id; a class
 // without a baseline starts from an empty state (counted). Only the first
 // non-delta packet is applied: later ones (in full packets) restate what the
-// deltas already built.
+// deltas already built. The exception is a later part of a split recording
+// (ExpectRestatement): its first non-delta packet is the state as that
+// file starts, compared with the held one (see Restate).
 #ifndef GEM_CORE_ENTITIES_ENTITIES_H_
 #define GEM_CORE_ENTITIES_ENTITIES_H_
 
@@ -70,6 +72,14 @@ struct SnapshotEntity {
   FieldState state;
 };
 
+// What the restatement at the start of a later part changed (Restate).
+struct RestateCounts {
+  uint64_t kept = 0;     // entities held on: same index, serial and class
+  uint64_t created = 0;  // entities new in the restatement
+  uint64_t deleted = 0;  // held entities it does not hold (or holds anew)
+  uint64_t changed_values = 0;  // values of kept entities that differ, drops included
+};
+
 struct EntityCounters {
   uint64_t created = 0;
   uint64_t updated = 0;
@@ -105,6 +115,18 @@ class EntityManager {
 
   // Applies one svc_PacketEntities. `tick` is passed through to the sink.
   Status Apply(const PacketEntities& msg, const TickInfo& tick);
+
+  // A later part of a split recording starts: its first non-delta packet
+  // is applied by Restate, not skipped. A delta before it is Corrupt.
+  void ExpectRestatement() { restate_next_ = true; }
+  bool expecting_restatement() const { return restate_next_; }
+  // The held state becomes the packet's: an entity it holds at the same
+  // index with the same serial and class is the same entity (its lifetime
+  // goes on; the values that differ, and those it no longer holds as
+  // kNone, are reported as one update); any other held entity is deleted
+  // and the packet's entity created. Deletes come first, then index order.
+  Status Restate(const PacketEntities& msg, const TickInfo& tick);
+  const RestateCounts& last_restatement() const { return restated_; }
 
   // Called with each full (non-delta) packet after the first, which
   // Apply skips: a self-check can decode it (DecodeSnapshot) and compare.
@@ -183,6 +205,9 @@ class EntityManager {
   Sink* sink_;
   unsigned class_id_bits_ = 0;
   bool applied_full_packet_ = false;
+  bool restate_next_ = false;
+  RestateCounts restated_;
+  std::vector<SnapshotEntity> restatement_;
   int64_t state_server_tick_ = -1;
   FullPacketObserver full_packet_observer_;
   bool report_created_state_ = true;

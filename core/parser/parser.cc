@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 
 #include "core/util/bit_reader.h"
 #include "core/input/inner_messages.h"
@@ -151,9 +152,20 @@ uint64_t LastPromisedFrame(const DemoStream& stream) { return stream.fileinfo_of
 }  // namespace
 
 Status Parser::Parse(ReplaySource* source) {
-  DemoStream stream(source);
+  ReplayPart part;
+  part.source = source;
+  part.consumed = consumed_;
+  return ParseParts(std::span<const ReplayPart>(&part, 1));
+}
+
+Status Parser::ReadPart(const ReplayPart& part, PartEnd* how) {
+  GEM_RETURN_IF_ERROR(StartPart(part));
+  PartInfo& info = parts_.back();
+  DemoStream stream(part.source);
   GEM_RETURN_IF_ERROR(stream.Open());
-  meta_.bytes_read = DemoStream::kHeaderSize;
+  meta_.bytes_read = bytes_before_part_ + DemoStream::kHeaderSize;
+  *how = PartEnd::kStop;
+  bool restating = false;
   for (;;) {
     Frame frame;
     bool end = false;
@@ -162,10 +174,9 @@ Status Parser::Parse(ReplaySource* source) {
       if (s.IsRecoverable() && signon_done_) {
         meta_.truncated = true;
         meta_.truncation_reason = s.ToString();
+        *how = PartEnd::kTruncated;
         break;
       }
-      FinishMetadata();
-      if (sink_) sink_->OnMetadata(meta_);
       return s.IsRecoverable()
                  ? s.WithContext("the replay ends before its signon is complete")
                  : s;
@@ -174,8 +185,6 @@ Status Parser::Parse(ReplaySource* source) {
       // After DEM_Stop a replay has its file info and spawn groups. One
       // that goes on (a decompression bomb of empty frames, terabytes of
       // them) is refused, not read to its end.
-      FinishMetadata();
-      if (sink_) sink_->OnMetadata(meta_);
       return Status::Corrupt("more than " + std::to_string(kMaxFramesAfterStop) +
                                  " frames follow DEM_Stop: the replay does not end there",
                              frame.offset);
@@ -187,31 +196,73 @@ Status Parser::Parse(ReplaySource* source) {
       if (signon_done_) {
         meta_.truncated = true;
         meta_.truncation_reason = cut.ToString();
+        *how = PartEnd::kTruncated;
         break;
       }
-      FinishMetadata();
-      if (sink_) sink_->OnMetadata(meta_);
       return cut.WithContext("the replay ends before its signon is complete");
     }
-    tick_.tick = frame.tick;
+    const bool packet = frame.tick != 0xFFFFFFFFu &&
+                        (frame.command == kDemPacket || frame.command == kDemFullPacket);
+    bool joined = false;
+    if (joining_ && packet) {
+      GEM_RETURN_IF_ERROR(JoinPart(frame));
+      joined = true;
+    }
     tick_.command = frame.command;
     tick_.offset = frame.offset;
-    tick_.signon = !signon_done_;
     ++counters_.frames;
-    // Timeline samples due before this frame see the state before it.
-    game_->BeforeFrame(tick_);
-    if (sink_) sink_->OnFrameStart(tick_);
-    s = ReadFrame(frame);
-    if (!s.ok()) {
-      Status located = s.WithContext(std::string(DemoCommandName(frame.command)) +
-                                         " at tick " + std::to_string(frame.tick),
-                                     frame.offset);
-      FinishMetadata();
-      if (sink_) sink_->OnMetadata(meta_);
-      return located;
+    if (joining_) {
+      // A later part's signon builds what the join compares; nothing in it
+      // is an event of the match (its frames keep the last tick read).
+      tick_.signon = true;
+      s = ReadFrame(frame);
+    } else {
+      tick_.tick = frame.tick == 0xFFFFFFFFu
+                       ? frame.tick
+                       : static_cast<uint32_t>(int64_t{frame.tick} + tick_offset_);
+      if (saw_stop_ && meta_.last_tick >= 0) {
+        // The frames after DEM_Stop (file info, spawn groups) end the
+        // recording at its last tick, whatever tick they carry.
+        tick_.tick = static_cast<uint32_t>(meta_.last_tick);
+      } else if (frame.tick != 0xFFFFFFFFu && meta_.last_tick >= 0 &&
+                 tick_.tick > meta_.last_tick + kMaxTickJump) {
+        // Time runs to a frame's tick (timeline samples, keyframes): a
+        // jump of days is damage, not a recording.
+        return Status::Corrupt("the ticks jump from " + std::to_string(meta_.last_tick) +
+                                   " to " + std::to_string(tick_.tick),
+                               frame.offset);
+      }
+      tick_.signon = !signon_done_;
+      // Timeline samples due before this frame see the state before it.
+      game_->BeforeFrame(tick_);
+      if (sink_) sink_->OnFrameStart(tick_);
+      if (joined) {
+        s = JoinTables();
+        entities_->ExpectRestatement();
+        restating = true;
+      }
+      if (s.ok()) s = ReadFrame(frame);
     }
-    meta_.bytes_read = stream.position();
+    if (!s.ok()) {
+      if (s.code() == Status::Code::kInvalidArgument) return s;
+      return s.WithContext(std::string(DemoCommandName(frame.command)) + " at tick " +
+                               std::to_string(frame.tick),
+                           frame.offset);
+    }
+    meta_.bytes_read = bytes_before_part_ + stream.position();
     if (consumed_) consumed_(stream.position());
+    if (joining_) continue;
+    if (restating && !entities_->expecting_restatement()) {
+      restating = false;
+      info.restated = entities_->last_restatement();
+      const PartInfo& prev = parts_[parts_.size() - 2];
+      if (info.restated.kept == 0 && info.restated.deleted > 0) {
+        return Status::InvalidArgument(
+            info.name + " is not part of the same recording as " + prev.name +
+            ": none of the " + std::to_string(info.restated.deleted) +
+            " entities live at its end goes on in it (another match)");
+      }
+    }
     if (saw_stop_ && !told_stopped_ && frame.offset >= LastPromisedFrame(stream)) {
       told_stopped_ = true;
       if (stopped_) stopped_();
@@ -219,21 +270,23 @@ Status Parser::Parse(ReplaySource* source) {
     if (sink_) {
       Status health = sink_->Health();
       if (!health.ok()) {
-        FinishMetadata();
+        sink_failed_ = true;
         return health;
       }
     }
+    if (packet && info.first_tick < 0) {
+      info.first_tick = tick_.tick;
+      info.first_server_tick = tick_.net_tick;
+      info.tick_offset = tick_offset_;
+    }
     if (frame.tick != 0xFFFFFFFFu &&
-        (frame.command == kDemPacket || frame.command == kDemFullPacket ||
-         frame.command == kDemStop)) {
-      meta_.last_tick = frame.tick;
+        (packet || frame.command == kDemStop)) {
+      meta_.last_tick = tick_.tick;
+      info.last_tick = tick_.tick;
     }
     game_->AfterFrame(tick_, &meta_);
     if (sink_) sink_->OnFrameEnd(tick_);
   }
-  FinishMetadata();
-  game_->Finish(meta_);
-  if (sink_) sink_->OnMetadata(meta_);
   return Status::Ok();
 }
 
@@ -276,7 +329,7 @@ Status Parser::ReadFrame(const Frame& frame) {
       if (!m.header.ParseFromArray(frame.data, size)) {
         return Status::Corrupt("file header does not parse");
       }
-      ReplayHeader& h = meta_.header;
+      ReplayHeader h;
       h.demo_file_stamp = m.header.demo_file_stamp();
       h.network_protocol = m.header.patch_version();
       h.server_name = m.header.server_name();
@@ -289,6 +342,8 @@ Status Parser::ReadFrame(const Frame& frame) {
       h.build_num = m.header.build_num();
       h.game = m.header.game();
       h.server_start_tick = m.header.server_start_tick();
+      if (parts_.size() > 1) return CheckPartHeader(h);
+      meta_.header = h;
       meta_.game = match::GameOf(h);
       if (sink_) sink_->OnHeader(h);
       game_->SetGame(meta_.game);
@@ -309,6 +364,10 @@ Status Parser::ReadFrame(const Frame& frame) {
       }
       meta_.has_file_info = true;
       if (m.file_info.has_playback_time()) meta_.playback_time = m.file_info.playback_time();
+      parts_.back().playback_time = m.file_info.has_playback_time() ? m.file_info.playback_time() : -1;
+      parts_.back().playback_ticks = m.file_info.has_playback_ticks() ? m.file_info.playback_ticks() : -1;
+      parts_.back().playback_frames =
+          m.file_info.has_playback_frames() ? m.file_info.playback_frames() : -1;
       if (m.file_info.has_playback_ticks()) meta_.playback_ticks = m.file_info.playback_ticks();
       if (m.file_info.has_playback_frames()) meta_.playback_frames = m.file_info.playback_frames();
       // The game's part is its module's to read.
@@ -331,6 +390,10 @@ Status Parser::ReadFrame(const Frame& frame) {
       saw_stop_ = true;
       return Status::Ok();
     case kDemSendTables: {
+      if (!SamePartBytes(frame, &send_tables_hash_)) {
+        return PartDiffers("schema (send tables)");
+      }
+      if (parts_.size() > 1) return Status::Ok();  // the same: built already
       // CDemoSendTables.data (field 1): a varint length, then a
       // CSVCMsg_FlattenedSerializer.
       const uint8_t* raw = nullptr;
@@ -355,6 +418,10 @@ Status Parser::ReadFrame(const Frame& frame) {
       return schema_.Build(serializers, tick_interval);
     }
     case kDemClassInfo: {
+      if (!SamePartBytes(frame, &class_info_hash_)) {
+        return PartDiffers("class info");
+      }
+      if (parts_.size() > 1) return Status::Ok();
       m.class_info.Clear();
       if (!m.class_info.ParseFromArray(frame.data, size)) {
         return Status::Corrupt("class info does not parse");
@@ -477,7 +544,12 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
     case kSvcUpdateStringTable:
       return OnUpdateStringTable(data, size);
     case kSvcClearAllStringTables:
-      tables_.Clear();
+      if (joining_) {
+        staged_tables_.Clear();
+      } else {
+        tables_.Clear();
+      }
+      part_table_ids_.clear();
       return Status::Ok();
     case kSvcPacketEntities: {
       if (!schema_.built()) return Status::Ok();  // nothing to decode with yet

@@ -20,6 +20,20 @@
 // game: what a game's messages, file info and types mean is its module's
 // (core/match/game_module.h), which the game layer runs.
 //
+// Split recordings: ParseParts reads a match recorded in several files (a
+// recording restarted mid-match), in recording order, as one replay. Each
+// later part starts with its own header and signon, then the whole state:
+// its header must name the same game, map and build, its schema and class
+// info must be the same bytes, and its server ticks must start after the
+// previous part's ended (else InvalidArgument, naming both parts). Its
+// signon's string tables are staged and, at its first packet, compared
+// with the held ones: entries that differ are reported then. Its first
+// non-delta packet restates the entities (EntityManager::Restate): an
+// entity at the same index with the same serial and class goes on. Its
+// ticks are moved by the server ticks between the parts' starts, so ticks
+// keep counting the match's time across the join (PartInfo). A part that
+// shares no entity with the one before is another match, refused.
+//
 // Errors: Parse() returns a fatal Status (not a replay, unsupported,
 // corrupt) with the byte offset of the frame at fault. A file cut after the
 // signon (inside a frame, or on a frame boundary before DEM_Stop) is
@@ -33,6 +47,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +78,35 @@ struct ParserCounters {
   uint64_t game_events = 0;
   uint64_t chat_messages = 0;  // SayText2 and the game's own chat lines
   uint64_t skipped_alternate_baselines = 0;
+};
+
+// One file of a split recording (Parser::ParseParts).
+struct ReplayPart {
+  std::string name;  // for messages: the file's name
+  ReplaySource* source = nullptr;
+  // As ParserOptions::consumed, for this part's bytes (may be empty).
+  std::function<void(uint64_t)> consumed;
+};
+
+// How one part of a recording was read (Parser::parts()).
+struct PartInfo {
+  std::string name;
+  int64_t first_tick = -1;  // the index's ticks: the part's own tick + tick_offset
+  int64_t last_tick = -1;
+  int64_t tick_offset = 0;
+  int64_t first_server_tick = -1;  // net_Tick at its first packet
+  int64_t last_server_tick = -1;   // and at its last frame
+  // "first", or "continues": the server's ticks go on from the part
+  // before, gap_ticks after its last.
+  std::string join = "first";
+  int64_t gap_ticks = 0;
+  RestateCounts restated;           // the entities at the join
+  uint64_t restated_entries = 0;    // string table entries that differed
+  bool truncated = false;
+  std::string truncation_reason;
+  double playback_time = -1;        // its file info's, when it has one
+  int64_t playback_ticks = -1;
+  int64_t playback_frames = -1;
 };
 
 struct ParserOptions {
@@ -107,6 +151,10 @@ class Parser {
   // Parses a whole replay held in memory, or read from `source`. Call once.
   Status Parse(const uint8_t* data, size_t size);
   Status Parse(ReplaySource* source);
+  // A split recording's parts, in recording order (see the file comment).
+  Status ParseParts(std::span<const ReplayPart> parts);
+  // The parts read so far (one for Parse).
+  const std::vector<PartInfo>& parts() const { return parts_; }
 
   // Reads only the demo header (the first frame) and the game it names
   // ("dota2", "cs2", "deadlock", or the header's own word); for callers
@@ -151,6 +199,21 @@ class Parser {
  private:
   class Forwarder;
 
+  // How a part's frame loop ended.
+  enum class PartEnd { kStop, kTruncated };
+  Status ReadPart(const ReplayPart& part, PartEnd* how);
+  Status StartPart(const ReplayPart& part);
+  // A later part's first packet: the tick offset from its net tick, the
+  // checks that it continues the one before, the staged string tables.
+  Status JoinPart(const Frame& frame);
+  Status JoinTables();
+  Status PeekNetTick(const Frame& frame, uint32_t* net_tick);
+  Status CheckPartHeader(const ReplayHeader& h);
+  // For a later part: whether the frame's bytes hash as the first part's
+  // did (kept in `hash` from the first).
+  bool SamePartBytes(const Frame& frame, size_t* hash);
+  Status PartDiffers(const std::string& what) const;
+  StringTable* TableOfPart(int32_t id);
   Status ReadFrame(const Frame& frame);
   Status ApplyPacket(const uint8_t* data, size_t size);
   Status ApplyInner(uint32_t type, const uint8_t* data, size_t size);
@@ -175,8 +238,20 @@ class Parser {
   bool saw_stop_ = false;
   bool told_stopped_ = false;  // stopped_ called
   static constexpr int kMaxFramesAfterStop = 16;
+  // Ticks a packet may be past the one before: a day at 64 ticks a second.
+  static constexpr int64_t kMaxTickJump = int64_t{64} * 86400;
   int frames_after_stop_ = 0;
   bool have_server_info_ = false;
+
+  // Split recordings (ParseParts).
+  std::vector<PartInfo> parts_;
+  bool joining_ = false;        // a later part's signon: not yet joined
+  StringTables staged_tables_;  // its string tables, until the join
+  std::vector<int32_t> part_table_ids_;  // its table ids -> held ids
+  int64_t tick_offset_ = 0;
+  uint64_t bytes_before_part_ = 0;  // the parts before this one's bytes
+  bool sink_failed_ = false;
+  size_t send_tables_hash_ = 0, class_info_hash_ = 0;
 
   struct Impl;  // protobuf messages and decoders, reused
   std::unique_ptr<Impl> impl_;

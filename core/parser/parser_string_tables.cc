@@ -22,8 +22,10 @@ Status Parser::ApplyStringTableSnapshot(std::string_view msg) {
   if (!ReadStringTableSnapshot(msg, &snapshot_)) {
     return Status::Corrupt("string table snapshot does not parse");
   }
+  // A later part's signon fills its staged tables, which the join compares.
+  StringTables& tables = joining_ ? staged_tables_ : tables_;
   for (const SnapshotTable& t : snapshot_) {
-    StringTable* table = tables_.Find(t.name);
+    StringTable* table = tables.Find(t.name);
     if (table == nullptr) continue;  // snapshots never create tables
     // A snapshot is a checkpoint, not an event. Where it contradicts data
     // the create/update stream already gave, it was not taken at this tick
@@ -47,7 +49,7 @@ Status Parser::ApplyStringTableSnapshot(std::string_view msg) {
       table->ApplySnapshotEntry(static_cast<int32_t>(i), item.str, item.has_data, item.data,
                                 &changed_);
     }
-    ReportEntries(table);
+    if (!joining_) ReportEntries(table);
   }
   return Status::Ok();
 }
@@ -77,7 +79,15 @@ Status Parser::OnCreateStringTable(const uint8_t* data, size_t size) {
     }
     entries = table_data_;
   }
+  if (joining_) {
+    // A later part's signon: staged, compared at the join (JoinTables).
+    StringTable* staged = staged_tables_.Create(name, msg.settings);
+    changed_.clear();
+    return staged->ApplyEntries(reinterpret_cast<const uint8_t*>(entries.data()),
+                                entries.size(), msg.num_entries, &changed_);
+  }
   StringTable* table = tables_.Create(name, msg.settings);
+  if (parts_.size() > 1) part_table_ids_.push_back(table->id());
   if (sink_) sink_->OnStringTableCreated(tick_, *table);
   changed_.clear();
   Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(entries.data()),
@@ -92,7 +102,7 @@ Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
                              &msg)) {
     return Status::Corrupt("update string table does not parse");
   }
-  StringTable* table = tables_.Get(msg.table_id);
+  StringTable* table = TableOfPart(msg.table_id);
   if (table == nullptr) {
     return Status::Corrupt("update of string table " + std::to_string(msg.table_id) +
                            ", which does not exist");
@@ -100,8 +110,38 @@ Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
   changed_.clear();
   Status s = table->ApplyEntries(reinterpret_cast<const uint8_t*>(msg.string_data.data()),
                                  msg.string_data.size(), msg.num_changed_entries, &changed_);
-  ReportEntries(table);
+  if (!joining_) ReportEntries(table);
   return s;
+}
+
+StringTable* Parser::TableOfPart(int32_t id) {
+  if (joining_) return staged_tables_.Get(id);
+  if (parts_.size() <= 1) return tables_.Get(id);
+  // A later part numbers its tables in its own creation order.
+  return id >= 0 && static_cast<size_t>(id) < part_table_ids_.size()
+             ? tables_.Get(part_table_ids_[id])
+             : nullptr;
+}
+
+Status Parser::JoinTables() {
+  for (size_t id = 0; id < staged_tables_.size(); ++id) {
+    const StringTable* staged = staged_tables_.Get(static_cast<int32_t>(id));
+    StringTable* held = tables_.Find(staged->name());
+    if (held == nullptr) {
+      held = tables_.Create(staged->name(), staged->settings());
+      if (sink_) sink_->OnStringTableCreated(tick_, *held);
+    }
+    part_table_ids_.push_back(held->id());
+    changed_.clear();
+    for (size_t i = 0; i < staged->size(); ++i) {
+      const StringTableEntry& e = staged->entry(i);
+      held->RestateEntry(static_cast<int32_t>(i), e.name, e.data, &changed_);
+    }
+    parts_.back().restated_entries += changed_.size();
+    ReportEntries(held);
+  }
+  staged_tables_.Clear();
+  return Status::Ok();
 }
 
 void Parser::ReportEntries(StringTable* table) {

@@ -163,6 +163,21 @@ void StringTable::ApplySnapshotEntry(int32_t index, std::string_view name,
   changed->push_back(index);
 }
 
+void StringTable::RestateEntry(int32_t index, std::string_view name, std::string_view data,
+                               std::vector<int32_t>* changed) {
+  if (index < 0) return;
+  const size_t at = static_cast<size_t>(index);
+  if (at >= entries_.size()) {
+    if (at > entries_.size()) gap_entries_ += at - entries_.size();
+    entries_.resize(at + 1);
+  } else if (entries_[at].name == name && entries_[at].data == data) {
+    return;
+  }
+  entries_[at].name.assign(name);
+  entries_[at].data.assign(data);
+  changed->push_back(index);
+}
+
 StringTable* StringTables::Create(std::string name,
                                   const StringTableSettings& settings) {
   int32_t id = static_cast<int32_t>(tables_.size());

@@ -71,6 +71,12 @@ class StringTable {
   void ApplySnapshotEntry(int32_t index, std::string_view name, bool has_data,
                           std::string_view data, std::vector<int32_t>* changed);
 
+  // Restates entry `index` as (name, data), as a later part of a split
+  // recording creates its tables afresh (Parser::ParseParts). Appends
+  // `index` to `changed` when the entry is new or differs.
+  void RestateEntry(int32_t index, std::string_view name, std::string_view data,
+                    std::vector<int32_t>* changed);
+
   // Entries reached past the end of the table (gaps filled with empty
   // entries) - seen only in damaged input; counted, not fatal.
   uint64_t gap_entries() const { return gap_entries_; }

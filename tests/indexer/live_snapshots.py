@@ -23,7 +23,9 @@ from gemtest import connect
 # the match layer's tables a commit rewrites as they stand (meta's
 # live_rewritten) are checked by theirs (Snapshots.check_rewritten); those
 # left empty until the end (meta's live_at_end: none now) must be empty.
-REWRITTEN = ("meta", "classes", "entities", "changes", "keyframes", "tail", "sqlite_stat1")
+# (parts, written at the end, names the file as given, as meta's source_name.)
+REWRITTEN = ("meta", "classes", "entities", "changes", "keyframes", "tail", "sqlite_stat1",
+             "parts")
 # A table's column saying when what a row describes ended.
 END_COLUMNS = ("removed_tick", "end_tick", "respawn_tick")
 

@@ -43,7 +43,13 @@ void Usage(FILE* out) {
              "  broadcast [--fragment-seconds S] REPLAY DIR\n"
              "                          the replay as the fragments a broadcast relay\n"
              "                          serves (DIR/sync, DIR/0/start, DIR/1/full,\n"
-             "                          DIR/N/delta), which gem-index DIR reads\n");
+             "                          DIR/N/delta), which gem-index DIR reads\n"
+             "  split --at T1[,T2,..] REPLAY OUT_PREFIX\n"
+             "                          the replay as a recording restarted at each\n"
+             "                          tick (at the next full packet) leaves it:\n"
+             "                          OUT_PREFIX1.dem, OUT_PREFIX2.dem, ..., each\n"
+             "                          later part with its own header and signon;\n"
+             "                          gem-index PART1 PART2 ... OUT.db reads them\n");
 }
 
 }  // namespace
@@ -71,6 +77,7 @@ int main(int argc, char** argv) {
   if (command == "schema") return RunSchema(args);
   if (command == "verify") return RunVerify(args);
   if (command == "broadcast") return RunBroadcast(args);
+  if (command == "split") return RunSplit(args);
   fmt::print(stderr, "gem-dump: unknown command '{}'\n", command);
   Usage(stderr);
   return gem::cli::kExitUsage;

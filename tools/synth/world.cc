@@ -7,6 +7,7 @@
 #include "core/input/demo_stream.h"
 #include "core/fields/field_encoder.h"
 #include "core/input/inner_messages.h"
+#include "core/string_tables/string_table_writer.h"
 #include "proto/demo.pb.h"
 #include "proto/netmessages.pb.h"
 
@@ -461,68 +462,16 @@ std::string World::EncodePacketEntities(uint32_t tick, bool full) {
 }
 
 std::string World::EncodeTableUpdate(const SimTable& t, const std::set<int32_t>& changed) {
-  BitWriter w;
-  // The names of the entries of this message, for name compression.
-  std::vector<const std::string*> history;
-  int32_t last = -1;
-  for (int32_t index : changed) {
-    if (index == last + 1) {
-      w.WriteBool(true);
-    } else {
-      w.WriteBool(false);
-      w.WriteVarUint32(static_cast<uint32_t>(index - last - 2));
-    }
-    last = index;
-    const StringTableEntry& entry = t.entries[index];
-    // A name is sent with a new entry only (names never change after).
-    const bool is_new = entry_is_new_.count({t.id, index}) != 0;
-    w.WriteBool(is_new);
-    if (is_new) {
-      // The longest prefix shared with one of the last 32 names.
-      size_t best_len = 0, best_pos = 0;
-      const size_t first = history.size() > 32 ? history.size() - 32 : 0;
-      for (size_t h = first; h < history.size(); ++h) {
-        const std::string& base = *history[h];
-        size_t n = 0;
-        while (n < base.size() && n < entry.name.size() && n < 31 && base[n] == entry.name[n]) ++n;
-        if (n > best_len) best_len = n, best_pos = h - first;
-      }
-      if (best_len >= 2) {
-        w.WriteBool(true);
-        w.WriteBits(static_cast<uint32_t>(best_pos), 5);
-        w.WriteBits(static_cast<uint32_t>(best_len), 5);
-        w.WriteString(std::string_view(entry.name).substr(best_len));
-      } else {
-        w.WriteBool(false);
-        w.WriteString(entry.name);
-      }
-    }
-    history.push_back(&entry.name);
-    w.WriteBool(!entry.data.empty());
-    if (!entry.data.empty()) {
-      if (t.settings.user_data_fixed_size) {
-        const uint64_t bits = static_cast<uint64_t>(std::max(0, t.settings.user_data_size_bits));
-        for (uint64_t b = 0; b < bits; ++b) {
-          const size_t byte = b / 8;
-          const uint8_t v = byte < entry.data.size() ? static_cast<uint8_t>(entry.data[byte]) : 0;
-          w.WriteBool((v >> (b % 8)) & 1);
-        }
-      } else {
-        if (t.settings.flags & 1) w.WriteBool(false);  // not compressed
-        if (t.settings.using_varint_bitcounts) {
-          w.WriteUBitVar(static_cast<uint32_t>(entry.data.size()));
-        } else {
-          w.WriteBits(static_cast<uint32_t>(entry.data.size()), 17);
-        }
-        w.WriteBytes(entry.data);
-      }
-    }
-    ++counters_.string_entries;
-  }
+  const std::vector<int32_t> indices(changed.begin(), changed.end());
+  counters_.string_entries += indices.size();
+  // A name is sent with a new entry only (names never change after).
+  std::string bits = EncodeStringTableEntries(
+      t.settings, t.entries, indices,
+      [&](int32_t index) { return entry_is_new_.count({t.id, index}) != 0; });
   proto::CSVCMsg_UpdateStringTable msg;
   msg.set_table_id(t.id);
   msg.set_num_changed_entries(static_cast<int32_t>(changed.size()));
-  msg.set_string_data(w.str());
+  msg.set_string_data(bits);
   return msg.SerializeAsString();
 }
 

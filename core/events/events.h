@@ -68,6 +68,13 @@ struct ReplayMetadata {
   std::string server_map;
   std::string server_game_dir;
   std::string server_host_name;
+  // Who recorded it: a server (SourceTV, GOTV: is_hltv), or a player's
+  // client, whose slot ServerInfo gives (player_slot) and whose userinfo
+  // entry at that slot names it (CMsgPlayerInfo name and xuid).
+  bool client_recording = false;
+  int32_t recorder_slot = -1;
+  std::string recorder_name;
+  uint64_t recorder_steam_id = 0;
 
   // CDemoFileInfo (absent fields stay at -1 / empty)
   bool has_file_info = false;

@@ -223,6 +223,8 @@ class Parser {
   Status OnUpdateStringTable(const uint8_t* data, size_t size);
   void ReportEntries(StringTable* table);
   void FinishMetadata();
+  // A client recording's recorder, from its userinfo entry (meta_).
+  void FindRecorder();
 
   Sink* sink_;
   std::unique_ptr<Forwarder> forwarder_;

@@ -8,6 +8,7 @@
 
 #include "core/parser/parser.h"
 #include "core/string_tables/string_table_messages.h"
+#include "core/util/proto_wire.h"
 
 namespace gem {
 namespace {
@@ -112,6 +113,23 @@ Status Parser::OnUpdateStringTable(const uint8_t* data, size_t size) {
                                  msg.string_data.size(), msg.num_changed_entries, &changed_);
   if (!joining_) ReportEntries(table);
   return s;
+}
+
+void Parser::FindRecorder() {
+  meta_.recorder_name.clear();
+  meta_.recorder_steam_id = 0;
+  if (!meta_.client_recording || meta_.recorder_slot < 0) return;
+  const StringTable* users = tables_.Find("userinfo");
+  const StringTableEntry* e = users == nullptr ? nullptr : users->Find(meta_.recorder_slot);
+  if (e == nullptr) return;
+  // CMsgPlayerInfo: name (1), xuid (2, fixed64), steamid (4, fixed64).
+  WireReader r(e->data);
+  while (r.Next()) {
+    if (r.field() == 1 && r.wire_type() == 2) meta_.recorder_name.assign(r.bytes());
+    if ((r.field() == 2 || r.field() == 4) && r.wire_type() == 1 && r.varint() != 0) {
+      meta_.recorder_steam_id = r.varint();
+    }
+  }
 }
 
 StringTable* Parser::TableOfPart(int32_t id) {

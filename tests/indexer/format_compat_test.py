@@ -30,10 +30,10 @@ sys.path.insert(0, os.path.join(RUNFILES, "tools"))
 from index_digest import connect, digest  # noqa: E402
 
 # What the index gained after the stored digests' commit, with nothing of
-# that format to hold: the parts table (a file per row: docs/recordings.md)
-# and meta's count of them.
+# that format to hold: the parts table (a file per row: docs/recordings.md),
+# meta's count of them, and who recorded the replay.
 ADDED_TABLES = {"parts"}
-ADDED_META = {"parts"}
+ADDED_META = {"parts", "recording", "recorder_slot", "recorder_name", "recorder_steam_id"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

@@ -24,8 +24,8 @@
 // recording restarted mid-match), in recording order, as one replay. Each
 // later part starts with its own header and signon, then the whole state:
 // its header must name the same game, map and build, its schema and class
-// info must be the same bytes, and its server ticks must start after the
-// previous part's ended (else InvalidArgument, naming both parts). Its
+// info must be the same bytes, and its server ticks must not start before the
+// previous part's end (else InvalidArgument, naming both parts). Its
 // signon's string tables are staged and, at its first packet, compared
 // with the held ones: entries that differ are reported then. Its first
 // non-delta packet restates the entities (EntityManager::Restate): an

@@ -100,14 +100,7 @@ std::string CreateMessage(const HeldTable& t, std::string_view original) {
 std::string SnapshotOf(const std::vector<HeldTable>& tables) {
   proto::CDemoStringTables snapshot;
   for (const HeldTable& t : tables) {
-    proto::CDemoStringTables::table_t* table = snapshot.add_tables();
-    table->set_table_name(t.name);
-    table->set_table_flags(t.settings.flags);
-    for (const StringTableEntry& e : t.entries) {
-      proto::CDemoStringTables::items_t* item = table->add_items();
-      item->set_str(e.name);
-      if (!e.data.empty()) item->set_data(e.data);
-    }
+    synth::AddSnapshotTable(t.name, t.settings.flags, t.entries, &snapshot);
   }
   return snapshot.SerializeAsString();
 }

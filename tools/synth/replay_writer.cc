@@ -74,4 +74,17 @@ std::string PacketBuilder::Finish() {
   return out;
 }
 
+void AddSnapshotTable(const std::string& name, int32_t flags,
+                      const std::vector<StringTableEntry>& entries,
+                      proto::CDemoStringTables* snapshot) {
+  proto::CDemoStringTables::table_t* table = snapshot->add_tables();
+  table->set_table_name(name);
+  table->set_table_flags(flags);
+  for (const StringTableEntry& e : entries) {
+    proto::CDemoStringTables::items_t* item = table->add_items();
+    item->set_str(e.name);
+    if (!e.data.empty()) item->set_data(e.data);
+  }
+}
+
 }  // namespace gem::synth

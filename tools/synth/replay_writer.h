@@ -10,9 +10,12 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/util/bit_writer.h"
+#include "core/string_tables/string_table.h"
 #include "core/util/status.h"
+#include "proto/demo.pb.h"
 
 namespace gem::synth {
 
@@ -54,6 +57,13 @@ class PacketBuilder {
  private:
   BitWriter w_;
 };
+
+// Appends a table's entries to a string-table snapshot (DEM_StringTables,
+// a full packet's), as a recorder writes them: every entry's name, its
+// data when it has some.
+void AddSnapshotTable(const std::string& name, int32_t flags,
+                      const std::vector<StringTableEntry>& entries,
+                      proto::CDemoStringTables* snapshot);
 
 }  // namespace gem::synth
 

@@ -506,16 +506,7 @@ Status World::FlushPacket(uint32_t tick, ReplayWriter* out) {
 Status World::WriteFullPacket(uint32_t tick, ReplayWriter* out) {
   proto::CDemoFullPacket full;
   proto::CDemoStringTables* snapshot = full.mutable_string_table();
-  for (const SimTable& t : tables_) {
-    proto::CDemoStringTables::table_t* table = snapshot->add_tables();
-    table->set_table_name(t.name);
-    table->set_table_flags(t.settings.flags);
-    for (const StringTableEntry& e : t.entries) {
-      proto::CDemoStringTables::items_t* item = table->add_items();
-      item->set_str(e.name);
-      if (!e.data.empty()) item->set_data(e.data);
-    }
-  }
+  for (const SimTable& t : tables_) AddSnapshotTable(t.name, t.settings.flags, t.entries, snapshot);
   PacketBuilder packet;
   proto::CNETMsg_Tick net_tick;
   net_tick.set_tick(tick);

@@ -60,6 +60,16 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     GEM_RETURN_IF_ERROR(text("recorder_name", m.recorder_name));
     GEM_RETURN_IF_ERROR(num("recorder_steam_id", static_cast<int64_t>(m.recorder_steam_id)));
   }
+  // Where the game events' names came from (docs/recordings.md).
+  GEM_RETURN_IF_ERROR(text("event_list", m.event_list));
+  if (m.event_list == "known") {
+    GEM_RETURN_IF_ERROR(num("event_list_protocol", m.event_list_protocol));
+    GEM_RETURN_IF_ERROR(num("event_list_build", m.event_list_build));
+  }
+  GEM_RETURN_IF_ERROR(num("game_events_named_by_known_list",
+                          static_cast<int64_t>(parser.counters().game_events_named_by_known_list)));
+  GEM_RETURN_IF_ERROR(num("game_events_unnamed",
+                          static_cast<int64_t>(parser.counters().game_events_unnamed)));
   GEM_RETURN_IF_ERROR(num("match_id", static_cast<int64_t>(m.match_id)));
   GEM_RETURN_IF_ERROR(num("game_mode", m.game_mode));
   GEM_RETURN_IF_ERROR(num("league_id", m.league_id));

@@ -34,6 +34,8 @@ const char* HitgroupName(int64_t hitgroup) {
 void Combat::OnGameEvent(MatchContext& ctx, MatchState& state, const GameEvent& e,
                          EventKeys& keys) {
   if (e.name == "player_hurt") {
+    if (!saw_hurt_event_) pawn_damages_ = PawnDamages();  // the events say
+    saw_hurt_event_ = true;
     Damage(ctx, state, e, keys);
   } else if (e.name == "weapon_fire") {
     Shot(ctx, state, e, keys);
@@ -114,6 +116,11 @@ void Combat::Shot(MatchContext& ctx, MatchState& state, const GameEvent& e, Even
   state.Position(pawn, &row[kShotX], &row[kShotY], &row[kShotZ]);
   match::ReadPitchYaw(eye_angles_, pawn, &row[kShotPitch], &row[kShotYaw]);
   ctx.Row(kShots, row);
+  if (!saw_hurt_event_) {
+    if (const std::optional<std::string_view> w = keys.Text(e, "weapon")) {
+      pawn_damages_.OnShot(slot, *w);
+    }
+  }
 }
 
 void Combat::Blind(MatchContext& ctx, MatchState& state, const GameEvent& e, EventKeys& keys) {
@@ -145,8 +152,10 @@ Combat::PawnHealth& Combat::HealthOf(int32_t pawn_index) {
   return health_[i];
 }
 
-void Combat::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health) {
+void Combat::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health,
+                           std::optional<int64_t> armor) {
   if (pawn_index < 0 || pawn_index >= kMaxIndex) return;
+  if (!saw_hurt_event_) pawn_damages_.OnPawnCreated(pawn_index, health, armor);
   // A new pawn had no health before this frame.
   PawnHealth& h = HealthOf(pawn_index);
   h.frame = frames_;
@@ -162,6 +171,11 @@ void Combat::OnPawnHealth(int32_t pawn_index, const Value& value) {
     h.frame = frames_;
   }
   h.now = match::AsInt(value).value_or(-1);
+  if (!saw_hurt_event_) pawn_damages_.OnPawnHealth(pawn_index, value);
+}
+
+void Combat::OnPawnArmor(int32_t pawn_index, const Value& value) {
+  if (!saw_hurt_event_) pawn_damages_.OnPawnArmor(pawn_index, value);
 }
 
 void Combat::OnPawnFlash(int32_t pawn_index, const Value& value) {
@@ -186,7 +200,7 @@ void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     if (slot < 0) continue;
     MatchValue grenade;
     int32_t thrower = -1;
-    state.FlashbangNow(ctx, &grenade, &thrower);
+    state.GrenadeNow(ctx, "flash", &grenade, &thrower);
     std::vector<MatchValue> row(kFlashColumns);
     row[kFlashTick] = MatchValue::Int(ctx.tick());
     row[kFlashTime] = state.Clock(ctx);
@@ -200,6 +214,7 @@ void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     pawn_flashes_.push_back(std::move(row));
   }
   pending_flashes_.clear();
+  if (!saw_hurt_event_) pawn_damages_.OnFrameEnd(ctx, state);
   ++frames_;
 }
 
@@ -216,10 +231,12 @@ void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,
   x[kKillAttackerBlind] = keys.IntCell(e, "attackerblind");
   x[kKillAssistedFlash] = keys.IntCell(e, "assistedflash");
   x[kKillDistance] = keys.RealCell(e, "distance");
+  const char* hitgroup = nullptr;
   if (const std::optional<int64_t> g = keys.Int(e, "hitgroup")) {
-    const char* name = HitgroupName(*g);
-    if (name != nullptr) x[kKillHitgroup] = MatchValue::Text(name); else ++unknown_hitgroups_;
+    hitgroup = HitgroupName(*g);
+    if (hitgroup != nullptr) x[kKillHitgroup] = MatchValue::Text(hitgroup); else ++unknown_hitgroups_;
   }
+  if (!saw_hurt_event_) pawn_damages_.OnDeath(k->victim, k->killer, k->weapon, hitgroup);
   if (k->killer) {
     state.Position(state.Pawn(ctx, *k->killer), &x[kKillAttackerX], &x[kKillAttackerY],
                    &x[kKillAttackerZ]);
@@ -227,6 +244,9 @@ void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,
 }
 
 void Combat::Finish(MatchContext& ctx) {
+  if (!saw_hurt_event_) {
+    for (const std::vector<MatchValue>& row : pawn_damages_.rows()) ctx.Row(kDamages, row);
+  }
   if (saw_blind_event_) return;
   for (const std::vector<MatchValue>& row : pawn_flashes_) ctx.Row(kFlashes, row);
 }
@@ -235,7 +255,10 @@ std::vector<std::pair<std::string, uint64_t>> Combat::Counters() const {
   return {{"damages_unknown_health", damage_unknown_health_},
           {"unknown_hitgroups", unknown_hitgroups_},
           {"combat_events_without_player", events_without_player_},
-          {"flashes_from_pawns", saw_blind_event_ ? 0 : pawn_flashes_.size()}};
+          {"flashes_from_pawns", saw_blind_event_ ? 0 : pawn_flashes_.size()},
+          {"damages_from_pawns", saw_hurt_event_ ? 0 : pawn_damages_.rows().size()},
+          {"damages_from_pawns_without_attacker",
+           saw_hurt_event_ ? 0 : pawn_damages_.without_attacker()}};
 }
 
 }  // namespace gem::cs2

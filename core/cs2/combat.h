@@ -1,7 +1,9 @@
 // Combat: CS2's damages, shots and flashes tables and the kills table's
 // CS2 columns, from game events, as of the tick each event arrives.
 //
-// - damages: player_hurt. attacker and victim by their pawn handles and
+// - damages: player_hurt; a replay without player_hurt events gets its
+//   damages from the pawns' health and armor instead (pawn_damages.h).
+//   From the events: attacker and victim by their pawn handles and
 //   user ids; weapon as the event names it ("galilar", "hegrenade",
 //   "inferno"); hitgroup by name (HitgroupName); damage dmg_health,
 //   damage_armor dmg_armor, health_after / armor_after the event's health
@@ -29,6 +31,7 @@
 
 #include "core/cs2/event_keys.h"
 #include "core/cs2/match_state.h"
+#include "core/cs2/pawn_damages.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
 #include "core/events/match_rows.h"
@@ -46,15 +49,18 @@ class Combat {
                    EventKeys& keys);
   // A pawn's creation and the changes of its m_iHealth and
   // m_flFlashDuration (the module watches the pawns' updates).
-  void OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health);
+  void OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health,
+                     std::optional<int64_t> armor);
   void OnPawnHealth(int32_t pawn_index, const Value& value);
+  void OnPawnArmor(int32_t pawn_index, const Value& value);
   void OnPawnFlash(int32_t pawn_index, const Value& value);
   // After every frame (after the grenades'): the flashes the pawns said.
   void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
   // Fills `k->extra` (tables.h's KillColumn order) from a player_death.
   void FillKill(match::MatchContext& ctx, MatchState& state, const GameEvent& e,
                 EventKeys& keys, KillRow* k);
-  // The end: the pawns' flashes, when no player_blind came.
+  // The end: the pawns' damages and flashes, when no player_hurt or
+  // player_blind came.
   void Finish(match::MatchContext& ctx);
 
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
@@ -83,7 +89,8 @@ class Combat {
 
   std::vector<PawnHealth> health_;  // by pawn entity index
   uint64_t frames_ = 0;             // frames ended so far: this frame's number
-  bool saw_blind_event_ = false;
+  bool saw_blind_event_ = false, saw_hurt_event_ = false;
+  PawnDamages pawn_damages_;  // until a player_hurt comes
   std::vector<PendingFlash> pending_flashes_;  // this frame's
   // Flashes read off the pawns, kept until the end tells whether events
   // gave them instead: each row's cells (text-free).

@@ -57,16 +57,24 @@ MatchValue Grenades::IdAt(int32_t index) const {
   return MatchValue::Int(grenades_[it->second].id);
 }
 
-bool Grenades::FlashAt(int64_t tick, MatchValue* id, int32_t* thrower) const {
-  // Flashes go off in throw order, a few at most at one tick: the last.
+int Grenades::WentOffAt(std::string_view kind, int64_t tick, MatchValue* id,
+                        int32_t* thrower) const {
+  // Grenades go off in throw order, a few at most at one tick.
+  int n = 0;
   for (auto it = grenades_.rbegin(); it != grenades_.rend(); ++it) {
-    if (it->kind != "flash" || it->detonate_tick.kind != MatchValue::Kind::kInt) continue;
+    if (it->kind != kind || it->detonate_tick.kind != MatchValue::Kind::kInt) continue;
     if (it->detonate_tick.i != tick) continue;
-    *id = MatchValue::Int(it->id);
-    *thrower = it->thrower;
-    return true;
+    if (n++ == 0) {
+      *id = MatchValue::Int(it->id);
+      *thrower = it->thrower;
+    }
   }
-  return false;
+  return n;
+}
+
+int Grenades::Burning(int32_t* thrower) const {
+  for (const auto& [index, at] : infernos_) *thrower = grenades_[at].thrower;
+  return static_cast<int>(infernos_.size());
 }
 
 void Grenades::OnEntityCreated(MatchContext& ctx, MatchState& state, const Entity& e) {

@@ -52,8 +52,12 @@ class Grenades {
   void Finish(match::MatchContext& ctx) const;
   // The id of the grenade whose projectile is at entity index `index`.
   MatchValue IdAt(int32_t index) const;
-  // The last flashbang that went off at index tick `tick`: false if none.
-  bool FlashAt(int64_t tick, MatchValue* id, int32_t* thrower) const;
+  // How many grenades of `kind` went off at index tick `tick`; the last
+  // one's id and thrower when any did.
+  int WentOffAt(std::string_view kind, int64_t tick, MatchValue* id, int32_t* thrower) const;
+  // How many molotov fires (CInferno entities) burn now; the last one's
+  // thrower when any do.
+  int Burning(int32_t* thrower) const;
 
   std::vector<std::pair<std::string, uint64_t>> Counters() const;
 

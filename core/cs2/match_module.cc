@@ -1,3 +1,4 @@
+#include "core/cs2/event_lists.h"
 #include "core/cs2/match_module.h"
 
 #include <cmath>
@@ -75,6 +76,9 @@ class Module : public match::GameModule, public MatchState {
   const GameSchema& schema() const override { return Cs2Schema(); }
   std::span<const MatchColumn> extra_columns() const override { return kExtraColumns; }
   float cell_width() const override { return 512.0f; }
+  std::span<const KnownEventList> known_event_lists() const override {
+    return KnownEventLists();
+  }
   // The pawns: where they move, their health and flashes, as they change.
   bool Watches(std::string_view c) const override { return c == "CCSPlayerPawn"; }
   void OnEntityUpdated(MatchContext& ctx, const Entity& e,
@@ -133,9 +137,11 @@ class Module : public match::GameModule, public MatchState {
   MatchValue GrenadeAt(int32_t index) override { return grenades_.IdAt(index); }
   const Entity* GameRules(MatchContext& ctx) override { return rules_.Get(ctx); }
   void TeamScores(MatchContext& ctx, MatchValue* ct, MatchValue* t) override;
-  bool FlashbangNow(MatchContext& ctx, MatchValue* id, int32_t* thrower) override {
-    return grenades_.FlashAt(ctx.tick(), id, thrower);
+  int GrenadeNow(MatchContext& ctx, std::string_view kind, MatchValue* id,
+                 int32_t* thrower) override {
+    return grenades_.WentOffAt(kind, ctx.tick(), id, thrower);
   }
+  int FiresNow(MatchContext&, int32_t* thrower) override { return grenades_.Burning(thrower); }
 
  private:
   // A pawn's body position as sent (cell and offset a axis), since its
@@ -154,7 +160,7 @@ class Module : public match::GameModule, public MatchState {
   };
   // Codes of the pawn fields followed: the cells and offsets by axis.
   enum PawnField : uint16_t {
-    kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash
+    kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash, kPawnArmor
   };
   void PawnCreated(MatchContext& ctx, const Entity& e);
   // The motion of pawn `e`, if followed since its creation.
@@ -182,7 +188,8 @@ class Module : public match::GameModule, public MatchState {
                                  {"CBodyComponent.m_vecY", kVecY},
                                  {"CBodyComponent.m_vecZ", kVecZ},
                                  {"m_iHealth", kPawnHealth},
-                                 {"m_flFlashDuration", kPawnFlash}}};
+                                 {"m_flFlashDuration", kPawnFlash},
+                                 {"m_ArmorValue", kPawnArmor}}};
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
   FieldReader max_health_{"m_iMaxHealth"}, health_{"m_iHealth"};
@@ -261,7 +268,7 @@ void Module::PawnCreated(MatchContext& ctx, const Entity& e) {
       m.now.vec[a] = v.f;
     }
   }
-  combat_.OnPawnCreated(e.index, match::ReadInt(health_, &e));
+  combat_.OnPawnCreated(e.index, match::ReadInt(health_, &e), match::ReadInt(armor_, &e));
 }
 
 void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
@@ -297,6 +304,8 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
       combat_.OnPawnHealth(e.index, c.value);
     } else if (kind == kPawnFlash && ctx.game_tables()) {
       combat_.OnPawnFlash(e.index, c.value);
+    } else if (kind == kPawnArmor) {
+      combat_.OnPawnArmor(e.index, c.value);
     }
   }
 }

@@ -46,9 +46,13 @@ class MatchState {
   virtual const Entity* GameRules(match::MatchContext& ctx) = 0;
   // The CCSTeam m_iScore of teams 3 (CT) and 2 (T) now; NULL when unknown.
   virtual void TeamScores(match::MatchContext& ctx, MatchValue* ct, MatchValue* t) = 0;
-  // The flashbang that went off in this frame (its grenades id and
-  // thrower slot, -1 unknown); false when none did.
-  virtual bool FlashbangNow(match::MatchContext& ctx, MatchValue* id, int32_t* thrower) = 0;
+  // How many grenades of `kind` (grenades.kind: "flash", "he", ...) went
+  // off at this tick; the last one's grenades id and thrower slot (-1
+  // unknown) when any did.
+  virtual int GrenadeNow(match::MatchContext& ctx, std::string_view kind, MatchValue* id,
+                         int32_t* thrower) = 0;
+  // How many molotov fires burn now; the last one's thrower when any do.
+  virtual int FiresNow(match::MatchContext& ctx, int32_t* thrower) = 0;
 };
 
 }  // namespace gem::cs2

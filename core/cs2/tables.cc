@@ -101,7 +101,15 @@ GameSchema Build() {
   s.tables[kDamages] = Spec(
       "damages",
       "a hit on a player: a player_hurt event (one whose victim is no player is left out: meta "
-      "combat_events_without_player). Teams and positions are the pawns' as the event arrives",
+      "combat_events_without_player). Teams and positions are the pawns' as the event arrives. "
+      "A replay without player_hurt events gets a row for each frame in which a live pawn's "
+      "m_iHealth or m_ArmorValue is sent lower than the frame before ended it (meta "
+      "damages_from_pawns counts them; gem's own rule, core/cs2/pawn_damages.h): hits on one "
+      "player in one frame are one row, damage and damage_real are the health lost (no "
+      "overkill), and the attacker and weapon are the victim's player_death of that frame's, "
+      "else the one enemy who fired (weapon_fire) then, else the one HE grenade that went off "
+      "then, else the one fire burning then; NULL when none or several (meta "
+      "damages_from_pawns_without_attacker); hitgroup only from a player_death",
       true,
       Event({{"attacker", "INTEGER",
               "the slot of player_hurt's attacker (by its attacker_pawn handle and attacker user "

@@ -1,3 +1,4 @@
+#include "core/deadlock/event_lists.h"
 #include "core/deadlock/match_module.h"
 
 #include <algorithm>
@@ -152,6 +153,9 @@ class Module : public match::GameModule, public MessageHost {
     return MatchMessages::Specs();
   }
   std::span<const TypeRule> type_rules() const override { return kTypeRules; }
+  std::span<const KnownEventList> known_event_lists() const override {
+    return KnownEventLists();
+  }
   Status OnUserMessage(MatchContext& ctx, uint32_t type, const uint8_t* data,
                        size_t size) override;
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;

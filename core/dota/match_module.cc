@@ -1,3 +1,4 @@
+#include "core/dota/event_lists.h"
 #include "core/dota/match_module.h"
 
 #include <charconv>
@@ -101,6 +102,9 @@ class Module : public GameModule {
   const GameSchema& schema() const override { return DotaSchema(); }
   std::span<const match::UserMessageSpec> user_messages() const override { return kUserMessages; }
   std::span<const TypeRule> type_rules() const override { return kTypeRules; }
+  std::span<const KnownEventList> known_event_lists() const override {
+    return KnownEventLists();
+  }
   std::span<const MatchColumn> extra_columns() const override { return kTimelineColumns; }
   float cell_width() const override { return 128.0f; }
 

@@ -76,6 +76,14 @@ struct ReplayMetadata {
   std::string recorder_name;
   uint64_t recorder_steam_id = 0;
 
+  // Where the game events' names come from: "replay" (its own descriptor
+  // list), "known" (no list came before the first event: the game's list
+  // of the closest known build, event_list_protocol / _build), or "none"
+  // (no list at all: an event without a name of its own is skipped).
+  std::string event_list = "none";
+  int32_t event_list_protocol = 0;
+  int32_t event_list_build = 0;
+
   // CDemoFileInfo (absent fields stay at -1 / empty)
   bool has_file_info = false;
   float playback_time = -1;

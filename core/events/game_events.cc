@@ -1,10 +1,98 @@
 #include "core/events/game_events.h"
 
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
 #include "proto/gameevents.pb.h"
 
 namespace gem {
+namespace {
+
+// The next space-separated word of `line` from `*pos` ("" at the end).
+std::string_view NextWord(std::string_view line, size_t* pos) {
+  while (*pos < line.size() && line[*pos] == ' ') ++*pos;
+  const size_t start = *pos;
+  while (*pos < line.size() && line[*pos] != ' ') ++*pos;
+  return line.substr(start, *pos - start);
+}
+
+bool ParseInt(std::string_view word, int32_t* out) {
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), *out);
+  return ec == std::errc() && end == word.data() + word.size();
+}
+
+}  // namespace
+
+const KnownEventList* ClosestEventList(std::span<const KnownEventList> known,
+                                       int32_t network_protocol, int32_t build_num) {
+  const auto key = std::make_tuple(network_protocol, build_num);
+  const KnownEventList* before = nullptr;
+  const KnownEventList* after = nullptr;
+  for (const KnownEventList& k : known) {
+    const auto at = std::make_tuple(k.network_protocol, k.build_num);
+    if (at <= key) {
+      if (before == nullptr || at > std::make_tuple(before->network_protocol, before->build_num)) {
+        before = &k;
+      }
+    } else if (after == nullptr ||
+               at < std::make_tuple(after->network_protocol, after->build_num)) {
+      after = &k;
+    }
+  }
+  return before != nullptr ? before : after;
+}
+
+Status GameEventRegistry::LoadText(std::string_view text) {
+  by_id_.clear();
+  size_t line_no = 0;
+  while (!text.empty()) {
+    const size_t eol = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, eol);
+    text.remove_prefix(std::min(eol + 1, text.size()));
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    size_t pos = 0;
+    Descriptor d;
+    const bool has_id = ParseInt(NextWord(line, &pos), &d.id);
+    const std::string_view name = NextWord(line, &pos);
+    const auto bad = [&](const char* what) {
+      by_id_.clear();
+      return Status::Corrupt("event list line " + std::to_string(line_no) + ": " + what);
+    };
+    if (!has_id || d.id < 0 || name.empty()) return bad("no id and name");
+    d.name = name;
+    for (std::string_view key = NextWord(line, &pos); !key.empty(); key = NextWord(line, &pos)) {
+      const size_t colon = key.rfind(':');
+      int32_t type = 0;
+      if (colon == std::string_view::npos || colon == 0 ||
+          !ParseInt(key.substr(colon + 1), &type)) {
+        return bad("a key is not NAME:TYPE");
+      }
+      d.keys.emplace_back(std::string(key.substr(0, colon)), type);
+    }
+    if (by_id_.count(d.id) != 0) return bad("an id twice");
+    by_id_.emplace(d.id, std::move(d));
+  }
+  return Status::Ok();
+}
+
+std::string GameEventRegistry::ToText() const {
+  std::vector<const Descriptor*> sorted;
+  for (const auto& [id, d] : by_id_) sorted.push_back(&d);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Descriptor* a, const Descriptor* b) { return a->id < b->id; });
+  std::string out;
+  for (const Descriptor* d : sorted) {
+    out += std::to_string(d->id) + " " + d->name;
+    for (const auto& [key, type] : d->keys) out += " " + key + ":" + std::to_string(type);
+    out += "\n";
+  }
+  return out;
+}
 
 void GameEventRegistry::Load(const proto::CMsgSource1LegacyGameEventList& list) {
+  by_id_.clear();
   for (const auto& d : list.descriptors()) {
     Descriptor& desc = by_id_[d.eventid()];
     desc.id = d.eventid();

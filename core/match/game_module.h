@@ -31,6 +31,7 @@
 
 #include "core/entities/entities.h"
 #include "core/events/events.h"
+#include "core/events/game_events.h"
 #include "core/fields/field_decoder.h"
 #include "core/match/match_context.h"
 #include "core/events/match_rows.h"
@@ -62,6 +63,9 @@ class GameModule {
   virtual float cell_width() const = 0;
   // How the game's own integer types decode (HeroID_t's signedness).
   virtual std::span<const TypeRule> type_rules() const { return {}; }
+  // The game-event descriptor lists of the builds the module knows, for a
+  // replay that lacks its own (core/<game>/event_lists/).
+  virtual std::span<const KnownEventList> known_event_lists() const { return {}; }
 
   // --- Decoding (every parse).
 

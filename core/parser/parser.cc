@@ -530,14 +530,21 @@ Status Parser::ApplyInner(uint32_t type, const uint8_t* data, size_t size) {
         return Status::Corrupt("game event list does not parse");
       }
       game_events_.Load(m.event_list);
+      meta_.event_list = "replay";
       return Status::Ok();
     case kGeSource1LegacyGameEvent: {
       m.event.Clear();
       if (!m.event.ParseFromArray(data, isize)) {
         return Status::Corrupt("game event does not parse");
       }
-      GEM_RETURN_IF_ERROR(game_events_.Decode(m.event, &m.decoded_event));
+      if (!game_events_.loaded()) GEM_RETURN_IF_ERROR(LoadKnownEventList());
+      if (!game_events_.Decode(m.event, &m.decoded_event).ok()) {
+        // Neither a list nor the event names it: nothing to file it under.
+        ++counters_.game_events_unnamed;
+        return Status::Ok();
+      }
       ++counters_.game_events;
+      if (meta_.event_list == "known") ++counters_.game_events_named_by_known_list;
       if (sink_) sink_->OnGameEvent(tick_, m.decoded_event);
       game_->OnGameEvent(tick_, m.decoded_event);
       return Status::Ok();

@@ -76,6 +76,10 @@ struct ParserCounters {
   uint64_t inner_messages = 0;
   uint64_t skipped_frames = 0;  // commands the parser does not read
   uint64_t game_events = 0;
+  // Events named by a known build's list (ReplayMetadata::event_list), and
+  // events with no name at all (skipped).
+  uint64_t game_events_named_by_known_list = 0;
+  uint64_t game_events_unnamed = 0;
   uint64_t chat_messages = 0;  // SayText2 and the game's own chat lines
   uint64_t skipped_alternate_baselines = 0;
 };
@@ -225,6 +229,9 @@ class Parser {
   void FinishMetadata();
   // A client recording's recorder, from its userinfo entry (meta_).
   void FindRecorder();
+  // A game event came before any descriptor list: the game module's known
+  // list of the closest build, once (meta_.event_list).
+  Status LoadKnownEventList();
 
   Sink* sink_;
   std::unique_ptr<Forwarder> forwarder_;
@@ -244,6 +251,7 @@ class Parser {
   static constexpr int64_t kMaxTickJump = int64_t{64} * 86400;
   int frames_after_stop_ = 0;
   bool have_server_info_ = false;
+  bool tried_known_event_list_ = false;
 
   // Split recordings (ParseParts).
   std::vector<PartInfo> parts_;

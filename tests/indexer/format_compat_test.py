@@ -31,9 +31,13 @@ from index_digest import connect, digest  # noqa: E402
 
 # What the index gained after the stored digests' commit, with nothing of
 # that format to hold: the parts table (a file per row: docs/recordings.md),
-# meta's count of them, and who recorded the replay.
+# meta's count of them, who recorded the replay, where its events' names
+# came from, and what CS2's damages took from the pawns.
 ADDED_TABLES = {"parts"}
-ADDED_META = {"parts", "recording", "recorder_slot", "recorder_name", "recorder_steam_id"}
+ADDED_META = {"parts", "recording", "recorder_slot", "recorder_name", "recorder_steam_id",
+              "event_list", "event_list_protocol", "event_list_build",
+              "game_events_named_by_known_list", "game_events_unnamed", "damages_from_pawns",
+              "damages_from_pawns_without_attacker"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

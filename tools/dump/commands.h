@@ -25,6 +25,7 @@ int RunSchema(const Args& args);
 int RunVerify(const Args& args);
 int RunBroadcast(const Args& args);
 int RunSplit(const Args& args);
+int RunEvents(const Args& args);
 
 // Maps and parses the replay at `path` with `sink`, then calls `done` with
 // the parser (metadata and final state). Failures are reported on stderr

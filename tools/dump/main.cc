@@ -7,6 +7,7 @@
 //   gem-dump parse [--repeat N] REPLAY   parse only; times and peak memory
 //   gem-dump trace REPLAY                frames and inner messages
 //   gem-dump schema REPLAY [CLASS]       serializer fields and encodings
+//   gem-dump events REPLAY               the game-event descriptor list
 //   gem-dump broadcast REPLAY DIR        the replay as a recorded broadcast
 #include <fmt/core.h>
 
@@ -37,6 +38,8 @@ void Usage(FILE* out) {
              "  trace [--payload TYPE]  frames and inner messages, in applied order\n"
              "                          (TYPE's with their bytes in hex)\n"
              "  schema [CLASS]          serializer fields with their encodings\n"
+             "  events                  the replay's game-event descriptor list, one\n"
+             "                          event a line: ID NAME KEY:TYPE ...\n"
              "  verify                  checks every full packet against the state the\n"
              "                          deltas built up to it; each mismatch a line;\n"
              "                          exit 0 only when all agree (1: mismatches)\n"
@@ -78,6 +81,7 @@ int main(int argc, char** argv) {
   if (command == "verify") return RunVerify(args);
   if (command == "broadcast") return RunBroadcast(args);
   if (command == "split") return RunSplit(args);
+  if (command == "events") return RunEvents(args);
   fmt::print(stderr, "gem-dump: unknown command '{}'\n", command);
   Usage(stderr);
   return gem::cli::kExitUsage;

@@ -109,35 +109,23 @@ std::string SnapshotOf(const std::vector<HeldTable>& tables) {
 // (`created` marks those written).
 Status RestatePacket(std::string_view payload, const std::vector<HeldTable>& tables,
                      std::vector<bool>* created, std::string* out) {
-  proto::CDemoPacket packet;
-  if (!packet.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
-    return Status::Corrupt("a signon packet does not parse");
-  }
-  // Every type at one priority: the messages keep their order.
-  static const std::vector<int8_t> kSameOrder(1 << 16, 0);
-  std::vector<InnerMessage> inner;
-  std::string data;
-  GEM_RETURN_IF_ERROR(SplitPacket(reinterpret_cast<const uint8_t*>(packet.data().data()),
-                                  packet.data().size(), &inner, &data, kSameOrder));
-  synth::PacketBuilder builder;
-  for (const InnerMessage& m : inner) {
-    std::string_view body(data.data() + m.offset, m.size);
-    if (m.type == kSvcCreateStringTable) {
-      proto::CSVCMsg_CreateStringTable create;
-      create.ParseFromArray(body.data(), static_cast<int>(body.size()));
-      for (size_t i = 0; i < tables.size(); ++i) {
-        if ((*created)[i] || tables[i].name != create.name()) continue;
-        (*created)[i] = true;
-        builder.Add(m.type, CreateMessage(tables[i], body));
-        break;
-      }
-      continue;
-    }
-    builder.Add(m.type, body);
-  }
-  packet.set_data(builder.Finish());
-  *out = packet.SerializeAsString();
-  return Status::Ok();
+  return synth::RewritePacket(
+      payload,
+      [&](uint32_t type, std::string_view body, synth::PacketBuilder* builder) {
+        if (type != kSvcCreateStringTable) {
+          builder->Add(type, body);
+          return;
+        }
+        proto::CSVCMsg_CreateStringTable create;
+        create.ParseFromArray(body.data(), static_cast<int>(body.size()));
+        for (size_t i = 0; i < tables.size(); ++i) {
+          if ((*created)[i] || tables[i].name != create.name()) continue;
+          (*created)[i] = true;
+          builder->Add(type, CreateMessage(tables[i], body));
+          break;
+        }
+      },
+      out);
 }
 
 // A part's own playback, as its recorder would write it: ticks from its

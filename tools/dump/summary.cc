@@ -72,6 +72,9 @@ int RunSummary(const Args& args) {
     PutU("pvs_skips", e.pvs_skips);
     PutU("string_tables", p.string_tables().size());
     PutU("game_events", c.game_events);
+    Put("event_list", p.metadata().event_list);
+    PutU("game_events_named_by_known_list", c.game_events_named_by_known_list);
+    PutU("game_events_unnamed", c.game_events_unnamed);
     PutU("chat_messages", c.chat_messages);
     // What the game's module counted (Dota: combatlog_total, chat_events,
     // names it could not resolve, ...).

@@ -16,6 +16,10 @@ const char* const kHitgroups[] = {"generic", "head", "chest", "stomach", "left_a
 void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage, int hitgroup,
                     const std::string& weapon) {
   if (!victim->alive) return;
+  // A bullet hits as the shot goes: the shooter's weapon_fire, this tick.
+  if (attacker != nullptr && weapon != "hegrenade" && weapon != "inferno") {
+    Shot(tick, attacker, "weapon_" + weapon);
+  }
   const int before = victim->health;
   const int armor_damage = victim->armor > 0 ? std::min(victim->armor, damage / 5) : 0;
   victim->health = std::max(0, victim->health - damage);
@@ -37,7 +41,7 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
     keys["health"] = Value::String("lots");
     flaw_hurt_done_ = true;
   }
-  Event("player_hurt", keys);
+  if (options_.hurt_events) Event("player_hurt", keys);
   ++counters_.damages;
   double ax = 0, ay = 0, az = 0, vx, vy, vz;
   if (attacker != nullptr) WorldPos(*attacker->pawn, &ax, &ay, &az);
@@ -157,23 +161,27 @@ bool Cs2Match::Protected(const Player& p) const {
          (p.slot == defuser_ && bomb_ == BombState::kDefusing);
 }
 
+void Cs2Match::Shot(uint32_t tick, Player* p, const std::string& weapon) {
+  std::map<std::string, Value> keys = Who("userid", p);
+  keys["weapon"] = Value::String(weapon);
+  keys["silenced"] = Value::Bool(p->team == 3);
+  Event("weapon_fire", keys);
+  ++counters_.shots;
+  double x, y, z;
+  WorldPos(*p->pawn, &x, &y, &z);
+  const Value a = world_->Get(*p->pawn, "m_angEyeAngles");
+  Truth("{\"kind\":\"shot\",\"tick\":" + std::to_string(tick) + ",\"round\":" +
+        std::to_string(round_) + ",\"slot\":" + std::to_string(p->slot) + ",\"weapon\":\"" +
+        weapon + "\",\"silenced\":" + std::to_string(p->team == 3) + ",\"x\":" + Num(x) +
+        ",\"y\":" + Num(y) + ",\"z\":" + Num(z) + ",\"pitch\":" + Num(a.v[0]) +
+        ",\"yaw\":" + Num(a.v[1]) + "}");
+}
+
 void Cs2Match::Fight(uint32_t tick) {
   for (Player& p : players_) {
     if (!p.alive) continue;
     if (Uniform() < 0.006) {  // about one shot in 2.6 s a player
-      std::map<std::string, Value> keys = Who("userid", &p);
-      keys["weapon"] = Value::String(p.team == 2 ? "weapon_ak47" : "weapon_m4a1");
-      keys["silenced"] = Value::Bool(p.team == 3);
-      Event("weapon_fire", keys);
-      ++counters_.shots;
-      double x, y, z;
-      WorldPos(*p.pawn, &x, &y, &z);
-      const Value a = world_->Get(*p.pawn, "m_angEyeAngles");
-      Truth("{\"kind\":\"shot\",\"tick\":" + std::to_string(tick) + ",\"round\":" +
-            std::to_string(round_) + ",\"slot\":" + std::to_string(p.slot) + ",\"weapon\":\"" +
-            (p.team == 2 ? "weapon_ak47" : "weapon_m4a1") + "\",\"silenced\":" +
-            std::to_string(p.team == 3) + ",\"x\":" + Num(x) + ",\"y\":" + Num(y) + ",\"z\":" +
-            Num(z) + ",\"pitch\":" + Num(a.v[0]) + ",\"yaw\":" + Num(a.v[1]) + "}");
+      Shot(tick, &p, p.team == 2 ? "weapon_ak47" : "weapon_m4a1");
     }
     if (Uniform() < 0.0015) {  // a hit in 10 s
       Player* victim = RandomAlive(5 - p.team);

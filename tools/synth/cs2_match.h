@@ -72,6 +72,9 @@ struct Cs2Options {
   // and `rounds` more are played. The rounds it voids have no round or
   // economy truth rows (their kills, damages and so on keep theirs).
   int restart_after = 0;
+  // false: no player_hurt events (as CS2 matchmaking replays once had
+  // none); the damages' truth stays what the game did.
+  bool hurt_events = true;
 };
 
 struct Cs2Counters {
@@ -154,6 +157,8 @@ class Cs2Match {
   bool Protected(const Player& p) const;
   void Play(uint32_t tick);
   void Fight(uint32_t tick);
+  // A weapon_fire of `p`'s, with its truth.
+  void Shot(uint32_t tick, Player* p, const std::string& weapon);
   void Hurt(uint32_t tick, Player* attacker, Player* victim, int damage, int hitgroup,
             const std::string& weapon);
   void Place(SimEntity* e, double x, double y, double z);

@@ -6,6 +6,7 @@
 
 #include "core/codec/varint.h"
 #include "core/input/demo_stream.h"
+#include "core/input/inner_messages.h"
 
 namespace gem::synth {
 ReplayWriter::~ReplayWriter() {
@@ -72,6 +73,29 @@ std::string PacketBuilder::Finish() {
   std::string out = w_.str();
   w_ = BitWriter();
   return out;
+}
+
+Status RewritePacket(
+    std::string_view payload,
+    const std::function<void(uint32_t type, std::string_view body, PacketBuilder* out)>& each,
+    std::string* out) {
+  proto::CDemoPacket packet;
+  if (!packet.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+    return Status::Corrupt("a packet does not parse");
+  }
+  // Every type at one priority: the messages keep their order.
+  static const std::vector<int8_t> kSameOrder(1 << 16, 0);
+  std::vector<InnerMessage> inner;
+  std::string data;
+  GEM_RETURN_IF_ERROR(SplitPacket(reinterpret_cast<const uint8_t*>(packet.data().data()),
+                                  packet.data().size(), &inner, &data, kSameOrder));
+  PacketBuilder builder;
+  for (const InnerMessage& m : inner) {
+    each(m.type, std::string_view(data.data() + m.offset, m.size), &builder);
+  }
+  packet.set_data(builder.Finish());
+  *out = packet.SerializeAsString();
+  return Status::Ok();
 }
 
 void AddSnapshotTable(const std::string& name, int32_t flags,

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,14 @@ class PacketBuilder {
  private:
   BitWriter w_;
 };
+
+// A CDemoPacket (`payload`, its serialized bytes) rewritten: `each` sees
+// its inner messages in the packet's order and adds to the builder what
+// the new packet holds. Corrupt when the packet does not parse.
+Status RewritePacket(
+    std::string_view payload,
+    const std::function<void(uint32_t type, std::string_view body, PacketBuilder* out)>& each,
+    std::string* out);
 
 // Appends a table's entries to a string-table snapshot (DEM_StringTables,
 // a full packet's), as a recorder writes them: every entry's name, its

@@ -33,9 +33,11 @@ void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
-             "                 [--truth-interval TICKS] [--flaws] [--quiet] OUT.dem\n"
+             "                 [--truth-interval TICKS] [--flaws] [--no-event-list] [--quiet]\n"
+             "                 OUT.dem\n"
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
-             "                 [--restart-after-round R] [--seed S] [--match-truth FILE]\n"
+             "                 [--no-hurt-events] [--restart-after-round R] [--seed S]\n"
+             "                 [--match-truth FILE] [--no-event-list]\n"
              "                 [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
@@ -52,13 +54,15 @@ void Usage(FILE* out) {
              "  --flaws                20 s after the horn: a purchase of an item no name\n"
              "                         names, a hero slot naming no entity, an item with\n"
              "                         no name (what readers must survive)\n"
+             "  --no-event-list        leave the game-event descriptor list out of the\n"
+             "                         signon (the events keep only their ids)\n"
              "  --quiet                print nothing on success\n"
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
              "in --match-truth; --no-round-events leaves out the round and blind events,\n"
-             "--no-round-start-events round_start alone; --restart-after-round R restarts\n"
-             "the game once round R has ended (as after a knife round), and N rounds\n"
-             "follow.\n"
+             "--no-round-start-events round_start alone, --no-hurt-events player_hurt;\n"
+             "--restart-after-round R restarts the game once round R has ended (as after\n"
+             "a knife round), and N rounds follow.\n"
              "\n"
              "From a Deadlock fixture: its user messages, modifiers and upgrades too\n"
              "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"
@@ -82,7 +86,7 @@ int main(int argc, char** argv) {
   synth::MatchOptions options;
   synth::Cs2Options cs2;
   std::string from, out, truth_path, combat_truth_path, match_truth_path;
-  bool quiet = false, have_minutes = false;
+  bool quiet = false, have_minutes = false, no_event_list = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](double* x) {
@@ -124,6 +128,10 @@ int main(int argc, char** argv) {
       cs2.restart_after = std::max(1, static_cast<int>(x));
     } else if (a == "--no-round-events") {
       cs2.round_events = false;
+    } else if (a == "--no-hurt-events") {
+      cs2.hurt_events = false;
+    } else if (a == "--no-event-list") {
+      no_event_list = true;
     } else if (a == "--no-round-start-events") {
       cs2.round_start_events = false;
     } else if (a == "--quiet") {
@@ -156,6 +164,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "gem-synth: {}: {}\n", from, s.ToString().c_str());
     return cli::ExitCodeFor(s);
   }
+  if (no_event_list) world.LeaveOutEventList();
   const bool is_cs2 = world.ClassId("CCSGameRulesProxy") >= 0;
   if (!is_cs2 && !have_minutes) {
     Usage(stderr);

@@ -99,7 +99,7 @@ Status World::Load(const std::string& fixture) {
         break;
     }
     if (done && frame.command != kDemPacket) break;
-    prefix_.emplace_back(at, bytes);
+    prefix_.push_back({at, bytes, frame.command, frame.tick});
     prefix_end = at + bytes;
   }
   if (!synced || prefix_.empty()) {
@@ -518,9 +518,25 @@ Status World::WriteFullPacket(uint32_t tick, ReplayWriter* out) {
 }
 
 Status World::WritePrefix(ReplayWriter* out) {
-  for (const auto& [at, bytes] : prefix_) {
-    GEM_RETURN_IF_ERROR(out->CopyFrame(std::string_view(
-        reinterpret_cast<const char*>(file_.data() + at), bytes)));
+  for (const PrefixFrame& f : prefix_) {
+    const std::string_view framed(reinterpret_cast<const char*>(file_.data() + f.at), f.bytes);
+    if (event_list_ || (f.command != kDemSignonPacket && f.command != kDemPacket)) {
+      GEM_RETURN_IF_ERROR(out->CopyFrame(framed));
+      continue;
+    }
+    // The frame again, its packet without the list.
+    DemoStream stream(file_.data() + f.at, f.bytes);  // the one frame: no header
+    Frame frame;
+    bool end = false;
+    GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
+    std::string packet;
+    GEM_RETURN_IF_ERROR(RewritePacket(
+        std::string_view(reinterpret_cast<const char*>(frame.data), frame.size),
+        [](uint32_t type, std::string_view body, PacketBuilder* b) {
+          if (type != kGeSource1LegacyGameEventList) b->Add(type, body);
+        },
+        &packet));
+    GEM_RETURN_IF_ERROR(out->Frame(f.command, f.tick, packet));
   }
   return Status::Ok();
 }

@@ -144,6 +144,9 @@ class World {
   // The kept frames of the fixture; then, at the end, DEM_Stop and the
   // file info with the playback length.
   Status WritePrefix(ReplayWriter* out);
+  // WritePrefix leaves out the game-event descriptor list, as a recording
+  // that began late or a server's hibernation bug leaves a replay.
+  void LeaveOutEventList() { event_list_ = false; }
   Status WriteEnd(uint32_t last_tick, ReplayWriter* out);
   // The draft the file info lists (CGameInfo.dota.picks_bans): (is_pick,
   // team, hero id) in order.
@@ -188,7 +191,12 @@ class World {
 
   MappedFile file_;
   std::unique_ptr<Parser> parser_;
-  std::vector<std::pair<size_t, size_t>> prefix_;  // framed (offset, bytes)
+  struct PrefixFrame {
+    size_t at, bytes;  // as framed in the fixture
+    uint32_t command, tick;
+  };
+  std::vector<PrefixFrame> prefix_;
+  bool event_list_ = true;
   std::string spawn_groups_frame_;
   std::string file_info_;  // CDemoFileInfo payload of the fixture
   std::vector<std::tuple<bool, uint32_t, int32_t>> file_info_draft_;

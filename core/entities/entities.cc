@@ -335,6 +335,41 @@ Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
   return Status::Ok();
 }
 
+size_t EntityManager::ReplaceState(Entity* e, const FieldState& state, const TickInfo& tick) {
+  const FieldLayout& layout = e->fields->layout();
+  replace_before_.clear();
+  replace_after_.clear();
+  ChangeCollector old_values(&replace_before_), new_values(&replace_after_);
+  e->state.VisitAll(layout, &old_values);
+  state.VisitAll(layout, &new_values);
+  changes_.clear();
+  replace_by_id_.clear();
+  for (const FieldChange& c : replace_before_) {
+    if (c.field_id >= replace_by_id_.size()) replace_by_id_.resize(c.field_id + 1, nullptr);
+    replace_by_id_[c.field_id] = &c;
+  }
+  for (const FieldChange& c : replace_after_) {
+    const FieldChange* old = c.field_id < replace_by_id_.size() ? replace_by_id_[c.field_id]
+                                                                : nullptr;
+    if (old != nullptr) replace_by_id_[c.field_id] = nullptr;  // seen
+    if (old == nullptr || !old->value.SameAs(c.value)) changes_.push_back(c);
+  }
+  for (const FieldChange& c : replace_before_) {
+    if (c.field_id < replace_by_id_.size() && replace_by_id_[c.field_id] != nullptr) {
+      changes_.push_back({c.field_id, Value::None()});
+    }
+  }
+  // The held state becomes the new one once compared (the old values'
+  // strings point into it); copied, not moved: the changes' strings point
+  // into `state`.
+  e->state = state;
+  e->active = true;
+  if (!changes_.empty() && sink_ != nullptr && report_updates_) {
+    sink_->OnEntityUpdated(tick, e->ref(), changes_);
+  }
+  return changes_.size();
+}
+
 Status EntityManager::Restate(const PacketEntities& msg, const TickInfo& tick) {
   restate_next_ = false;
   restated_ = RestateCounts();
@@ -355,44 +390,14 @@ Status EntityManager::Restate(const PacketEntities& msg, const TickInfo& tick) {
     Delete(e, tick);
     ++restated_.deleted;
   }
-  std::vector<FieldChange> before, after;
   for (SnapshotEntity& s : restatement_) {
     Entity* e = entities_[s.index];
     if (e != nullptr) {
       // Kept: report what differs.
-      const FieldLayout& layout = e->fields->layout();
-      before.clear();
-      after.clear();
-      ChangeCollector old_values(&before), new_values(&after);
-      e->state.VisitAll(layout, &old_values);
-      s.state.VisitAll(layout, &new_values);
-      changes_.clear();
-      std::vector<const FieldChange*> by_id;
-      for (const FieldChange& c : before) {
-        if (c.field_id >= by_id.size()) by_id.resize(c.field_id + 1, nullptr);
-        by_id[c.field_id] = &c;
-      }
-      for (const FieldChange& c : after) {
-        const FieldChange* old = c.field_id < by_id.size() ? by_id[c.field_id] : nullptr;
-        if (old != nullptr) by_id[c.field_id] = nullptr;  // seen
-        if (old == nullptr || !old->value.SameAs(c.value)) changes_.push_back(c);
-      }
-      for (const FieldChange& c : before) {
-        if (c.field_id < by_id.size() && by_id[c.field_id] != nullptr) {
-          changes_.push_back({c.field_id, Value::None()});
-        }
-      }
-      // The held state becomes the packet's once compared (`before`'s
-      // strings point into it); copied, not moved: the changes' strings
-      // point into s.state.
-      e->state = s.state;
-      e->active = true;
+      const size_t changed = ReplaceState(e, s.state, tick);
+      if (changed > 0 && sink_ != nullptr && report_updates_) ++counters_.updated;
+      restated_.changed_values += changed;
       ++restated_.kept;
-      restated_.changed_values += changes_.size();
-      if (!changes_.empty() && sink_ != nullptr && report_updates_) {
-        ++counters_.updated;
-        sink_->OnEntityUpdated(tick, e->ref(), changes_);
-      }
       continue;
     }
     e = NewEntity();
@@ -464,6 +469,22 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
         const uint32_t serial = h.serial;
         ClassFields* fields = h.fields;
         ClassState* cs = h.class_state;
+        if (e != nullptr && e->serial == serial && e->class_id == class_id) {
+          // The same entity again (a client's recording: back in view, or
+          // a delta from a frame before its creation): its lifetime goes
+          // on, and its new state is one update.
+          replace_state_ = cs->has_baseline ? cs->base_state : FieldState();
+          if (!cs->has_baseline) ++counters_.missing_baselines;
+          Status s = ReadFields(&r, fields, &replace_state_, nullptr);
+          counters_.field_decodes_delta += fields_read_;
+          if (!s.ok()) {
+            return s.WithContext("recreating entity " + std::to_string(index) + " (" +
+                                 fields->serializer()->name + ")");
+          }
+          ++counters_.recreated_kept;
+          ReplaceState(e, replace_state_, tick);
+          continue;
+        }
         if (e != nullptr) Delete(e, tick);
         e = NewEntity();
         e->index = static_cast<int32_t>(index);

@@ -7,6 +7,11 @@
 //   2 create: class id (class_id_bits), serial (17 bits), a varint, then
 //             field paths and values on top of the class baseline
 //   1 leave (the entity stays), 3 leave and delete
+// A create at an index that holds an entity of the same serial and class
+// is that entity again (a client's recording sends one as it comes back
+// into view, and again when a delta is from a frame before its creation):
+// its lifetime goes on, its state becomes the class baseline with the
+// create's values on top, and what differs is reported as one update.
 // A new entity starts from its class baseline, decoded from the
 // `instancebaseline` string table entry named by the class id; a class
 // without a baseline starts from an empty state (counted). Only the first
@@ -90,6 +95,9 @@ struct EntityCounters {
   uint64_t missing_baselines = 0;       // creates of a class with no baseline
   uint64_t skipped_full_packets = 0;    // later non-delta packets ignored
   uint64_t pvs_skips = 0;               // updates without data (PVS bits)
+  // Creates at an index that holds an entity of the same serial and class
+  // (a client's recording): kept as that entity, the new state an update.
+  uint64_t recreated_kept = 0;
 };
 
 class EntityManager {
@@ -200,6 +208,9 @@ class EntityManager {
   void Release(Entity* e);
   void Delete(Entity* e, const TickInfo& tick);
   void FinishStrings(std::vector<FieldChange>* changes);
+  // `e`'s state becomes `state`: the values that differ, and those it no
+  // longer holds (as kNone), reported as one update. Returns their count.
+  size_t ReplaceState(Entity* e, const FieldState& state, const TickInfo& tick);
 
   const Schema* schema_;
   Sink* sink_;
@@ -208,6 +219,10 @@ class EntityManager {
   bool restate_next_ = false;
   RestateCounts restated_;
   std::vector<SnapshotEntity> restatement_;
+  // ReplaceState's, reused.
+  FieldState replace_state_;
+  std::vector<FieldChange> replace_before_, replace_after_;
+  std::vector<const FieldChange*> replace_by_id_;
   int64_t state_server_tick_ = -1;
   FullPacketObserver full_packet_observer_;
   bool report_created_state_ = true;

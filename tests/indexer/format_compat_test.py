@@ -30,14 +30,9 @@ sys.path.insert(0, os.path.join(RUNFILES, "tools"))
 from index_digest import connect, digest  # noqa: E402
 
 # What the index gained after the stored digests' commit, with nothing of
-# that format to hold: the parts table (a file per row: docs/recordings.md),
-# meta's count of them, who recorded the replay, where its events' names
-# came from, and what CS2's damages took from the pawns.
-ADDED_TABLES = {"parts"}
-ADDED_META = {"parts", "recording", "recorder_slot", "recorder_name", "recorder_steam_id",
-              "event_list", "event_list_protocol", "event_list_build",
-              "game_events_named_by_known_list", "game_events_unnamed", "damages_from_pawns",
-              "damages_from_pawns_without_attacker"}
+# that format to hold (none since they were remade).
+ADDED_TABLES = set()
+ADDED_META = set()
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

@@ -70,6 +70,7 @@ int RunSummary(const Args& args) {
     PutU("missing_class_baselines", e.missing_baselines);
     PutU("skipped_full_packet_entities", e.skipped_full_packets);
     PutU("pvs_skips", e.pvs_skips);
+    PutU("entities_recreated_kept", e.recreated_kept);
     PutU("string_tables", p.string_tables().size());
     PutU("game_events", c.game_events);
     Put("event_list", p.metadata().event_list);

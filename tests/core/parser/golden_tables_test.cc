@@ -160,9 +160,12 @@ void CheckClassCounts(const std::string& stem) {
   EXPECT_EQ(std::to_string(m.playback_ticks), summary["fileinfo_playback_ticks"]);
   EXPECT_EQ(std::to_string(p.counters().demo_packets), summary["demo_packets"]);
   EXPECT_EQ(std::to_string(p.counters().full_packets), summary["full_packets"]);
-  EXPECT_EQ(std::to_string(p.entities().counters().updated),
+  // The golden counts a create at an index holding the same entity (25 in
+  // nekit) as an event; gem keeps that entity (recreated_kept).
+  const EntityCounters& ec = p.entities().counters();
+  EXPECT_EQ(std::to_string(ec.updated + ec.recreated_kept),
             summary["entity_events"].empty() ? "" : std::to_string(
-                std::stoul(summary["entity_events"]) - p.entities().counters().created));
+                std::stoul(summary["entity_events"]) - ec.created));
   EXPECT_EQ(std::to_string(p.entities().counters().field_decodes_delta),
             summary["field_decodes_delta"]);
   std::map<std::string, uint64_t> game;

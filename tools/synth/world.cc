@@ -310,6 +310,7 @@ bool World::SetPath(SimEntity* e, const FieldPath& path, const Value& value) {
   if (it == e->state.end()) it = e->state.emplace(path, OwnedValue()).first;
   it->second.Assign(exact);
   if (e->fields->is_length(id) && exact.kind == ValueKind::kUint) DropPast(e, path, exact.u);
+  if (hidden_.count(e->index) != 0) return true;  // written when it comes back
   Pending& p = pending_[e->index];
   for (FieldWrite& w : p.writes) {
     if (w.path == path) {
@@ -366,12 +367,28 @@ SimEntity* World::Create(int32_t class_id) {
 
 void World::Delete(SimEntity* e) {
   const int32_t index = e->index;
+  hidden_.erase(index);
   Pending& p = pending_[index];
   p.kind = Pending::kDelete;
   p.writes.clear();
   entities_.erase(index);
   released_.push_back(index);
   ++counters_.deleted;
+}
+
+void World::Leave(SimEntity* e) {
+  Pending& p = pending_[e->index];
+  p.kind = Pending::kLeave;
+  p.writes.clear();
+  hidden_.insert(e->index);
+}
+
+void World::Enter(SimEntity* e) {
+  hidden_.erase(e->index);
+  Pending& p = pending_[e->index];
+  p.kind = Pending::kEnter;
+  p.writes.clear();
+  for (const auto& [path, v] : e->state) p.writes.push_back({path, v, DecoderOf(*e, path)});
 }
 
 void World::SetEntry(SimTable* t, int32_t index, const std::string& name,
@@ -441,7 +458,9 @@ std::string World::EncodePacketEntities(uint32_t tick, bool full) {
       }
       if (p.kind == Pending::kDelete) {
         w.WriteBits(3, 2);
-      } else if (p.kind == Pending::kCreate) {
+      } else if (p.kind == Pending::kLeave) {
+        w.WriteBits(1, 2);
+      } else if (p.kind == Pending::kCreate || p.kind == Pending::kEnter) {
         write_create(*entities_.at(index), &p.writes);
       } else {
         w.WriteBits(0, 2);

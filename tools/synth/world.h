@@ -124,6 +124,13 @@ class World {
   // A new entity of `class_id` from its baseline, at the lowest free index.
   SimEntity* Create(int32_t class_id);
   void Delete(SimEntity* e);
+  // As a client's recording sees an entity go out of its view and come
+  // back: Leave writes the leave command (the entity stays, hidden: its
+  // changes are kept but not written); Enter writes it whole again as a
+  // create at its index with its serial and class.
+  void Leave(SimEntity* e);
+  void Enter(SimEntity* e);
+  bool hidden(const SimEntity& e) const { return hidden_.count(e.index) != 0; }
 
   // Sets entry `index` of a table (appends when index == size); entries
   // are written in the packet's table update.
@@ -178,7 +185,7 @@ class World {
     const FieldDecoder* decoder;
   };
   struct Pending {
-    enum Kind { kUpdate, kCreate, kDelete } kind = kUpdate;
+    enum Kind { kUpdate, kCreate, kDelete, kLeave, kEnter } kind = kUpdate;
     std::vector<FieldWrite> writes;
   };
 
@@ -206,6 +213,7 @@ class World {
 
   std::map<int32_t, std::unique_ptr<SimEntity>> entities_;  // by index
   std::map<int32_t, Pending> pending_;                      // by index
+  std::set<int32_t> hidden_;  // left the view (Leave), by index
   std::map<int32_t, uint64_t> dropped_in_packet_;           // by index
   std::set<int32_t> free_indexes_;
   std::vector<int32_t> released_;  // deleted this packet: free after it

@@ -190,5 +190,81 @@ TEST(SynthTest, FullPacketRestatesTablesAndEntities) {
   EXPECT_GT(values, 50000u);
 }
 
+
+// What a parse tells of one entity index, in order.
+class IndexLog : public Sink {
+ public:
+  explicit IndexLog(int32_t index) : index_(index) {}
+  void OnEntityCreated(const TickInfo& t, const EntityRef& e,
+                       std::span<const FieldChange>) override {
+    Log(t, e, "created");
+  }
+  void OnEntityUpdated(const TickInfo& t, const EntityRef& e,
+                       std::span<const FieldChange> changes) override {
+    Log(t, e, "updated " + std::to_string(changes.size()));
+  }
+  void OnEntityLeft(const TickInfo& t, const EntityRef& e) override { Log(t, e, "left"); }
+  void OnEntityDeleted(const TickInfo& t, const EntityRef& e) override { Log(t, e, "deleted"); }
+  std::vector<std::string> log;
+  std::vector<uint64_t> lifetimes;
+
+ private:
+  void Log(const TickInfo& t, const EntityRef& e, const std::string& what) {
+    if (e.index != index_) return;
+    log.push_back(std::to_string(t.tick) + " " + what);
+    lifetimes.push_back(e.lifetime);
+  }
+  int32_t index_;
+};
+
+// A client's recording: an entity leaves the recorder's view, changes
+// unseen, and is sent whole again at its index, serial and class. The
+// parse keeps one lifetime, and the return is one update of what changed.
+TEST(SynthTest, AnEntityThatComesBackIntoViewKeepsItsLifetime) {
+  GEM_REQUIRE_FIXTURE(fixture, kAuto);
+  const std::string out = TempPath("synth_pov.dem");
+  synth::World world;
+  ASSERT_TRUE(world.Load(fixture).ok());
+  synth::ReplayWriter writer;
+  ASSERT_TRUE(writer.Open(out).ok());
+  ASSERT_TRUE(world.WritePrefix(&writer).ok());
+  const uint32_t t0 = world.start_tick() + 2;
+  synth::SimEntity* creep = world.Create(world.ClassId("CDOTA_BaseNPC_Creep_Lane"));
+  ASSERT_NE(creep, nullptr);
+  const int32_t index = creep->index;
+  ASSERT_TRUE(world.Set(creep, "m_iHealth", Value::Int(550)));
+  ASSERT_TRUE(world.FlushPacket(t0, &writer).ok());
+  world.Leave(creep);
+  ASSERT_TRUE(world.FlushPacket(t0 + 2, &writer).ok());
+  ASSERT_TRUE(world.Set(creep, "m_iHealth", Value::Int(300)));  // unseen
+  ASSERT_TRUE(world.Set(creep, "m_iMaxHealth", Value::Int(551)));
+  ASSERT_TRUE(world.FlushPacket(t0 + 4, &writer).ok());
+  world.Enter(creep);
+  ASSERT_TRUE(world.FlushPacket(t0 + 6, &writer).ok());
+  world.Enter(creep);  // again, nothing new: no change to tell
+  ASSERT_TRUE(world.FlushPacket(t0 + 8, &writer).ok());
+  ASSERT_TRUE(world.WriteEnd(t0 + 8, &writer).ok());
+  ASSERT_TRUE(writer.Close().ok());
+
+  IndexLog sink(index);
+  auto parsed = testing::ParseReplayFile(out, &sink);
+  ASSERT_TRUE(parsed->status.ok()) << parsed->status.ToString();
+  EXPECT_EQ(sink.log, (std::vector<std::string>{
+                          std::to_string(t0) + " created", std::to_string(t0 + 2) + " left",
+                          std::to_string(t0 + 6) + " updated 2"}));
+  for (uint64_t l : sink.lifetimes) EXPECT_EQ(l, sink.lifetimes.front());
+  const Entity* e = parsed->parser->entities().Get(index);
+  ASSERT_NE(e, nullptr);
+  EXPECT_TRUE(e->active);
+  auto value = [&](const char* name) {
+    const uint32_t id = e->fields->FindByName(name);
+    return id == ClassFields::kInvalid ? Value::None() : e->state.Get(e->fields->slot(id)).value;
+  };
+  EXPECT_TRUE(value("m_iHealth").SameAs(Value::Int(300)));
+  EXPECT_TRUE(value("m_iMaxHealth").SameAs(Value::Int(551)));
+  EXPECT_EQ(parsed->parser->entities().counters().recreated_kept, 2u);
+  EXPECT_EQ(parsed->parser->entities().counters().left, 1u);
+}
+
 }  // namespace
 }  // namespace gem

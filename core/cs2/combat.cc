@@ -75,7 +75,8 @@ void Combat::Damage(MatchContext& ctx, MatchState& state, const GameEvent& e, Ev
     // took all it says.
     const Entity* victim_pawn = state.Pawn(ctx, victim);
     const int32_t pawn_index = victim_pawn ? victim_pawn->index : -1;
-    const int64_t before = HealthBefore(pawn_index);
+    // Out of the recorder's view, its health was not sent: unknown.
+    const int64_t before = match::InView(victim_pawn) ? HealthBefore(pawn_index) : -1;
     if (before >= 0) {
       row[kDmgReal] = MatchValue::Int(std::min(*damage, before));
     } else if (health && *health > 0) {
@@ -114,7 +115,7 @@ void Combat::Shot(MatchContext& ctx, MatchState& state, const GameEvent& e, Even
   row[kShotSilenced] = keys.IntCell(e, "silenced");
   const Entity* pawn = state.Pawn(ctx, slot);
   state.Position(pawn, &row[kShotX], &row[kShotY], &row[kShotZ]);
-  match::ReadPitchYaw(eye_angles_, pawn, &row[kShotPitch], &row[kShotYaw]);
+  match::ReadPitchYaw(eye_angles_, match::InView(pawn), &row[kShotPitch], &row[kShotYaw]);
   ctx.Row(kShots, row);
   if (!saw_hurt_event_) {
     if (const std::optional<std::string_view> w = keys.Text(e, "weapon")) {

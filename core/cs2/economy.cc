@@ -64,11 +64,14 @@ void Economy::OnFrameEnd(MatchContext& ctx, MatchValue round, bool started, bool
       Row& r = rows_[slot];
       r.present = true;
       r.tick = ctx.tick();
-      std::optional<int64_t> team = match::ReadInt(team_, p.pawn);
+      // A pawn out of the recorder's view says nothing (its team may have
+      // switched unseen): the controller's team, no equipment value.
+      const Entity* pawn = match::InView(p.pawn);
+      std::optional<int64_t> team = match::ReadInt(team_, pawn);
       if (!team) team = match::ReadInt(team_, p.controller);
       r.team = match::IntCell(team);
       r.start_money = match::IntCell(match::ReadInt(start_account_, p.controller));
-      r.equipment_value = match::IntCell(match::ReadInt(equipment_, p.pawn));
+      r.equipment_value = match::IntCell(match::ReadInt(equipment_, pawn));
       r.reward_at_start = match::ReadInt(reward_field_, p.controller);
     }
   }

@@ -123,12 +123,12 @@ class Module : public match::GameModule, public MatchState {
     return players_.Pawn(ctx, *controller);
   }
   MatchValue Team(MatchContext& ctx, int32_t slot) override {
-    std::optional<int64_t> team = match::ReadInt(team_, Pawn(ctx, slot));
+    std::optional<int64_t> team = match::ReadInt(team_, match::InView(Pawn(ctx, slot)));
     if (!team) team = match::ReadInt(team_, ctx.Get(slot + 1));
     return IntCell(team);
   }
   void Position(const Entity* e, MatchValue* x, MatchValue* y, MatchValue* z) override {
-    body_.position().Read(e, x, y, z);
+    body_.position().Read(match::InView(e), x, y, z);  // unknown while out of view
   }
   MatchValue Round(MatchContext& ctx) override { return rounds_.current(ctx, *this); }
   MatchValue Clock(MatchContext& ctx) override {
@@ -190,6 +190,7 @@ class Module : public match::GameModule, public MatchState {
                                  {"m_iHealth", kPawnHealth},
                                  {"m_flFlashDuration", kPawnFlash},
                                  {"m_ArmorValue", kPawnArmor}}};
+  uint64_t samples_out_of_view_ = 0;  // timeline rows of a pawn out of view
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
   FieldReader max_health_{"m_iMaxHealth"}, health_{"m_iHealth"};
@@ -359,9 +360,15 @@ MatchValue Module::Velocity(MatchContext& ctx, const Entity* pawn) const {
 void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     players_.Record(ctx, p, {});
-    const Entity* pawn = p.pawn;
+    const Entity* pawn = match::InView(p.pawn);
+    if (pawn != p.pawn) ++samples_out_of_view_;
     row[kTlSlot] = MatchValue::Int(p.slot);
     body_.Fill(pawn, row);
+    if (pawn != p.pawn) {
+      // Out of view: which pawn it is, and the team its controller says.
+      row[kTlEntity] = MatchValue::Int(static_cast<int64_t>(p.pawn->lifetime));
+      row[kTlTeam] = Team(ctx, p.slot);
+    }
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, pawn));
     row[kArmor] = IntCell(match::ReadInt(armor_, pawn));
     row[kMoney] = IntCell(match::ReadInt(money_, p.controller));
@@ -489,7 +496,8 @@ void Module::WriteSoFar(MatchContext& ctx) {
 
 std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
   std::vector<std::pair<std::string, uint64_t>> out = {
-      {"event_keys_of_wrong_type", keys_.wrong_types()}};
+      {"event_keys_of_wrong_type", keys_.wrong_types()},
+      {"timeline_out_of_view", samples_out_of_view_}};
   for (auto& c : rounds_.Counters()) out.push_back(c);
   for (auto& c : combat_.Counters()) out.push_back(c);
   for (auto& c : grenades_.Counters()) out.push_back(c);

@@ -139,6 +139,7 @@ class Module : public match::GameModule, public MessageHost {
   void OnFrameEnd(MatchContext& ctx, ReplayMetadata*) override;
   std::vector<std::pair<std::string, uint64_t>> Counters() const override {
     std::vector<std::pair<std::string, uint64_t>> out = loadout_.Counters();
+    out.emplace_back("timeline_out_of_view", samples_out_of_view_);
     for (auto& c : messages_.Counters()) out.push_back(std::move(c));
     for (auto& c : modifiers_.Counters()) out.push_back(std::move(c));
     if (unknown_heroes_ > 0) out.emplace_back("unknown_hero_ids", unknown_heroes_);
@@ -194,6 +195,7 @@ class Module : public match::GameModule, public MessageHost {
   std::vector<std::pair<std::string, uint64_t>> record_counts_;
   HeroNames heroes_;
   uint64_t unknown_heroes_ = 0;
+  uint64_t samples_out_of_view_ = 0;  // timeline rows of a pawn out of view
 
   match::PlayerControllers players_{"CCitadelPlayerController", "m_hHeroPawn"};
   Loadout loadout_;
@@ -253,14 +255,18 @@ std::optional<double> Module::ClockAt(MatchContext& ctx, int64_t tick) {
 
 void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit) {
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
-    const Entity* pawn = p.pawn;
-    const std::string_view hero = pawn ? ctx.EntityName(*pawn) : std::string_view();
+    const Entity* pawn = match::InView(p.pawn);
+    if (pawn != p.pawn) ++samples_out_of_view_;
+    const std::string_view hero = p.pawn ? ctx.EntityName(*p.pawn) : std::string_view();
     players_.Record(ctx, p, hero);
     if (const std::optional<int64_t> id = match::ReadInt(hero_id_, p.controller); id && *id > 0) {
       heroes_.Saw(*id, hero);
     }
     row[kTlSlot] = MatchValue::Int(p.slot);
     body_.Fill(pawn, row);
+    if (pawn != p.pawn) {  // out of view: which entity it is is known
+      row[kTlEntity] = MatchValue::Int(static_cast<int64_t>(p.pawn->lifetime));
+    }
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, p.controller));
     row[kLevel] = IntCell(match::ReadInt(level_, p.controller));
     row[kSouls] = IntCell(match::ReadInt(souls_, p.controller));

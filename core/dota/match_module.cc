@@ -162,6 +162,7 @@ class Module : public GameModule {
   ChatMessage chat_message_;
   ChatEvent chat_event_;
   uint64_t chat_events_ = 0;
+  uint64_t samples_out_of_view_ = 0;  // timeline rows of a hero out of view
   GameRules rules_;
   Roster roster_;
   std::unique_ptr<TeamDataFields> team_data_[kMaxPlayers];
@@ -436,6 +437,7 @@ std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
       {"combatlog_total", combat_log_.entries()},
       {"combat_log_unresolved_names", combat_log_.unresolved_names()},
       {"chat_events", chat_events_},
+      {"timeline_out_of_view", samples_out_of_view_},
   };
   for (const auto& part : {events_.Counters(), items_.Counters(), abilities_.Counters(),
                            draft_.Counters(), activity_.Counters()}) {
@@ -496,10 +498,14 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     const int64_t team = roster_.TeamOf(res, i);
     if (team == 0) continue;
     PlayerFields& f = roster_.player(i);
-    const Entity* hero = slots[i].hero;
+    const Entity* hero = match::InView(slots[i].hero);
+    if (hero != slots[i].hero) ++samples_out_of_view_;
     Record(ctx, res, i, slots[i]);
     row[kTlSlot] = MatchValue::Int(i);
     body_.Fill(hero, row);
+    if (hero != slots[i].hero) {  // out of view: which entity it is is known
+      row[kTlEntity] = MatchValue::Int(static_cast<int64_t>(slots[i].hero->lifetime));
+    }
     row[kTlMaxHealth] = IntCell(match::ReadInt(max_health_, hero));
     row[kMana] = RealCell(match::ReadReal(mana_, hero));
     row[kMaxMana] = RealCell(match::ReadReal(max_mana_, hero));

@@ -66,7 +66,10 @@ inline constexpr MatchColumn kTimelineCommonColumns[] = {
     {"game_time", "REAL", "the game clock then, seconds (negative before the start)"},
     {"slot", "INTEGER", "the player (players.slot)"},
     {"entity", "INTEGER", "the hero or pawn the player plays then (entities.entity)"},
-    {"alive", "INTEGER", "1 when its m_lifeState is 0 (alive), else 0"},
+    {"alive", "INTEGER",
+     "1 when its m_lifeState is 0 (alive), else 0. In a client's recording, NULL while the "
+     "hero or pawn is out of the recorder's view (left, not deleted), as is every column read "
+     "from it (meta timeline_out_of_view counts those rows); entity stays"},
     {"x", "REAL", "its position: x, world units (CBodyComponent's cell and offset)"},
     {"y", "REAL", "its position: y, world units"},
     {"z", "REAL", "its position: z, world units"},

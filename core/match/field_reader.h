@@ -86,6 +86,13 @@ inline std::optional<double> AsReal(const Value& v) {
     default: return std::nullopt;
   }
 }
+// `e` while it is in the recorder's view, else null. An entity a client's
+// recording saw leave its view (left, not deleted) still holds what it had
+// then; what it holds now is unknown, so a sample reads nothing from it.
+inline const Entity* InView(const Entity* e) {
+  return e != nullptr && e->active ? e : nullptr;
+}
+
 // Reads an integer / real field; nullopt when there is no value.
 inline std::optional<int64_t> ReadInt(FieldReader& r, const Entity* e) {
   return e == nullptr ? std::nullopt : AsInt(r.Read(*e));

@@ -482,15 +482,29 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   }
   start_count_ = static_cast<int>(world_->GetInt(*rules_, "m_pGameRules.m_nRoundStartCount", 0));
   end_count_ = static_cast<int>(world_->GetInt(*rules_, "m_pGameRules.m_nRoundEndCount", 0));
+  if (options_.pov_slot >= 0) {
+    if (Index(options_.pov_slot) != 0 || players_.front().slot == options_.pov_slot) {
+      world_->RecordAsClient(options_.pov_slot);
+    } else {
+      return Status::InvalidArgument("--pov " + std::to_string(options_.pov_slot) +
+                                     " is no player's slot");
+    }
+    options_.full_packet_interval = 0;  // a client records none
+  }
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
   // A packet every tick, as CS2's GOTV records (the fixtures do).
   const uint32_t start = world_->start_tick();
   uint32_t t = start + 1;
+  if (options_.pov_slot >= 0) {
+    Event("player_activate", Who("userid", &players_[static_cast<size_t>(
+                                               Index(options_.pov_slot))]));
+  }
   ended_ = true;
   next_start_ = t;
   uint32_t last = t;
   for (;; ++t) {
     Play(t);
+    if (options_.pov_slot >= 0) UpdateView(t);
     GEM_RETURN_IF_ERROR(world_->FlushPacket(t, out));
     if (options_.full_packet_interval > 0 && (t - start) % options_.full_packet_interval == 0) {
       GEM_RETURN_IF_ERROR(world_->WriteFullPacket(t, out));

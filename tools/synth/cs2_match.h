@@ -75,6 +75,11 @@ struct Cs2Options {
   // false: no player_hurt events (as CS2 matchmaking replays once had
   // none); the damages' truth stays what the game did.
   bool hurt_events = true;
+  // >= 0: a client's recording of the player in this slot (cs2_view.cc):
+  // his teammates always in view, an enemy only within kViewRange units;
+  // no full packets; a player_activate of his first. Truth "view" lines
+  // say when each player left and came back into view.
+  int32_t pov_slot = -1;
 };
 
 struct Cs2Counters {
@@ -106,6 +111,7 @@ class Cs2Match {
     int32_t flashed_by = -1;  // who last blinded the player, and when
     uint32_t flashed_at = 0;
     std::vector<int32_t> hurt_by;  // this round's attackers
+    bool seen = true;              // in the recorder's view (--pov)
   };
   // A death of this round, as the duels' truth reads it (cs2_duels.cc).
   struct Death {
@@ -156,6 +162,10 @@ class Cs2Match {
   // the defuser at work).
   bool Protected(const Player& p) const;
   void Play(uint32_t tick);
+  // --pov: the players' pawns that left the recorder's view or came back
+  // this tick (cs2_view.cc).
+  void UpdateView(uint32_t tick);
+  static constexpr double kViewRange = 1500;
   void Fight(uint32_t tick);
   // A weapon_fire of `p`'s, with its truth.
   void Shot(uint32_t tick, Player* p, const std::string& weapon);

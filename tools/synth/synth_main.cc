@@ -37,7 +37,7 @@ void Usage(FILE* out) {
              "                 OUT.dem\n"
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
              "                 [--no-hurt-events] [--restart-after-round R] [--seed S]\n"
-             "                 [--match-truth FILE] [--no-event-list]\n"
+             "                 [--match-truth FILE] [--no-event-list] [--pov SLOT]\n"
              "                 [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
@@ -62,7 +62,9 @@ void Usage(FILE* out) {
              "in --match-truth; --no-round-events leaves out the round and blind events,\n"
              "--no-round-start-events round_start alone, --no-hurt-events player_hurt;\n"
              "--restart-after-round R restarts the game once round R has ended (as after\n"
-             "a knife round), and N rounds follow.\n"
+             "a knife round), and N rounds follow. --pov SLOT writes the client's recording\n"
+             "of the player in SLOT: his teammates always in view, enemies within 1500\n"
+             "units, no full packets.\n"
              "\n"
              "From a Deadlock fixture: its user messages, modifiers and upgrades too\n"
              "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"
@@ -128,6 +130,9 @@ int main(int argc, char** argv) {
       cs2.restart_after = std::max(1, static_cast<int>(x));
     } else if (a == "--no-round-events") {
       cs2.round_events = false;
+    } else if (a == "--pov") {
+      value(&x);
+      cs2.pov_slot = static_cast<int32_t>(x);
     } else if (a == "--no-hurt-events") {
       cs2.hurt_events = false;
     } else if (a == "--no-event-list") {

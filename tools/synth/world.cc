@@ -8,6 +8,7 @@
 #include "core/fields/field_encoder.h"
 #include "core/input/inner_messages.h"
 #include "core/string_tables/string_table_writer.h"
+#include "core/util/proto_wire.h"
 #include "proto/demo.pb.h"
 #include "proto/netmessages.pb.h"
 
@@ -536,27 +537,59 @@ Status World::WriteFullPacket(uint32_t tick, ReplayWriter* out) {
   return out->Frame(kDemFullPacket, tick, full.SerializeAsString());
 }
 
-Status World::WritePrefix(ReplayWriter* out) {
-  for (const PrefixFrame& f : prefix_) {
-    const std::string_view framed(reinterpret_cast<const char*>(file_.data() + f.at), f.bytes);
-    if (event_list_ || (f.command != kDemSignonPacket && f.command != kDemPacket)) {
-      GEM_RETURN_IF_ERROR(out->CopyFrame(framed));
+std::string World::ClientName() const {
+  for (const SimTable& t : tables_) {
+    if (t.name != "userinfo" || client_slot_ < 0 ||
+        static_cast<size_t>(client_slot_) >= t.entries.size()) {
       continue;
     }
-    // The frame again, its packet without the list.
-    DemoStream stream(file_.data() + f.at, f.bytes);  // the one frame: no header
-    Frame frame;
-    bool end = false;
-    GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
-    std::string packet;
-    GEM_RETURN_IF_ERROR(RewritePacket(
-        std::string_view(reinterpret_cast<const char*>(frame.data), frame.size),
-        [](uint32_t type, std::string_view body, PacketBuilder* b) {
-          if (type != kGeSource1LegacyGameEventList) b->Add(type, body);
-        },
-        &packet));
-    GEM_RETURN_IF_ERROR(out->Frame(f.command, f.tick, packet));
+    // CMsgPlayerInfo: name is field 1.
+    WireReader r(t.entries[static_cast<size_t>(client_slot_)].data);
+    while (r.Next()) {
+      if (r.field() == 1 && r.wire_type() == 2) return std::string(r.bytes());
+    }
   }
+  return "player " + std::to_string(client_slot_);
+}
+
+Status World::PrefixFrameOut(const PrefixFrame& f, ReplayWriter* out) {
+  const std::string_view framed(reinterpret_cast<const char*>(file_.data() + f.at), f.bytes);
+  const bool packet = f.command == kDemSignonPacket || f.command == kDemPacket;
+  const bool rewrite = (packet && (!event_list_ || client_slot_ >= 0)) ||
+                       (f.command == kDemFileHeader && client_slot_ >= 0);
+  if (!rewrite) return out->CopyFrame(framed);
+  DemoStream stream(file_.data() + f.at, f.bytes);  // the one frame: no file header
+  Frame frame;
+  bool end = false;
+  GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
+  const std::string_view payload(reinterpret_cast<const char*>(frame.data), frame.size);
+  if (f.command == kDemFileHeader) {
+    proto::CDemoFileHeader header;
+    header.ParseFromArray(payload.data(), static_cast<int>(payload.size()));
+    header.set_client_name(ClientName());
+    return out->Frame(f.command, f.tick, header.SerializeAsString());
+  }
+  std::string rewritten;
+  GEM_RETURN_IF_ERROR(RewritePacket(
+      payload,
+      [&](uint32_t type, std::string_view body, PacketBuilder* b) {
+        if (type == kGeSource1LegacyGameEventList && !event_list_) return;
+        if (type == kSvcServerInfo && client_slot_ >= 0) {
+          proto::CSVCMsg_ServerInfo info;
+          info.ParseFromArray(body.data(), static_cast<int>(body.size()));
+          info.set_is_hltv(false);
+          info.set_player_slot(client_slot_);
+          b->Add(type, info.SerializeAsString());
+          return;
+        }
+        b->Add(type, body);
+      },
+      &rewritten));
+  return out->Frame(f.command, f.tick, rewritten);
+}
+
+Status World::WritePrefix(ReplayWriter* out) {
+  for (const PrefixFrame& f : prefix_) GEM_RETURN_IF_ERROR(PrefixFrameOut(f, out));
   return Status::Ok();
 }
 

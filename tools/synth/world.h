@@ -154,6 +154,10 @@ class World {
   // WritePrefix leaves out the game-event descriptor list, as a recording
   // that began late or a server's hibernation bug leaves a replay.
   void LeaveOutEventList() { event_list_ = false; }
+  // WritePrefix writes a client's recording of player `slot` instead of
+  // the server's: the server info says so (is_hltv false, player_slot) and
+  // the header's client name is the player's userinfo name.
+  void RecordAsClient(int32_t slot) { client_slot_ = slot; }
   Status WriteEnd(uint32_t last_tick, ReplayWriter* out);
   // The draft the file info lists (CGameInfo.dota.picks_bans): (is_pick,
   // team, hero id) in order.
@@ -204,6 +208,10 @@ class World {
   };
   std::vector<PrefixFrame> prefix_;
   bool event_list_ = true;
+  int32_t client_slot_ = -1;
+  // The prefix frame at `f` as WritePrefix writes it (rewritten or not).
+  Status PrefixFrameOut(const PrefixFrame& f, ReplayWriter* out);
+  std::string ClientName() const;
   std::string spawn_groups_frame_;
   std::string file_info_;  // CDemoFileInfo payload of the fixture
   std::vector<std::tuple<bool, uint32_t, int32_t>> file_info_draft_;

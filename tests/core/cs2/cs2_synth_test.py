@@ -13,7 +13,9 @@ round (a knife round's) voids it in rounds and economy, as the game does.
 Without player_hurt, the damages are the pawn rule's (pawn_damages.h)
 made of what the game did, and every other table is the full match's;
 without the event descriptor list, the closest known build's names every
-event and the index is the full match's.
+event and the index is the full match's. A player's client recording
+(--pov) has every table's values for what he saw equal to the truth, and
+NULL where a pawn out of his view would have said.
 The docs' CS2 queries run and answer what was written."""
 import json
 import math
@@ -148,6 +150,80 @@ class Tables(unittest.TestCase):
         for table in tables:
             self.assertEqual(con.execute("SELECT * FROM %s" % table).fetchall(),
                              full.execute("SELECT * FROM %s" % table).fetchall(), table)
+
+    def test_a_players_client_recording_tells_what_he_saw_and_no_more(self):
+        # Slot 3's client: his teammates always in view, enemies within
+        # 1500 units (gem-synth's truth "view" lines say when each left and
+        # came back). Whatever a pawn out of view would say is NULL.
+        con, truth = synthetic("--pov", "3", rounds=6)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual((meta["recording"], meta["recorder_slot"]), ("client", 3))
+        self.assertEqual(meta["recorder_name"], meta["client"])
+        activate = con.execute("SELECT count(*) FROM game_events WHERE name = "
+                               "'player_activate'").fetchone()[0]
+        self.assertEqual(activate, 1)
+        views = sorted((v["tick"], v["slot"], v["seen"]) for v in truth["view"])
+        self.assertGreater(len(views), 20)
+
+        def seen(slot, tick):
+            last = [s for t, sl, s in views if sl == slot and t <= tick]
+            return not last or last[-1] == 1
+
+        def masked(rows, who, columns):
+            out = []
+            for r in rows:
+                r = dict(r)
+                if r[who] is not None and not seen(r[who], r["tick"]):
+                    r.update({c: None for c in columns})
+                out.append(r)
+            return out
+
+        damages = masked(masked(truth["damage"], "attacker",
+                                ("attacker_x", "attacker_y", "attacker_z")),
+                         "victim", ("victim_x", "victim_y", "victim_z"))
+        for d in damages:  # an unseen victim's health before the hit: unknown
+            if not seen(d["victim"], d["tick"]):
+                d["damage_real"] = d["damage"] if d["health_after"] > 0 else None
+        same(self, rows(con, "SELECT * FROM damages ORDER BY id"), damages, "damages")
+        kills = masked(masked(truth["kill"], "killer", ("attacker_x", "attacker_y", "attacker_z")),
+                       "victim", ("x", "y", "z"))
+        same(self, rows(con, "SELECT * FROM kills ORDER BY id"), kills, "kills")
+        same(self, rows(con, "SELECT * FROM shots ORDER BY id"),
+             masked(truth["shot"], "slot", ("x", "y", "z", "pitch", "yaw")), "shots")
+        # The bomb's place is the player's pawn's until it is down.
+        carried = [b for b in truth["bomb"] if b["kind_"] in ("pickup", "drop", "plant_begin")]
+        masked_carried = {id(b): m for b, m in zip(carried, masked(carried, "slot",
+                                                                    ("x", "y", "z")))}
+        same(self, rows(con, "SELECT * FROM bomb ORDER BY id"),
+             [masked_carried.get(id(b), b) for b in truth["bomb"]], "bomb")
+        same(self, rows(con, "SELECT * FROM economy ORDER BY round, slot"),
+             masked(sorted(truth["economy"], key=lambda t: (t["round"], t["slot"])), "slot",
+                    ("equipment_value",)), "economy")
+        for kind, table in (("round", "rounds"), ("grenade", "grenades"), ("flash", "flashes")):
+            same(self, rows(con, "SELECT * FROM %s ORDER BY 1, 2" % table),
+                 sorted(truth[kind], key=lambda t: (t.get("round", 0), t.get("id", 0),
+                                                    t.get("tick", 0), t.get("victim", 0)))
+                 if kind != "flash" else sorted(truth[kind], key=lambda t: (t["tick"],
+                                                                           t["victim"])),
+                 table)
+        # The timeline: a player out of view has NULL where his pawn would
+        # say (alive, position, health, armor, ...); his pawn's entity, what
+        # his controller says (team, money, kills) and every row in view are
+        # the server's recording's.
+        full, _ = synthetic(rounds=6)
+        server = {(r["tick"], r["slot"]): r for r in rows(full, "SELECT * FROM timeline")}
+        unseen = 0
+        for r in rows(con, "SELECT * FROM timeline"):
+            want = dict(server[(r["tick"], r["slot"])])
+            if not seen(r["slot"], r["tick"]):
+                unseen += 1
+                for c in ("alive", "x", "y", "z", "health", "max_health", "armor", "pitch",
+                          "yaw", "active_weapon", "place", "has_defuser", "has_helmet",
+                          "equipment_value", "flash_duration", "velocity"):
+                    want[c] = None
+            self.assertEqual(r, want, (r["tick"], r["slot"]))
+        self.assertGreater(unseen, 100)
+        self.assertEqual(meta["timeline_out_of_view"], unseen)
 
     def test_flaws_give_nulls_and_counts(self):
         con, truth = synthetic("--flaws", rounds=6)

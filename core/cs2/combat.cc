@@ -34,8 +34,7 @@ const char* HitgroupName(int64_t hitgroup) {
 void Combat::OnGameEvent(MatchContext& ctx, MatchState& state, const GameEvent& e,
                          EventKeys& keys) {
   if (e.name == "player_hurt") {
-    if (!saw_hurt_event_) pawn_damages_ = PawnDamages();  // the events say
-    saw_hurt_event_ = true;
+    if (!pawn_damages_.stopped()) pawn_damages_.Stop();  // the events say
     Damage(ctx, state, e, keys);
   } else if (e.name == "weapon_fire") {
     Shot(ctx, state, e, keys);
@@ -117,10 +116,8 @@ void Combat::Shot(MatchContext& ctx, MatchState& state, const GameEvent& e, Even
   state.Position(pawn, &row[kShotX], &row[kShotY], &row[kShotZ]);
   match::ReadPitchYaw(eye_angles_, match::InView(pawn), &row[kShotPitch], &row[kShotYaw]);
   ctx.Row(kShots, row);
-  if (!saw_hurt_event_) {
-    if (const std::optional<std::string_view> w = keys.Text(e, "weapon")) {
-      pawn_damages_.OnShot(slot, *w);
-    }
+  if (const std::optional<std::string_view> w = keys.Text(e, "weapon")) {
+    pawn_damages_.OnShot(slot, *w);
   }
 }
 
@@ -156,7 +153,7 @@ Combat::PawnHealth& Combat::HealthOf(int32_t pawn_index) {
 void Combat::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health,
                            std::optional<int64_t> armor) {
   if (pawn_index < 0 || pawn_index >= kMaxIndex) return;
-  if (!saw_hurt_event_) pawn_damages_.OnPawnCreated(pawn_index, health, armor);
+  pawn_damages_.OnPawnCreated(pawn_index, health, armor);
   // A new pawn had no health before this frame.
   PawnHealth& h = HealthOf(pawn_index);
   h.frame = frames_;
@@ -172,11 +169,11 @@ void Combat::OnPawnHealth(int32_t pawn_index, const Value& value) {
     h.frame = frames_;
   }
   h.now = match::AsInt(value).value_or(-1);
-  if (!saw_hurt_event_) pawn_damages_.OnPawnHealth(pawn_index, value);
+  pawn_damages_.OnPawnHealth(pawn_index, value);
 }
 
 void Combat::OnPawnArmor(int32_t pawn_index, const Value& value) {
-  if (!saw_hurt_event_) pawn_damages_.OnPawnArmor(pawn_index, value);
+  pawn_damages_.OnPawnArmor(pawn_index, value);
 }
 
 void Combat::OnPawnFlash(int32_t pawn_index, const Value& value) {
@@ -215,7 +212,7 @@ void Combat::OnFrameEnd(MatchContext& ctx, MatchState& state) {
     pawn_flashes_.push_back(std::move(row));
   }
   pending_flashes_.clear();
-  if (!saw_hurt_event_) pawn_damages_.OnFrameEnd(ctx, state);
+  pawn_damages_.OnFrameEnd(ctx, state);
   ++frames_;
 }
 
@@ -237,7 +234,7 @@ void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,
     hitgroup = HitgroupName(*g);
     if (hitgroup != nullptr) x[kKillHitgroup] = MatchValue::Text(hitgroup); else ++unknown_hitgroups_;
   }
-  if (!saw_hurt_event_) pawn_damages_.OnDeath(k->victim, k->killer, k->weapon, hitgroup);
+  pawn_damages_.OnDeath(k->victim, k->killer, k->weapon, hitgroup);
   if (k->killer) {
     state.Position(state.Pawn(ctx, *k->killer), &x[kKillAttackerX], &x[kKillAttackerY],
                    &x[kKillAttackerZ]);
@@ -245,9 +242,7 @@ void Combat::FillKill(MatchContext& ctx, MatchState& state, const GameEvent& e,
 }
 
 void Combat::Finish(MatchContext& ctx) {
-  if (!saw_hurt_event_) {
-    for (const std::vector<MatchValue>& row : pawn_damages_.rows()) ctx.Row(kDamages, row);
-  }
+  for (const std::vector<MatchValue>& row : pawn_damages_.rows()) ctx.Row(kDamages, row);
   if (saw_blind_event_) return;
   for (const std::vector<MatchValue>& row : pawn_flashes_) ctx.Row(kFlashes, row);
 }
@@ -257,9 +252,8 @@ std::vector<std::pair<std::string, uint64_t>> Combat::Counters() const {
           {"unknown_hitgroups", unknown_hitgroups_},
           {"combat_events_without_player", events_without_player_},
           {"flashes_from_pawns", saw_blind_event_ ? 0 : pawn_flashes_.size()},
-          {"damages_from_pawns", saw_hurt_event_ ? 0 : pawn_damages_.rows().size()},
-          {"damages_from_pawns_without_attacker",
-           saw_hurt_event_ ? 0 : pawn_damages_.without_attacker()}};
+          {"damages_from_pawns", pawn_damages_.rows().size()},
+          {"damages_from_pawns_without_attacker", pawn_damages_.without_attacker()}};
 }
 
 }  // namespace gem::cs2

@@ -89,8 +89,8 @@ class Combat {
 
   std::vector<PawnHealth> health_;  // by pawn entity index
   uint64_t frames_ = 0;             // frames ended so far: this frame's number
-  bool saw_blind_event_ = false, saw_hurt_event_ = false;
-  PawnDamages pawn_damages_;  // until a player_hurt comes
+  bool saw_blind_event_ = false;
+  PawnDamages pawn_damages_;  // stopped by the first player_hurt
   std::vector<PendingFlash> pending_flashes_;  // this frame's
   // Flashes read off the pawns, kept until the end tells whether events
   // gave them instead: each row's cells (text-free).

@@ -24,6 +24,9 @@
 //   victim's position as of the event's tick; the CS2 columns (combat.h).
 // - Winner: when the match has ended (m_gamePhase 5), the team of the two
 //   with the higher CCSTeam m_iScore.
+// - A pawn out of a client recorder's view (left, not deleted) says nothing
+//   (match::InView): its timeline columns, positions, angles and equipment
+//   are NULL, its team is its controller's.
 // - With ParserOptions::game_tables off, the analyst tables stay empty.
 #ifndef GEM_CORE_CS2_MATCH_MODULE_H_
 #define GEM_CORE_CS2_MATCH_MODULE_H_

@@ -7,9 +7,14 @@ namespace gem::cs2 {
 
 using match::MatchContext;
 
+void PawnDamages::Stop() {
+  *this = PawnDamages();
+  stopped_ = true;
+}
+
 void PawnDamages::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> health,
                                 std::optional<int64_t> armor) {
-  if (pawn_index < 0 || pawn_index >= kMaxIndex) return;
+  if (stopped_ || pawn_index < 0 || pawn_index >= kMaxIndex) return;
   if (static_cast<size_t>(pawn_index) >= pawns_.size()) pawns_.resize(pawn_index + 1);
   // A new pawn lost nothing: it had no health before.
   Pawn& p = pawns_[static_cast<size_t>(pawn_index)];
@@ -19,7 +24,7 @@ void PawnDamages::OnPawnCreated(int32_t pawn_index, std::optional<int64_t> healt
 }
 
 void PawnDamages::Set(int32_t pawn_index, bool armor, const Value& value) {
-  if (pawn_index < 0 || static_cast<size_t>(pawn_index) >= pawns_.size()) return;
+  if (stopped_ || pawn_index < 0 || static_cast<size_t>(pawn_index) >= pawns_.size()) return;
   Pawn& p = pawns_[static_cast<size_t>(pawn_index)];
   if (p.frame != frames_) {
     // The first change this frame: what the frame before ended with.
@@ -36,6 +41,7 @@ std::string_view PawnDamages::Keep(std::string_view text) {
 }
 
 void PawnDamages::OnShot(int32_t slot, std::string_view weapon) {
+  if (stopped_) return;
   // weapon_fire names "weapon_ak47"; player_hurt and the kills "ak47".
   constexpr std::string_view kPrefix = "weapon_";
   if (weapon.substr(0, kPrefix.size()) == kPrefix) weapon.remove_prefix(kPrefix.size());
@@ -44,6 +50,7 @@ void PawnDamages::OnShot(int32_t slot, std::string_view weapon) {
 
 void PawnDamages::OnDeath(int32_t victim, std::optional<int32_t> killer, std::string_view weapon,
                           const char* hitgroup) {
+  if (stopped_) return;
   deaths_now_.push_back({victim, killer, Keep(weapon), hitgroup});
 }
 
@@ -59,25 +66,24 @@ void PawnDamages::Attacker(MatchContext& ctx, MatchState& state, int32_t victim,
     *hitgroup = d.hitgroup;
     return;
   }
-  // The enemies who fired this frame: one is the attacker.
+  // The enemies who fired this frame: one is the attacker, two or more
+  // leave it unknown.
   const MatchValue team = state.Team(ctx, victim);
-  int shooters = 0;
+  int32_t shooter = -1;
+  std::string_view shot_with;
   for (const auto& [slot, w] : shots_now_) {
     const MatchValue t = state.Team(ctx, slot);
     if (t.kind != MatchValue::Kind::kInt || team.kind != MatchValue::Kind::kInt ||
-        t.i == team.i) {
+        t.i == team.i || slot == shooter) {
       continue;
     }
-    if (shooters > 0 && slot == *attacker) continue;  // his second shot
-    if (++shooters == 1) {
-      *attacker = slot;
-      *weapon = w;
-    }
+    if (shooter >= 0) return;  // another enemy fired too
+    shooter = slot;
+    shot_with = w;
   }
-  if (shooters == 1) return;
-  if (shooters > 1) {
-    *attacker = -1;
-    *weapon = {};
+  if (shooter >= 0) {
+    *attacker = shooter;
+    *weapon = shot_with;
     return;
   }
   MatchValue grenade;
@@ -94,6 +100,7 @@ void PawnDamages::Attacker(MatchContext& ctx, MatchState& state, int32_t victim,
 }
 
 void PawnDamages::OnFrameEnd(MatchContext& ctx, MatchState& state) {
+  if (stopped_) return;
   for (const int32_t index : changed_now_) {
     const Pawn& p = pawns_[static_cast<size_t>(index)];
     const bool lost_health = p.health_before > 0 && p.health >= 0 && p.health < p.health_before;

@@ -50,6 +50,9 @@ class PawnDamages {
                const char* hitgroup);
   // After every frame (after the grenades'): this frame's rows.
   void OnFrameEnd(match::MatchContext& ctx, MatchState& state);
+  // A player_hurt came: the events say, and nothing more is kept.
+  void Stop();
+  bool stopped() const { return stopped_; }
   // The rows so far, in the damages table's columns.
   const std::vector<std::vector<MatchValue>>& rows() const { return rows_; }
   uint64_t without_attacker() const { return without_attacker_; }
@@ -81,6 +84,7 @@ class PawnDamages {
   std::set<std::string, std::less<>> texts_;  // the rows' weapon names
   std::vector<std::vector<MatchValue>> rows_;
   uint64_t without_attacker_ = 0;
+  bool stopped_ = false;
 };
 
 }  // namespace gem::cs2

@@ -47,7 +47,6 @@ namespace {
 // One input file and its checksums.
 struct Input {
   std::string path;
-  ReplayInput input;
   // A streamed input (compressed, or a pipe) is checksummed on its
   // reading thread as it goes: the file as given and the replay inside.
   // The hashes are made there on first use: OpenSSL's set-up (a
@@ -57,6 +56,10 @@ struct Input {
   uint64_t replay_bytes = 0;
   SourceInfo source;
   Status sha_status;
+  // Declared after what its hooks write, so destroyed (its reading thread
+  // stopped) before them: a parse that fails early leaves the thread
+  // still decoding, and its hooks must not reach freed hashes.
+  ReplayInput input;
 
   Status Open(const Follow& follow) {
     ReplayInputHooks hooks;

@@ -50,7 +50,9 @@ struct ReplayInputHooks {
   // Called on the reading thread, in order, for a streamed input: every
   // byte of the input as given, and every byte of the replay inside (the
   // same bytes when it is not compressed). A mapped file calls neither:
-  // its bytes are the file's (MappedFile).
+  // its bytes are the file's (MappedFile). They may be called until the
+  // ReplayInput is destroyed (a parse that fails early does not wait for
+  // the thread), so what they write must outlive it.
   std::function<void(const uint8_t*, size_t)> input_bytes;
   std::function<void(const uint8_t*, size_t)> replay_bytes;
 };

@@ -37,6 +37,27 @@ CREATE TABLE parts(  -- a file the index was read from: one for a replay, one pe
   playback_ticks INTEGER  -- its file info's playback_ticks, when it has one
 );
 
+CREATE TABLE decode_faults(  -- an entity packet that did not decode to its end: what it held
+  -- before the fault is kept, the entities it may have changed after it are stale until a full
+  -- packet refreshes them (docs/recordings.md, The next patch)
+  fault INTEGER PRIMARY KEY,  -- 0, 1, 2, ... in replay order
+  tick INTEGER NOT NULL,  -- the packet's tick
+  server_tick INTEGER,  -- the server's tick the packet brought the state to
+  full_packet INTEGER NOT NULL,  -- 1: a full packet that did not decode either, so it
+  -- refreshed nothing; 0: a delta packet
+  entity INTEGER,  -- the index of the entity being read when the fault showed; NULL when it
+  -- showed at the packet's end (bits left after its last entity) or before its first
+  class TEXT,  -- that entity's class
+  field TEXT,  -- the field read last before the fault showed, or the field path that names
+  -- no field of the class (the misread may lie earlier)
+  bit INTEGER NOT NULL,  -- where in the packet's entity data it showed
+  reason TEXT NOT NULL,  -- what showed it, e.g. "field values run past the end of the data"
+  stale_entities INTEGER NOT NULL,  -- how many entities it made stale
+  stale TEXT NOT NULL,  -- their entity indexes, a JSON array (json_each reads it)
+  refreshed_tick INTEGER  -- the tick of the full packet that refreshed them: their values
+  -- from tick to refreshed_tick may be old or wrong; NULL: none did before the end
+);
+
 CREATE TABLE classes(  -- a server class the replay declares (class info)
   class_id INTEGER PRIMARY KEY,  -- the class id the replay's entities use
   name TEXT NOT NULL  -- the class's network name, e.g. CDOTA_Unit_Hero_Axe, CCSPlayerPawn

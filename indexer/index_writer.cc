@@ -450,6 +450,7 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
         "DELETE FROM meta WHERE key IN ('live', 'live_tick', 'live_commit_seconds', "
         "'live_at_end', 'live_rewritten', 'live_when_closed', 'keyframe_open_tick')"));
   }
+  GEM_RETURN_IF_ERROR(WriteDecodeFaults(db_, parser.entities().faults()));
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
   FinalizeStatements();
   cls.Finalize();

@@ -32,6 +32,7 @@
 #include "indexer/change_pipeline.h"
 #include "indexer/interval_store.h"
 #include "indexer/live_index.h"
+#include "indexer/decode_faults_table.h"
 #include "indexer/parts_table.h"
 #include "indexer/row_blocks.h"
 #include "indexer/run_pages.h"

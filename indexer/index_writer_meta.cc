@@ -115,6 +115,16 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
   GEM_RETURN_IF_ERROR(real("world_offset", summary.world_offset));
   GEM_RETURN_IF_ERROR(num("timeline_step", summary.timeline_step));
   GEM_RETURN_IF_ERROR(text("match_layer", summary.note.empty() ? "ok" : summary.note));
+  {
+    // The decode faults (the decode_faults table): how many, how many
+    // stale entities they left, and how many no full packet refreshed.
+    const EntityCounters& e = parser.entities().counters();
+    int64_t unrefreshed = 0;
+    for (const DecodeFault& f : parser.entities().faults()) unrefreshed += f.refreshed ? 0 : 1;
+    GEM_RETURN_IF_ERROR(num("decode_faults", static_cast<int64_t>(e.decode_faults)));
+    GEM_RETURN_IF_ERROR(num("decode_faults_unrefreshed", unrefreshed));
+    GEM_RETURN_IF_ERROR(num("decode_fault_stale_entities", static_cast<int64_t>(e.stale_marked)));
+  }
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));
   // What the game's module counted (names it could not resolve, handles

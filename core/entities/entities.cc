@@ -4,22 +4,11 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/entities/change_collector.h"
 #include "core/util/proto_wire.h"
 
 namespace gem {
 namespace {
-
-// Collects (field id, value) pairs reported by a FieldState walk.
-class ChangeCollector : public FieldState::Visitor {
- public:
-  explicit ChangeCollector(std::vector<FieldChange>* out) : out_(out) {}
-  void Visit(uint32_t field_id, const Value& value) override {
-    out_->push_back({field_id, value});
-  }
-
- private:
-  std::vector<FieldChange>* out_;
-};
 
 // The type a polymorphic pointer currently holds on a state.
 struct PolyContext {
@@ -161,7 +150,10 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
                              : slots_[i] == FieldLayout::kNone ? paths_[next_unknown++]
                                                                : layout.path(slots_[i]);
       id = fields->Lookup(path, &is_new, polymorphic ? PolymorphicChoice : nullptr, &poly);
-      if (id == ClassFields::kInvalid) return UnknownPath(path, *fields);
+      if (id == ClassFields::kInvalid) {
+        fault_field_ = path.ToString();
+        return UnknownPath(path, *fields);
+      }
       // Copied: the record may move with the next lookup.
       d = fields->decoding(id);
     }
@@ -201,6 +193,15 @@ Status EntityManager::ReadFields(BitReader* r, ClassFields* fields,
   }
   counters_.field_decodes += count;
   if (r->overflowed()) {
+    // The last field read is where the data ran out (not necessarily the
+    // one misread).
+    fault_field_.clear();
+    if (count > 0 && !polymorphic && slots_[count - 1] != FieldLayout::kNone) {
+      const ClassFields::SlotField* last = fields->DecodingAt(slots_[count - 1]);
+      if (last != nullptr) fault_field_ = fields->text(last->id).name;
+    } else if (count > 0 && polymorphic) {
+      fault_field_ = paths_[count - 1].ToString();
+    }
     return Status::Corrupt("field values run past the end of the data");
   }
   return Status::Ok();
@@ -288,144 +289,8 @@ Status EntityManager::ReadCreateHeader(BitReader* r, int64_t index, CreateHeader
   return PrepareTemplate(out->class_state);
 }
 
-Status EntityManager::DecodeSnapshot(const PacketEntities& msg,
-                                     std::vector<SnapshotEntity>* out) {
-  out->clear();
-  BitReader r(msg.data, msg.size);
-  int64_t index = -1;
-  const int32_t updates = msg.updated_entries;
-  if (updates < 0 || static_cast<uint64_t>(updates) > msg.size * 8 + 1) {
-    return Status::Corrupt("full packet claims " + std::to_string(updates) + " entities in " +
-                           std::to_string(msg.size) + " bytes");
-  }
-  for (int32_t n = 0; n < updates; ++n) {
-    index += static_cast<int64_t>(r.ReadUBitVar()) + 1;
-    if (r.overflowed()) return Status::Corrupt("full packet's entity list runs past its end");
-    if (index >= kMaxEntities) {
-      return Status::Corrupt("full packet's entity index " + std::to_string(index) +
-                             " is out of range");
-    }
-    const uint32_t cmd = r.ReadBits(2);
-    if (cmd != 2) {
-      // Only creates restate an entity; a leave or delete in a full packet
-      // carries nothing to compare.
-      if ((cmd & 1) == 0) {
-        return Status::Corrupt("full packet updates entity " + std::to_string(index) +
-                               " instead of restating it");
-      }
-      continue;
-    }
-    CreateHeader h;
-    GEM_RETURN_IF_ERROR(ReadCreateHeader(&r, index, &h));
-    SnapshotEntity e;
-    e.index = static_cast<int32_t>(index);
-    e.class_id = h.class_id;
-    e.serial = h.serial;
-    e.fields = h.fields;
-    ClassFields* fields = h.fields;
-    if (h.class_state->has_baseline) e.state = h.class_state->base_state;
-    Status s = ReadFields(&r, fields, &e.state, nullptr);
-    if (!s.ok()) {
-      return s.WithContext("restating entity " + std::to_string(index) + " (" +
-                           fields->serializer()->name + ") in a full packet");
-    }
-    out->push_back(std::move(e));
-  }
-  if (r.overflowed()) return Status::Corrupt("full packet runs past the end of its message");
-  return Status::Ok();
-}
-
-size_t EntityManager::ReplaceState(Entity* e, const FieldState& state, const TickInfo& tick) {
-  const FieldLayout& layout = e->fields->layout();
-  replace_before_.clear();
-  replace_after_.clear();
-  ChangeCollector old_values(&replace_before_), new_values(&replace_after_);
-  e->state.VisitAll(layout, &old_values);
-  state.VisitAll(layout, &new_values);
-  changes_.clear();
-  replace_by_id_.clear();
-  for (const FieldChange& c : replace_before_) {
-    if (c.field_id >= replace_by_id_.size()) replace_by_id_.resize(c.field_id + 1, nullptr);
-    replace_by_id_[c.field_id] = &c;
-  }
-  for (const FieldChange& c : replace_after_) {
-    const FieldChange* old = c.field_id < replace_by_id_.size() ? replace_by_id_[c.field_id]
-                                                                : nullptr;
-    if (old != nullptr) replace_by_id_[c.field_id] = nullptr;  // seen
-    if (old == nullptr || !old->value.SameAs(c.value)) changes_.push_back(c);
-  }
-  for (const FieldChange& c : replace_before_) {
-    if (c.field_id < replace_by_id_.size() && replace_by_id_[c.field_id] != nullptr) {
-      changes_.push_back({c.field_id, Value::None()});
-    }
-  }
-  // The held state becomes the new one once compared (the old values'
-  // strings point into it); copied, not moved: the changes' strings point
-  // into `state`.
-  e->state = state;
-  e->active = true;
-  if (!changes_.empty() && sink_ != nullptr && report_updates_) {
-    sink_->OnEntityUpdated(tick, e->ref(), changes_);
-  }
-  return changes_.size();
-}
-
-Status EntityManager::Restate(const PacketEntities& msg, const TickInfo& tick) {
-  restate_next_ = false;
-  restated_ = RestateCounts();
-  state_server_tick_ = msg.server_tick;
-  GEM_RETURN_IF_ERROR(DecodeSnapshot(msg, &restatement_));
-  std::vector<int32_t> at(kMaxEntities, -1);  // index -> restatement_ position
-  for (size_t i = 0; i < restatement_.size(); ++i) {
-    at[restatement_[i].index] = static_cast<int32_t>(i);
-  }
-  for (int32_t index = 0; index < kMaxEntities; ++index) {
-    Entity* e = entities_[index];
-    if (e == nullptr) continue;
-    const int32_t i = at[index];
-    if (i >= 0 && restatement_[i].serial == e->serial &&
-        restatement_[i].class_id == e->class_id) {
-      continue;
-    }
-    Delete(e, tick);
-    ++restated_.deleted;
-  }
-  for (SnapshotEntity& s : restatement_) {
-    Entity* e = entities_[s.index];
-    if (e != nullptr) {
-      // Kept: report what differs.
-      const size_t changed = ReplaceState(e, s.state, tick);
-      if (changed > 0 && sink_ != nullptr && report_updates_) ++counters_.updated;
-      restated_.changed_values += changed;
-      ++restated_.kept;
-      continue;
-    }
-    e = NewEntity();
-    e->index = s.index;
-    e->serial = s.serial;
-    e->class_id = s.class_id;
-    e->lifetime = next_lifetime_++;
-    e->active = true;
-    e->fields = mutable_class_fields(s.class_id);
-    e->state = std::move(s.state);
-    entities_[s.index] = e;
-    ++live_;
-    ++counters_.created;
-    ++restated_.created;
-    if (sink_ != nullptr) {
-      changes_.clear();
-      if (report_created_state_) {
-        ChangeCollector all(&changes_);
-        e->state.VisitAll(e->fields->layout(), &all);
-      }
-      sink_->OnEntityCreated(tick, e->ref(), changes_);
-    }
-  }
-  restatement_.clear();
-  return Status::Ok();
-}
-
 Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
+  ticks_.Next(tick);
   if (restate_next_) {
     if (msg.is_delta) {
       return Status::Corrupt("a later part's first entity update is a delta, not the whole state");
@@ -435,6 +300,9 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
   if (!msg.is_delta) {
     // A full snapshot restates the state; only the first one builds it.
     if (applied_full_packet_) {
+      // Stale entities are taken from it; else it restates what the
+      // deltas built.
+      if (first_open_fault_ < faults_.size()) return Refresh(msg, tick);
       ++counters_.skipped_full_packets;
       return full_packet_observer_ ? full_packet_observer_(msg, tick) : Status::Ok();
     }
@@ -442,8 +310,25 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
   }
   state_server_tick_ = msg.server_tick;
   BitReader r(msg.data, msg.size);
+  int64_t at = -1;
+  touched_.clear();
+  reading_class_ = nullptr;
+  Status s = ApplyEntries(msg, tick, &r, &at);
+  const bool at_end = s.ok();
+  if (at_end) s = CheckPacketEnd(&r);
+  if (s.ok()) return s;
+  // A packet that does not decode is a fault, kept and told; anything
+  // else (an allocation, a sink's failure) fails the parse.
+  if (s.code() != Status::Code::kCorrupt) return s;
+  RecordFault(msg, tick, at, s, r.position_bits(), at_end);
+  return Status::Ok();
+}
+
+Status EntityManager::ApplyEntries(const PacketEntities& msg, const TickInfo& tick,
+                                   BitReader* reader, int64_t* at) {
+  BitReader& r = *reader;
   const bool pvs_bits = msg.has_pvs_bits;
-  int64_t index = -1;
+  int64_t& index = *at;
   const int32_t updates = msg.updated_entries;
   if (updates < 0 || static_cast<uint64_t>(updates) > msg.size * 8 + 1) {
     return Status::Corrupt("packet entities claims " + std::to_string(updates) +
@@ -460,11 +345,14 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
     }
     uint32_t cmd = r.ReadBits(2);
     Entity* e = entities_[index];
+    touched_.push_back(static_cast<int32_t>(index));
+    reading_class_ = e != nullptr ? e->fields : nullptr;
     if ((cmd & 1) == 0) {
       if (cmd & 2) {
         // Create.
         CreateHeader h;
         GEM_RETURN_IF_ERROR(ReadCreateHeader(&r, index, &h));
+        reading_class_ = h.fields;
         const int32_t class_id = h.class_id;
         const uint32_t serial = h.serial;
         ClassFields* fields = h.fields;
@@ -482,7 +370,8 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
                                  fields->serializer()->name + ")");
           }
           ++counters_.recreated_kept;
-          ReplaceState(e, replace_state_, tick);
+          ReplaceState(e, replace_state_, tick, e->misread);
+          e->misread = false;
           continue;
         }
         if (e != nullptr) Delete(e, tick);
@@ -492,6 +381,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
         e->class_id = class_id;
         e->lifetime = next_lifetime_++;
         e->active = true;
+        e->stale = e->misread = false;
         e->fields = fields;
         if (cs->has_baseline) {
           e->state = cs->base_state;
@@ -542,6 +432,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
         counters_.field_decodes_delta += fields_read_;
         if (report) FinishStrings(&changes_);
         if (!s.ok()) {
+          e->misread = true;  // values before the fault are held, never reported
           return s.WithContext("updating entity " + std::to_string(index) +
                                " (" + e->fields->serializer()->name + ")");
         }

@@ -19,6 +19,10 @@
 // deltas already built. The exception is a later part of a split recording
 // (ExpectRestatement): its first non-delta packet is the state as that
 // file starts, compared with the held one (see Restate).
+// A packet that does not decode to its end is a fault, not a failure:
+// what it held before the fault is kept, the entities it may have changed
+// after it are stale until the next full packet refreshes them, and the
+// parse goes on (core/entities/decode_fault.h states the rule).
 #ifndef GEM_CORE_ENTITIES_ENTITIES_H_
 #define GEM_CORE_ENTITIES_ENTITIES_H_
 
@@ -31,9 +35,11 @@
 #include "core/util/bit_reader.h"
 #include "core/fields/class_fields.h"
 #include "core/fields/field_path.h"
+#include "core/entities/decode_fault.h"
 #include "core/entities/field_state.h"
 #include "core/fields/schema.h"
 #include "core/events/sink.h"
+#include "core/events/tick_order.h"
 #include "core/util/status.h"
 
 namespace gem {
@@ -60,6 +66,12 @@ struct Entity {
   int32_t class_id = -1;
   uint64_t lifetime = 0;  // 1, 2, 3, ... per created entity in the replay
   bool active = true;     // false after "leave"
+  // Its values may be wrong or missing since a decode fault (DecodeFault),
+  // until a full packet refreshes it.
+  bool stale = false;
+  // Its held state has values of a packet that faulted inside it, never
+  // reported: the refresh reports its whole state.
+  bool misread = false;
   ClassFields* fields = nullptr;
   FieldState state;
 
@@ -98,6 +110,9 @@ struct EntityCounters {
   // Creates at an index that holds an entity of the same serial and class
   // (a client's recording): kept as that entity, the new state an update.
   uint64_t recreated_kept = 0;
+  uint64_t decode_faults = 0;     // packets that did not decode to their end
+  uint64_t stale_marked = 0;      // entities made stale by them
+  uint64_t fault_refreshes = 0;   // full packets that refreshed stale entities
 };
 
 class EntityManager {
@@ -167,6 +182,8 @@ class EntityManager {
   const FieldState* Baseline(int32_t class_id, Status* status);
   size_t live_count() const { return live_; }
   const EntityCounters& counters() const { return counters_; }
+  // Every decode fault, in order (DecodeFault).
+  const std::vector<DecodeFault>& faults() const { return faults_; }
   // After the parse, for a caller with more to allocate: frees every
   // entity's state and each class's decoded baseline, most of a parse's
   // memory. Get() then finds no entity; counters, live_count() and the
@@ -210,7 +227,21 @@ class EntityManager {
   void FinishStrings(std::vector<FieldChange>* changes);
   // `e`'s state becomes `state`: the values that differ, and those it no
   // longer holds (as kNone), reported as one update. Returns their count.
-  size_t ReplaceState(Entity* e, const FieldState& state, const TickInfo& tick);
+  // With `whole`, every value it holds is reported (a misread entity's
+  // held state differs from what the sink was told).
+  size_t ReplaceState(Entity* e, const FieldState& state, const TickInfo& tick,
+                      bool whole = false);
+  // Restate's second half: the held state becomes restatement_'s.
+  void ApplyRestatement(const TickInfo& tick);
+  // A packet's entity operations; `at` is the index being read.
+  Status ApplyEntries(const PacketEntities& msg, const TickInfo& tick, BitReader* r,
+                      int64_t* at);
+  // Faults (entity_faults.cc): the packet end's check, the fault's record
+  // and its stale entities, and the refresh at a full packet.
+  static Status CheckPacketEnd(BitReader* r);
+  void RecordFault(const PacketEntities& msg, const TickInfo& tick, int64_t at,
+                   const Status& s, uint64_t bit, bool at_end);
+  Status Refresh(const PacketEntities& msg, const TickInfo& tick);
 
   const Schema* schema_;
   Sink* sink_;
@@ -234,6 +265,12 @@ class EntityManager {
   std::vector<Entity*> free_;
   std::vector<ClassState> classes_;
   EntityCounters counters_;
+  std::vector<DecodeFault> faults_;
+  TickOrder ticks_;  // the index ticks of the packets applied, for faults_
+  size_t first_open_fault_ = 0;  // faults_ from here have not been refreshed
+  std::vector<int32_t> touched_;  // the indexes the packet being read touched
+  const ClassFields* reading_class_ = nullptr;  // of the entity being read
+  std::string fault_field_;       // set by ReadFields when it fails
 
   // Reused per update: no allocation per field.
   std::vector<FieldPath> paths_;

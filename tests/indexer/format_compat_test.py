@@ -31,9 +31,10 @@ from index_digest import connect, digest  # noqa: E402
 
 # What the index gained after the stored digests' commit, with nothing of
 # that format to hold: meta's count of timeline rows out of the recorder's
-# view.
-ADDED_TABLES = set()
-ADDED_META = {"timeline_out_of_view"}
+# view, and the decode faults (table and meta counts).
+ADDED_TABLES = {"decode_faults"}
+ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
+              "decode_fault_stale_entities"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

@@ -71,6 +71,9 @@ int RunSummary(const Args& args) {
     PutU("skipped_full_packet_entities", e.skipped_full_packets);
     PutU("pvs_skips", e.pvs_skips);
     PutU("entities_recreated_kept", e.recreated_kept);
+    PutU("decode_faults", e.decode_faults);
+    PutU("decode_faults_stale_entities", e.stale_marked);
+    PutU("decode_fault_refreshes", e.fault_refreshes);
     PutU("string_tables", p.string_tables().size());
     PutU("game_events", c.game_events);
     Put("event_list", p.metadata().event_list);

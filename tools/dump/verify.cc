@@ -206,7 +206,20 @@ Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
   };
   Parser p(nullptr, options);
   parser = &p;
-  return p.Parse(source);
+  GEM_RETURN_IF_ERROR(p.Parse(source));
+  // The packets that did not decode to their end, as the decode_faults
+  // table has them.
+  for (const DecodeFault& f : p.entities().faults()) {
+    ++counts->decode_faults;
+    std::string where = f.entity >= 0 ? fmt::format(" at entity {} ({})", f.entity, f.class_name)
+                                      : std::string(" at the packet's end");
+    if (!f.field.empty()) where += fmt::format(", field {}", f.field);
+    fmt::print(out, "tick {}: decode fault in a {} packet{}, bit {}: {}; {} entities stale, {}\n",
+               f.tick, f.full_packet ? "full" : "delta", where, f.bit, f.reason, f.stale.size(),
+               f.refreshed ? fmt::format("refreshed at tick {}", f.refreshed_tick)
+                           : std::string("never refreshed"));
+  }
+  return Status::Ok();
 }
 
 int RunVerify(const Args& args) {
@@ -226,8 +239,8 @@ int RunVerify(const Args& args) {
   }
   fmt::print(
       "verify: {} full packets checked: {} entities, {} field values, {} string tables, "
-      "{} entries; {} mismatches{}\n",
-      c.full_packets, c.entities, c.fields, c.tables, c.entries, c.mismatches,
+      "{} entries; {} mismatches; {} decode faults{}\n",
+      c.full_packets, c.entities, c.fields, c.tables, c.entries, c.mismatches, c.decode_faults,
       c.rebaselines == 0 ? std::string()
                          : fmt::format("; {} re-baseline{} (a full update of another server tick "
                                        "than the deltas' state: not compared)",
@@ -237,7 +250,7 @@ int RunVerify(const Args& args) {
                "nothing was checked\n",
                c.rebaselines == 0 ? "" : " (only re-baselines)");
   }
-  return c.mismatches == 0 ? cli::kExitOk : 1;
+  return c.mismatches == 0 && c.decode_faults == 0 ? cli::kExitOk : 1;
 }
 
 }  // namespace gem::dump

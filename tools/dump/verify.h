@@ -35,6 +35,7 @@ struct VerifyCounts {
   uint64_t entries = 0;       // string-table entries compared
   uint64_t mismatches = 0;
   uint64_t rebaselines = 0;   // full updates of another server tick: not compared
+  uint64_t decode_faults = 0;  // packets that did not decode to their end (a line each)
 };
 
 // Parses the replay and checks each full packet after the first against

@@ -33,7 +33,8 @@ void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
-             "                 [--truth-interval TICKS] [--flaws] [--no-event-list] [--quiet]\n"
+             "                 [--truth-interval TICKS] [--flaws] [--no-event-list]\n"
+             "                 [--retype OLD=NEW] [--damage-packet TICK] [--quiet]\n"
              "                 OUT.dem\n"
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
              "                 [--no-hurt-events] [--restart-after-round R] [--seed S]\n"
@@ -56,6 +57,11 @@ void Usage(FILE* out) {
              "                         no name (what readers must survive)\n"
              "  --no-event-list        leave the game-event descriptor list out of the\n"
              "                         signon (the events keep only their ids)\n"
+             "  --retype OLD=NEW       the send tables name the field type OLD as NEW,\n"
+             "                         a type no reader knows (as the next patch may\n"
+             "                         bring); the packets still encode it as OLD\n"
+             "  --damage-packet TICK   the delta packet at TICK loses the second half of\n"
+             "                         its entity data\n"
              "  --quiet                print nothing on success\n"
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
@@ -89,6 +95,8 @@ int main(int argc, char** argv) {
   synth::Cs2Options cs2;
   std::string from, out, truth_path, combat_truth_path, match_truth_path;
   bool quiet = false, have_minutes = false, no_event_list = false;
+  std::pair<std::string, std::string> retype;
+  int64_t damaged_tick = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](double* x) {
@@ -137,6 +145,17 @@ int main(int argc, char** argv) {
       cs2.hurt_events = false;
     } else if (a == "--no-event-list") {
       no_event_list = true;
+    } else if (a == "--damage-packet") {
+      value(&x);
+      damaged_tick = static_cast<int64_t>(x);
+    } else if (a == "--retype" && i + 1 < argc) {
+      const std::string r = argv[++i];
+      const size_t eq = r.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == r.size()) {
+        fmt::print(stderr, "gem-synth: --retype takes OLD=NEW, not {}\n", r);
+        return cli::kExitUsage;
+      }
+      retype = {r.substr(0, eq), r.substr(eq + 1)};
     } else if (a == "--no-round-start-events") {
       cs2.round_start_events = false;
     } else if (a == "--quiet") {
@@ -170,6 +189,8 @@ int main(int argc, char** argv) {
     return cli::ExitCodeFor(s);
   }
   if (no_event_list) world.LeaveOutEventList();
+  if (!retype.first.empty()) world.Retype(retype.first, retype.second);
+  if (damaged_tick >= 0) world.DamagePacketAt(static_cast<uint32_t>(damaged_tick));
   const bool is_cs2 = world.ClassId("CCSGameRulesProxy") >= 0;
   if (!is_cs2 && !have_minutes) {
     Usage(stderr);

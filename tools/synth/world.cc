@@ -476,7 +476,10 @@ std::string World::EncodePacketEntities(uint32_t tick, bool full) {
   msg.set_update_baseline(false);
   msg.set_baseline(0);
   msg.set_delta_from(full ? -1 : static_cast<int32_t>(tick) - 2);
-  msg.set_entity_data(w.str());
+  std::string data = w.str();
+  // A damaged packet: its second half lost, as a misread would lose it.
+  if (!full && tick == damaged_tick_) data.resize(data.size() / 2);
+  msg.set_entity_data(data);
   msg.set_server_tick(tick);
   return msg.SerializeAsString();
 }
@@ -554,6 +557,7 @@ std::string World::ClientName() const {
 
 Status World::PrefixFrameOut(const PrefixFrame& f, ReplayWriter* out) {
   const std::string_view framed(reinterpret_cast<const char*>(file_.data() + f.at), f.bytes);
+  if (f.command == kDemSendTables && !retype_.first.empty()) return RetypedSendTables(f, out);
   const bool packet = f.command == kDemSignonPacket || f.command == kDemPacket;
   const bool rewrite = (packet && (!event_list_ || client_slot_ >= 0)) ||
                        (f.command == kDemFileHeader && client_slot_ >= 0);
@@ -586,6 +590,40 @@ Status World::PrefixFrameOut(const PrefixFrame& f, ReplayWriter* out) {
       },
       &rewritten));
   return out->Frame(f.command, f.tick, rewritten);
+}
+
+Status World::RetypedSendTables(const PrefixFrame& f, ReplayWriter* out) {
+  DemoStream stream(file_.data() + f.at, f.bytes);
+  Frame frame;
+  bool end = false;
+  GEM_RETURN_IF_ERROR(stream.Next(&frame, &end));
+  proto::CDemoSendTables tables;
+  if (!tables.ParseFromArray(frame.data, static_cast<int>(frame.size))) {
+    return Status::Corrupt("the fixture's send tables do not parse");
+  }
+  // CDemoSendTables.data: a varint length, then the serializers.
+  const std::string& data = tables.data();
+  BitReader r(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  const uint32_t len = r.ReadVarUint32();
+  const size_t start = r.position_bits() / 8;
+  proto::CSVCMsg_FlattenedSerializer serializers;
+  if (r.overflowed() || len > data.size() - start ||
+      !serializers.ParseFromArray(data.data() + start, static_cast<int>(len))) {
+    return Status::Corrupt("the fixture's serializers do not parse");
+  }
+  int renamed = 0;
+  for (std::string& symbol : *serializers.mutable_symbols()) {
+    if (symbol == retype_.first) {
+      symbol = retype_.second;
+      ++renamed;
+    }
+  }
+  if (renamed == 0) return Status::InvalidArgument("no field type is named " + retype_.first);
+  const std::string body = serializers.SerializeAsString();
+  BitWriter w;
+  w.WriteVarUint32(static_cast<uint32_t>(body.size()));
+  tables.set_data(w.str() + body);
+  return out->Frame(f.command, f.tick, tables.SerializeAsString());
 }
 
 Status World::WritePrefix(ReplayWriter* out) {

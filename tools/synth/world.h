@@ -158,6 +158,16 @@ class World {
   // the server's: the server info says so (is_hltv false, player_slot) and
   // the header's client name is the player's userinfo name.
   void RecordAsClient(int32_t slot) { client_slot_ = slot; }
+  // WritePrefix's send tables name the field type `old_type` as
+  // `new_type` (every field declared with exactly that type); the packets
+  // still encode those fields by old_type's rule, as a patch that brings a
+  // type no reader knows would.
+  // The delta packet at `tick` loses the second half of its entity data
+  // (a decode fault's test: what a reader keeps, and what goes stale).
+  void DamagePacketAt(uint32_t tick) { damaged_tick_ = tick; }
+  void Retype(std::string old_type, std::string new_type) {
+    retype_ = {std::move(old_type), std::move(new_type)};
+  }
   Status WriteEnd(uint32_t last_tick, ReplayWriter* out);
   // The draft the file info lists (CGameInfo.dota.picks_bans): (is_pick,
   // team, hero id) in order.
@@ -209,7 +219,10 @@ class World {
   std::vector<PrefixFrame> prefix_;
   bool event_list_ = true;
   int32_t client_slot_ = -1;
+  std::pair<std::string, std::string> retype_;
+  int64_t damaged_tick_ = -1;
   // The prefix frame at `f` as WritePrefix writes it (rewritten or not).
+  Status RetypedSendTables(const PrefixFrame& f, ReplayWriter* out);
   Status PrefixFrameOut(const PrefixFrame& f, ReplayWriter* out);
   std::string ClientName() const;
   std::string spawn_groups_frame_;

@@ -47,7 +47,7 @@ expect_stderr "Source 1" "Source 1 is called so"
 
 if [ -f "$fixtures/dota2_haste_auto-20240102-2233-start.dem" ]; then
   expect_exit 0 "verify agrees" "$dump" verify "$fixtures/dota2_haste_auto-20240102-2233-start.dem"
-  grep -q "^verify: 1 full packets checked: [0-9]* entities, [0-9]* field values, .*; 0 mismatches$" \
+  grep -q "^verify: 1 full packets checked: [0-9]* entities, [0-9]* field values, .*; 0 mismatches; 0 decode faults$" \
     "$tmp/out" || { echo "FAIL: verify's summary line"; cat "$tmp/out"; failures=$((failures + 1)); }
 else
   echo "SKIPPED: fixture dota2_haste_auto-20240102-2233-start.dem not found in $fixtures"
@@ -56,7 +56,7 @@ if [ -f "$fixtures/dota2_haste_nekit.dem" ]; then
   # nekit's second full update is two server ticks past the deltas: a
   # re-baseline, not a mismatch (see verify_test).
   expect_exit 0 "verify passes a client's recording" "$dump" verify "$fixtures/dota2_haste_nekit.dem"
-  grep -q "^verify: 0 full packets checked: .*; 0 mismatches; 1 re-baseline (" "$tmp/out" ||
+  grep -q "^verify: 0 full packets checked: .*; 0 mismatches; 0 decode faults; 1 re-baseline (" "$tmp/out" ||
     { echo "FAIL: verify's re-baseline line"; cat "$tmp/out"; failures=$((failures + 1)); }
 fi
 
@@ -75,7 +75,7 @@ if [ -f "$auto" ]; then
   cmp -s "$tmp/out" "$tmp/plain-summary" ||
     { echo "FAIL: a .dem.zst's summary through stdin differs"; cat "$tmp/err"; failures=$((failures + 1)); }
   expect_exit 0 "verify of a .dem.zst" "$dump" verify "$tmp/auto.dem.zst"
-  grep -q "; 0 mismatches$" "$tmp/out" || { echo "FAIL: verify of a .dem.zst"; failures=$((failures + 1)); }
+  grep -q "; 0 mismatches; 0 decode faults$" "$tmp/out" || { echo "FAIL: verify of a .dem.zst"; failures=$((failures + 1)); }
   head -c 300000 "$tmp/auto.dem.gz" > "$tmp/cut.dem.gz"
   expect_exit 0 "summary of a cut .dem.gz" "$dump" summary "$tmp/cut.dem.gz"
   expect_stderr "the gzip stream is cut at byte 300000 of the compressed file" "a cut stream says where"

@@ -43,8 +43,8 @@ CREATE TABLE decode_faults(  -- an entity packet that did not decode to its end:
   fault INTEGER PRIMARY KEY,  -- 0, 1, 2, ... in replay order
   tick INTEGER NOT NULL,  -- the packet's tick
   server_tick INTEGER,  -- the server's tick the packet brought the state to
-  full_packet INTEGER NOT NULL,  -- 1: a full packet that did not decode either, so it
-  -- refreshed nothing; 0: a delta packet
+  full_packet INTEGER NOT NULL,  -- 1: a full packet (the first, which builds the state,
+  -- or a later one that was to refresh stale entities); 0: a delta packet
   entity INTEGER,  -- the index of the entity being read when the fault showed; NULL when it
   -- showed at the packet's end (bits left after its last entity) or before its first
   class TEXT,  -- that entity's class

@@ -337,6 +337,9 @@ void IndexWriter::RecordField(const ClassFields& fields, uint32_t id) {
     if (f.high_value) row.Real(*f.high_value); else row.Null();
     if (f.encode_flags) row.Int(*f.encode_flags); else row.Null();
     row.Text(decoder).Text(text.short_name);
+    // A type no rule names may get a rule later in the parse (a decode
+    // fault's rule search): its decoder is described again at the end.
+    if (f.unknown_type) unknown_type_defs_.emplace_back(it->second, m.decoder);
   }
   if (!seen.empty()) field_seen_.emplace(seen, it->second);
   pipeline_.Row(kClassFieldRow).Int(fields.class_id()).Int(id).Int(it->second);
@@ -451,6 +454,13 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
         "'live_at_end', 'live_rewritten', 'live_when_closed', 'keyframe_open_tick')"));
   }
   GEM_RETURN_IF_ERROR(WriteDecodeFaults(db_, parser.entities().faults()));
+  if (!parser.entities().chosen_rules().empty()) {
+    Stmt update;
+    GEM_RETURN_IF_ERROR(update.Prepare(db_, "UPDATE field_defs SET decoder = ? WHERE def_id = ?"));
+    for (const auto& [def_id, decoder] : unknown_type_defs_) {
+      GEM_RETURN_IF_ERROR(update.Text(1, decoder->Describe()).Int(2, def_id).Run());
+    }
+  }
   GEM_RETURN_IF_ERROR(WriteMeta(parser, source));
   FinalizeStatements();
   cls.Finalize();

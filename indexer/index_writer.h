@@ -309,6 +309,8 @@ class IndexWriter : public Sink {
   // RecordField's shortcut: a field by what makes its description (see
   // there) -> its def_id.
   std::unordered_map<std::string, int64_t> field_seen_;
+  // The field_defs of types no rule names, and their decoders (RecordField).
+  std::vector<std::pair<int64_t, const FieldDecoder*>> unknown_type_defs_;
   std::string field_seen_scratch_;
 
 };

@@ -1,5 +1,7 @@
 // IndexWriter: the meta table, a key a row (what the index is, how it was
 // made, what the replay says of itself; docs/index-format.md).
+#include <fmt/core.h>
+
 #include <algorithm>
 
 #include "core/codec/chunk_codec.h"
@@ -124,6 +126,15 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     GEM_RETURN_IF_ERROR(num("decode_faults", static_cast<int64_t>(e.decode_faults)));
     GEM_RETURN_IF_ERROR(num("decode_faults_unrefreshed", unrefreshed));
     GEM_RETURN_IF_ERROR(num("decode_fault_stale_entities", static_cast<int64_t>(e.stale_marked)));
+    // The rules chosen for types no rule names: "TYPE=RULE (N fields, fault
+    // F)", comma-separated; and the searches made.
+    std::string rules;
+    for (const UnknownTypeRule& r : parser.entities().chosen_rules()) {
+      rules += fmt::format("{}{}={} ({} fields, fault {})", rules.empty() ? "" : ", ", r.type,
+                           r.rule, r.fields, r.fault);
+    }
+    GEM_RETURN_IF_ERROR(text("unknown_type_rules", rules));
+    GEM_RETURN_IF_ERROR(num("rule_searches", static_cast<int64_t>(parser.entities().rule_searches())));
   }
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));

@@ -25,6 +25,7 @@
 #ifndef GEM_CORE_ENTITIES_DECODE_FAULT_H_
 #define GEM_CORE_ENTITIES_DECODE_FAULT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ namespace gem {
 struct DecodeFault {
   int64_t tick = 0;          // the packet's index tick (core/events/tick_order.h)
   int64_t server_tick = -1;  // the packet's server tick (-1: not said)
-  bool full_packet = false;  // a full packet that could not refresh the state
+  bool full_packet = false;  // a full packet (the first, or one that was to refresh)
   // Where the stream went wrong: the entity index being read (-1 before
   // the first, or for the packet as a whole), its class, the field last
   // read or the path that names none, and the bit at which it was seen.
@@ -49,6 +50,16 @@ struct DecodeFault {
   // Whether a full packet refreshed them, and its index tick.
   bool refreshed = false;
   int64_t refreshed_tick = 0;
+};
+
+// A rule chosen for a field type no rule names: after a fault, the first
+// candidate with which the faulting packet decodes to its last bit
+// (EntityManager::EnableRuleSearch).
+struct UnknownTypeRule {
+  std::string type;     // as the send tables declare it
+  std::string rule;     // the type whose rule decodes it: "float32", "int32", ...
+  size_t fields = 0;    // the fields of that type it decodes
+  size_t fault = 0;     // the fault (its index in faults()) whose packet chose it
 };
 
 }  // namespace gem

@@ -321,6 +321,9 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
   // else (an allocation, a sink's failure) fails the parse.
   if (s.code() != Status::Code::kCorrupt) return s;
   RecordFault(msg, tick, at, s, r.position_bits(), at_end);
+  // A rule found for a type no rule named: a full packet that now decodes
+  // refreshes at once; a delta's loss waits for the next full packet.
+  if (SearchRule(msg) && !msg.is_delta) return Refresh(msg, tick);
   return Status::Ok();
 }
 

@@ -184,6 +184,15 @@ class EntityManager {
   const EntityCounters& counters() const { return counters_; }
   // Every decode fault, in order (DecodeFault).
   const std::vector<DecodeFault>& faults() const { return faults_; }
+  // After a fault, looks for a rule for the field types no rule names
+  // (Schema::default_rule_types): each candidate (kCandidateRules in
+  // rule_search.cc) is tried on the packet that faulted, and the first
+  // with which it decodes to its last bit is kept (UnknownTypeRule). The
+  // schema's decoders change in place, so only the parse that owns
+  // `schema` may enable it. Off by default.
+  void EnableRuleSearch(Schema* schema) { rule_schema_ = schema; }
+  const std::vector<UnknownTypeRule>& chosen_rules() const { return chosen_rules_; }
+  uint64_t rule_searches() const { return rule_searches_; }
   // After the parse, for a caller with more to allocate: frees every
   // entity's state and each class's decoded baseline, most of a parse's
   // memory. Get() then finds no entity; counters, live_count() and the
@@ -242,6 +251,12 @@ class EntityManager {
   void RecordFault(const PacketEntities& msg, const TickInfo& tick, int64_t at,
                    const Status& s, uint64_t bit, bool at_end);
   Status Refresh(const PacketEntities& msg, const TickInfo& tick);
+  // Rule search (rule_search.cc): true when a rule was found, and every
+  // live entity is then stale (their values may hold the old rule's reads).
+  bool SearchRule(const PacketEntities& msg);
+  bool DecodesExactly(const PacketEntities& msg);
+  Status DryRun(const PacketEntities& msg);
+  void ForgetTemplates();
 
   const Schema* schema_;
   Sink* sink_;
@@ -267,6 +282,11 @@ class EntityManager {
   EntityCounters counters_;
   std::vector<DecodeFault> faults_;
   TickOrder ticks_;  // the index ticks of the packets applied, for faults_
+  Schema* rule_schema_ = nullptr;
+  std::vector<UnknownTypeRule> chosen_rules_;
+  uint64_t rule_searches_ = 0;
+  FieldState trial_state_;
+  std::vector<SnapshotEntity> trial_snapshot_;
   size_t first_open_fault_ = 0;  // faults_ from here have not been refreshed
   std::vector<int32_t> touched_;  // the indexes the packet being read touched
   const ClassFields* reading_class_ = nullptr;  // of the entity being read

@@ -29,6 +29,7 @@ void EntityManager::RecordFault(const PacketEntities& msg, const TickInfo& tick,
   DecodeFault f;
   f.tick = ticks_.Peek(tick);
   f.server_tick = msg.server_tick;
+  f.full_packet = !msg.is_delta;
   f.bit = bit;
   f.reason = s.message();
   if (!at_end) {
@@ -81,6 +82,8 @@ Status EntityManager::Refresh(const PacketEntities& msg, const TickInfo& tick) {
     ++counters_.decode_faults;
     faults_.push_back(std::move(f));
     restatement_.clear();
+    // (Each success names a new type: the retry ends.)
+    if (SearchRule(msg)) return Refresh(msg, tick);
     return Status::Ok();
   }
   ApplyRestatement(tick);

@@ -137,6 +137,7 @@ const Serializer* Schema::Find(std::string_view name, int32_t version) const {
 
 Status Schema::Build(const FlattenedSerializerMessage& msg, float tick_interval) {
   BuildState b(msg, tick_interval);
+  tick_interval_ = tick_interval;
   b.by_index.assign(msg.fields.size(), nullptr);
   b.name_seen.assign(msg.symbols.size(), 0);
   b.name_uses.assign(msg.symbols.size(), 0);
@@ -231,17 +232,7 @@ Status Schema::MakeField(BuildState* b, int32_t fi, Field** out) {
     f.polymorphic_types.push_back(poly);
   }
 
-  DecoderSpec spec;
-  spec.base_type = f.type->base;
-  spec.game_rules = game_rules_;
-  spec.var_name = f.name;
-  spec.encoder = f.encoder;
-  spec.var_serializer = f.var_serializer;
-  spec.bit_count = f.bit_count;
-  spec.low_value = f.low_value;
-  spec.high_value = f.high_value;
-  spec.encode_flags = f.encode_flags;
-  spec.tick_interval = b->tick_interval;
+  DecoderSpec spec = SpecOf(f);
 
   FieldDecoder length;
   length.op = DecodeOp::kUVar32;
@@ -268,6 +259,7 @@ Status Schema::MakeField(BuildState* b, int32_t fi, Field** out) {
     f.decoder = SelectDecoder(spec);
   }
   if (f.decoder.default_rule || f.child_decoder.default_rule) {
+    f.unknown_type = true;
     const std::string& t = f.model == FieldModel::kVariableArray && f.type->generic
                                ? f.type->generic->base
                                : f.type->base;
@@ -277,6 +269,36 @@ Status Schema::MakeField(BuildState* b, int32_t fi, Field** out) {
   }
   *out = &f;
   return Status::Ok();
+}
+
+DecoderSpec Schema::SpecOf(const Field& f) const {
+  DecoderSpec spec;
+  spec.base_type = f.type->base;
+  spec.game_rules = game_rules_;
+  spec.var_name = f.name;
+  spec.encoder = f.encoder;
+  spec.var_serializer = f.var_serializer;
+  spec.bit_count = f.bit_count;
+  spec.low_value = f.low_value;
+  spec.high_value = f.high_value;
+  spec.encode_flags = f.encode_flags;
+  spec.tick_interval = tick_interval_;
+  return spec;
+}
+
+size_t Schema::SetUnknownTypeRule(std::string_view type, std::string_view as_type) {
+  size_t changed = 0;
+  for (Field& f : fields_) {
+    if (!f.unknown_type) continue;
+    const bool elements = f.model == FieldModel::kVariableArray;
+    const std::string& base = elements && f.type->generic ? f.type->generic->base : f.type->base;
+    if (base != type) continue;
+    DecoderSpec spec = SpecOf(f);
+    spec.base_type = as_type.empty() ? std::string_view(base) : as_type;
+    (elements ? f.child_decoder : f.decoder) = SelectDecoder(spec);
+    ++changed;
+  }
+  return changed;
 }
 
 void Schema::SetClass(int32_t id, std::string name) {

@@ -77,6 +77,9 @@ struct Field {
   FieldDecoder decoder;        // simple fields, fixed array elements
   FieldDecoder base_decoder;   // a table's presence bit, an array's length
   FieldDecoder child_decoder;  // variable array elements
+  // Its type (a variable array's: its elements') had no rule: the default
+  // rule decodes it, or a rule SetUnknownTypeRule chose.
+  bool unknown_type = false;
 };
 
 struct Serializer {
@@ -141,6 +144,14 @@ class Schema {
   const std::vector<std::string>& default_rule_types() const {
     return default_rule_types_;
   }
+  // A rule for one of them: every field of type `type` that the default
+  // rule decodes is decoded as if declared `as_type` (a type
+  // SelectDecoder names, "float32", "int32", ..., with the field's own
+  // encoder, bit count and range); an empty `as_type` restores the
+  // default rule. Decoders change in place, so ClassFields' pointers to
+  // them stay valid; `as_type` must not read strings (ClassFields keeps
+  // whether a field does). Returns how many fields changed.
+  size_t SetUnknownTypeRule(std::string_view type, std::string_view as_type);
 
   // Resolves `path` against `serializer`. `poly_choice(depth)` gives the
   // type index chosen by a polymorphic pointer whose path ends at `depth`
@@ -163,6 +174,8 @@ class Schema {
   struct BuildState;
   // Makes field `fi` of the message Build reads (its index in msg.fields).
   Status MakeField(BuildState* b, int32_t fi, Field** out);
+  // What SelectDecoder reads of `f`, its declared base type included.
+  DecoderSpec SpecOf(const Field& f) const;
   // The serializer `name` of `version`, else the name's latest version.
   const Serializer* Find(std::string_view name, int32_t version) const;
 
@@ -175,6 +188,7 @@ class Schema {
   std::vector<std::string> default_rule_types_;
   std::vector<TypeRule> game_rules_;
   bool built_ = false;
+  float tick_interval_ = 1.0f / 30;
 };
 
 }  // namespace gem

@@ -70,6 +70,7 @@ Parser::Parser(Sink* sink, const ParserOptions& options)
       full_packet_tables_(options.full_packet_tables) {
   forwarder_ = std::make_unique<Forwarder>(this, sink);
   entities_ = std::make_unique<EntityManager>(&schema_, forwarder_.get());
+  entities_->EnableRuleSearch(&schema_);
   match::GameLayerOptions g;
   g.match_layer = options.match_layer;
   g.game_tables = options.game_tables;

@@ -13,8 +13,13 @@ next patch; core/entities/decode_fault.h).
   entities the fault names stale differ, and some do. gem-dump verify
   prints the fault as the table has it, and exits 1.
 - A match whose send tables name a type no rule knows (gem-synth --retype,
-  as the next patch may bring) indexes to its end with its faults told:
-  the run does not fail, and the table and meta agree."""
+  as the next patch may bring) faults once, at its first full packet; the
+  rule search finds the rule the packets were written by, the packet then
+  refreshes the state. Every table equals the undamaged match's, but for
+  the declared type's name, the fault's own rows and meta, and the
+  creation rows (and so the keyframes) of the entities that packet created
+  before the fault; the state at every sampled tick is the same. The
+  damaged packet's search finds no rule."""
 import json
 import os
 import sqlite3
@@ -26,10 +31,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "support")]
 import junit  # noqa: E402
 
-from gemtest import (AUTO, GEM_DUMP, GEM_SYNTH, LIB, MODERN, TMP,  # noqa: E402
-                     gem_index, index_of, need_some, replay_path)
+from gemtest import (AUTO, GEM_DUMP, GEM_SYNTH, INPUT_KEYS, LIB, MODERN, TMP,  # noqa: E402
+                     assert_same_index, gem_index, index_of, need_some, replay_path)
 
 DAMAGED_TICK = 3000
+FAULT_KEYS = ("decode_faults", "decode_faults_unrefreshed", "decode_fault_stale_entities",
+              "unknown_type_rules", "rule_searches", "default_rule_types", "replay_sha256",
+              "replay_bytes", "field_changes")
 
 
 def meta(db):
@@ -132,22 +140,59 @@ class Faults(unittest.TestCase):
         self.assertIn("%d entities stale, refreshed at tick %d" % (len(stale), refresh), v.stdout)
         self.assertIn("1 decode faults", v.stdout)
 
-    def test_a_type_no_rule_names_is_told_not_fatal(self):
+    def test_a_type_no_rule_names_gets_the_rule_its_packets_decode_by(self):
+        _, whole, r = synth("whole")
+        self.assertEqual(r.returncode, 0, r.stderr)
         _, db, r = synth("retyped", "--retype", "GameTime_t=GameTimeX_t")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = faults(db)
         m = meta(db)
-        self.assertGreater(len(rows), 0)
-        self.assertEqual(m["decode_faults"], len(rows))
-        self.assertEqual(m["decode_faults_unrefreshed"],
-                         sum(1 for f in rows if f["refreshed_tick"] is None))
-        self.assertEqual(m["decode_fault_stale_entities"], sum(f["stale_entities"] for f in rows))
-        for f in rows:
-            self.assertEqual(len(json.loads(f["stale"])), f["stale_entities"])
-            self.assertTrue(f["reason"])
-        # The full packets hold the misread fields too: none refreshes.
-        self.assertTrue(any(f["full_packet"] for f in rows))
-
+        # The first packet that reads such a field faults; the search finds
+        # the rule the packets were written by (GameTime_t's: a 32-bit
+        # float), and that packet, the first full one, refreshes at once.
+        self.assertEqual(len(rows), 1, rows)
+        self.assertEqual((rows[0]["full_packet"], rows[0]["refreshed_tick"]),
+                         (1, rows[0]["tick"]))
+        self.assertRegex(m["unknown_type_rules"], r"^GameTimeX_t=float32 \(\d+ fields, fault 0\)$")
+        self.assertEqual((m["decode_faults"], m["decode_faults_unrefreshed"], m["rule_searches"]),
+                         (1, 0, 1))
+        self.assertIn("GameTimeX_t", subprocess.run(
+            [GEM_DUMP, "summary", os.path.join(TMP, "retyped.dem")], check=True,
+            capture_output=True, text=True).stdout)
+        # Then every table is the whole match's, but for the declared type's
+        # name in field_defs, what tells of the fault, and the creation
+        # rows of the entities that packet created before the fault: they
+        # hold the old rule's values, which the refresh at the same tick
+        # corrects (so the state at every tick is the whole match's).
+        assert_same_index(self, whole, db, skip_meta=INPUT_KEYS + FAULT_KEYS,
+                          skip_tables=("decode_faults", "field_defs", "sqlite_stat1",
+                                       "entity_states", "keyframes"))
+        for tick in (-1, 0, 2, DAMAGED_TICK, 5000):
+            with self.subTest(tick=tick):
+                self.assertEqual(states(whole, tick), states(db, tick))
+        c = sqlite3.connect(db)
+        c.execute("ATTACH ? AS whole", (whole,))
+        created_before = {e for (e,) in c.execute(
+            "SELECT entity FROM entities WHERE created_tick = ? AND ent_index < ?",
+            (rows[0]["tick"], rows[0]["entity"]))}
+        differ = {e for (e,) in c.execute(
+            "SELECT entity FROM (SELECT * FROM entity_states EXCEPT "
+            "SELECT * FROM whole.entity_states)")}
+        self.assertTrue(differ)
+        self.assertLessEqual(differ, created_before)
+        self.assertEqual(c.execute(
+            "SELECT count(*) FROM field_defs f JOIN whole.field_defs w USING (def_id) "
+            "WHERE f.type = 'GameTimeX_t' AND w.type = 'GameTime_t' AND f.decoder = w.decoder")
+            .fetchone()[0], c.execute(
+            "SELECT count(*) FROM field_defs WHERE type = 'GameTimeX_t'").fetchone()[0])
+        self.assertEqual(c.execute(
+            "SELECT count(*) FROM (SELECT def_id, name, path, decoder FROM field_defs "
+            "EXCEPT SELECT def_id, name, path, decoder FROM whole.field_defs)").fetchone()[0], 0)
+        c.close()
+        # A damaged packet finds no rule: its search is made, none kept.
+        _, damaged, _ = synth("damaged", "--damage-packet", str(DAMAGED_TICK))
+        self.assertEqual((meta(damaged)["unknown_type_rules"], meta(damaged)["rule_searches"]),
+                         ("", 1))
 
 if __name__ == "__main__":
     junit.main()

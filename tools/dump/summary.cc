@@ -74,6 +74,12 @@ int RunSummary(const Args& args) {
     PutU("decode_faults", e.decode_faults);
     PutU("decode_faults_stale_entities", e.stale_marked);
     PutU("decode_fault_refreshes", e.fault_refreshes);
+    PutU("rule_searches", p.entities().rule_searches());
+    std::string rules;
+    for (const UnknownTypeRule& r : p.entities().chosen_rules()) {
+      rules += (rules.empty() ? "" : ",") + r.type + "=" + r.rule;
+    }
+    Put("unknown_type_rules", rules);
     PutU("string_tables", p.string_tables().size());
     PutU("game_events", c.game_events);
     Put("event_list", p.metadata().event_list);

@@ -211,8 +211,9 @@ Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
   // table has them.
   for (const DecodeFault& f : p.entities().faults()) {
     ++counts->decode_faults;
-    std::string where = f.entity >= 0 ? fmt::format(" at entity {} ({})", f.entity, f.class_name)
-                                      : std::string(" at the packet's end");
+    std::string where = f.entity < 0 ? std::string(" at the packet's end")
+                        : f.class_name.empty() ? fmt::format(" at entity {}", f.entity)
+                                               : fmt::format(" at entity {} ({})", f.entity, f.class_name);
     if (!f.field.empty()) where += fmt::format(", field {}", f.field);
     fmt::print(out, "tick {}: decode fault in a {} packet{}, bit {}: {}; {} entities stale, {}\n",
                f.tick, f.full_packet ? "full" : "delta", where, f.bit, f.reason, f.stale.size(),

@@ -454,7 +454,8 @@ Status IndexWriter::Finish(const Parser& parser, const SourceInfo& source,
         "'live_at_end', 'live_rewritten', 'live_when_closed', 'keyframe_open_tick')"));
   }
   GEM_RETURN_IF_ERROR(WriteDecodeFaults(db_, parser.entities().faults()));
-  if (!parser.entities().chosen_rules().empty()) {
+  // (A field first met during a trial was described by that trial's rule.)
+  if (parser.entities().rule_searches() > 0) {
     Stmt update;
     GEM_RETURN_IF_ERROR(update.Prepare(db_, "UPDATE field_defs SET decoder = ? WHERE def_id = ?"));
     for (const auto& [def_id, decoder] : unknown_type_defs_) {

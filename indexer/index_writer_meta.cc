@@ -135,6 +135,7 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     }
     GEM_RETURN_IF_ERROR(text("unknown_type_rules", rules));
     GEM_RETURN_IF_ERROR(num("rule_searches", static_cast<int64_t>(parser.entities().rule_searches())));
+    GEM_RETURN_IF_ERROR(num("rules_undone", static_cast<int64_t>(parser.entities().rules_undone())));
   }
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));

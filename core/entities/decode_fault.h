@@ -60,6 +60,9 @@ struct UnknownTypeRule {
   std::string rule;     // the type whose rule decodes it: "float32", "int32", ...
   size_t fields = 0;    // the fields of that type it decodes
   size_t fault = 0;     // the fault (its index in faults()) whose packet chose it
+  // Once a full packet has decoded with it (a refresh). Until then a new
+  // fault undoes it: a packet damaged otherwise may decode by chance.
+  bool confirmed = false;
 };
 
 }  // namespace gem

@@ -323,6 +323,7 @@ Status EntityManager::Apply(const PacketEntities& msg, const TickInfo& tick) {
   RecordFault(msg, tick, at, s, r.position_bits(), at_end);
   // A rule found for a type no rule named: a full packet that now decodes
   // refreshes at once; a delta's loss waits for the next full packet.
+  UndoUnconfirmedRules();
   if (SearchRule(msg) && !msg.is_delta) return Refresh(msg, tick);
   return Status::Ok();
 }
@@ -354,6 +355,7 @@ Status EntityManager::ApplyEntries(const PacketEntities& msg, const TickInfo& ti
       if (cmd & 2) {
         // Create.
         CreateHeader h;
+        reading_class_ = nullptr;
         GEM_RETURN_IF_ERROR(ReadCreateHeader(&r, index, &h));
         reading_class_ = h.fields;
         const int32_t class_id = h.class_id;
@@ -377,7 +379,9 @@ Status EntityManager::ApplyEntries(const PacketEntities& msg, const TickInfo& ti
           e->misread = false;
           continue;
         }
-        if (e != nullptr) Delete(e, tick);
+        // The entity it replaces goes once the new one has decoded: a
+        // create that faults leaves it in place (stale), not deleted.
+        Entity* replaced = e;
         e = NewEntity();
         e->index = static_cast<int32_t>(index);
         e->serial = serial;
@@ -401,6 +405,7 @@ Status EntityManager::ApplyEntries(const PacketEntities& msg, const TickInfo& ti
           return s.WithContext("creating entity " + std::to_string(index) +
                                " (" + fields->serializer()->name + ")");
         }
+        if (replaced != nullptr) Delete(replaced, tick);
         entities_[index] = e;
         ++live_;
         ++counters_.created;
@@ -435,7 +440,11 @@ Status EntityManager::ApplyEntries(const PacketEntities& msg, const TickInfo& ti
         counters_.field_decodes_delta += fields_read_;
         if (report) FinishStrings(&changes_);
         if (!s.ok()) {
-          e->misread = true;  // values before the fault are held, never reported
+          // The values read before the fault are held, never reported: the
+          // refresh reports the whole state. The drops it made are told
+          // now (the held state no longer has those elements).
+          e->misread = true;
+          if (report) ReportDrops(tick, *e);
           return s.WithContext("updating entity " + std::to_string(index) +
                                " (" + e->fields->serializer()->name + ")");
         }

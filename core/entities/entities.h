@@ -193,6 +193,7 @@ class EntityManager {
   void EnableRuleSearch(Schema* schema) { rule_schema_ = schema; }
   const std::vector<UnknownTypeRule>& chosen_rules() const { return chosen_rules_; }
   uint64_t rule_searches() const { return rule_searches_; }
+  uint64_t rules_undone() const { return rules_undone_; }
   // After the parse, for a caller with more to allocate: frees every
   // entity's state and each class's decoded baseline, most of a parse's
   // memory. Get() then finds no entity; counters, live_count() and the
@@ -251,9 +252,15 @@ class EntityManager {
   void RecordFault(const PacketEntities& msg, const TickInfo& tick, int64_t at,
                    const Status& s, uint64_t bit, bool at_end);
   Status Refresh(const PacketEntities& msg, const TickInfo& tick);
+  // A misread update's drops (kNone in changes_), told to the sink.
+  void ReportDrops(const TickInfo& tick, const Entity& e);
+  // The open faults are refreshed by the restatement at `tick`.
+  void CloseFaults(const TickInfo& tick);
   // Rule search (rule_search.cc): true when a rule was found, and every
   // live entity is then stale (their values may hold the old rule's reads).
   bool SearchRule(const PacketEntities& msg);
+  // Undoes the rules no full packet has confirmed (a fault came first).
+  void UndoUnconfirmedRules();
   bool DecodesExactly(const PacketEntities& msg);
   Status DryRun(const PacketEntities& msg);
   void ForgetTemplates();
@@ -285,12 +292,14 @@ class EntityManager {
   Schema* rule_schema_ = nullptr;
   std::vector<UnknownTypeRule> chosen_rules_;
   uint64_t rule_searches_ = 0;
+  uint64_t rules_undone_ = 0;
   FieldState trial_state_;
   std::vector<SnapshotEntity> trial_snapshot_;
   size_t first_open_fault_ = 0;  // faults_ from here have not been refreshed
   std::vector<int32_t> touched_;  // the indexes the packet being read touched
   const ClassFields* reading_class_ = nullptr;  // of the entity being read
   std::string fault_field_;       // set by ReadFields when it fails
+  std::vector<FieldChange> drops_;  // ReportDrops'
 
   // Reused per update: no allocation per field.
   std::vector<FieldPath> paths_;

@@ -65,8 +65,29 @@ void EntityManager::RecordFault(const PacketEntities& msg, const TickInfo& tick,
   faults_.push_back(std::move(f));
 }
 
+void EntityManager::ReportDrops(const TickInfo& tick, const Entity& e) {
+  drops_.clear();
+  for (const FieldChange& c : changes_) {
+    if (c.value.is_none()) drops_.push_back(c);
+  }
+  if (!drops_.empty()) sink_->OnEntityUpdated(tick, e.ref(), drops_);
+}
+
+void EntityManager::CloseFaults(const TickInfo& tick) {
+  for (Entity* e : entities_) {
+    if (e != nullptr) e->stale = e->misread = false;
+  }
+  for (UnknownTypeRule& r : chosen_rules_) r.confirmed = true;
+  if (first_open_fault_ == faults_.size()) return;
+  for (size_t i = first_open_fault_; i < faults_.size(); ++i) {
+    faults_[i].refreshed = true;
+    faults_[i].refreshed_tick = ticks_.Peek(tick);
+  }
+  first_open_fault_ = faults_.size();
+  ++counters_.fault_refreshes;
+}
+
 Status EntityManager::Refresh(const PacketEntities& msg, const TickInfo& tick) {
-  state_server_tick_ = msg.server_tick;
   Status s = DecodeSnapshot(msg, &restatement_);
   if (!s.ok()) {
     if (s.code() != Status::Code::kCorrupt) return s;
@@ -83,20 +104,14 @@ Status EntityManager::Refresh(const PacketEntities& msg, const TickInfo& tick) {
     faults_.push_back(std::move(f));
     restatement_.clear();
     // (Each success names a new type: the retry ends.)
+    UndoUnconfirmedRules();
     if (SearchRule(msg)) return Refresh(msg, tick);
     return Status::Ok();
   }
+  state_server_tick_ = msg.server_tick;
+  // (Whatever the restatement did not hold it deleted; what it held is
+  // fresh.)
   ApplyRestatement(tick);
-  // Whatever the restatement did not hold it deleted; what it held is fresh.
-  for (Entity* e : entities_) {
-    if (e != nullptr) e->stale = e->misread = false;
-  }
-  for (size_t i = first_open_fault_; i < faults_.size(); ++i) {
-    faults_[i].refreshed = true;
-    faults_[i].refreshed_tick = ticks_.Peek(tick);
-  }
-  first_open_fault_ = faults_.size();
-  ++counters_.fault_refreshes;
   return Status::Ok();
 }
 

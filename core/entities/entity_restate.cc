@@ -121,7 +121,6 @@ void EntityManager::ApplyRestatement(const TickInfo& tick) {
     if (e != nullptr) {
       // Kept: report what differs (all of a misread one).
       const size_t changed = ReplaceState(e, s.state, tick, e->misread);
-      e->stale = e->misread = false;
       if (changed > 0 && sink_ != nullptr && report_updates_) ++counters_.updated;
       restated_.changed_values += changed;
       ++restated_.kept;
@@ -150,6 +149,7 @@ void EntityManager::ApplyRestatement(const TickInfo& tick) {
     }
   }
   restatement_.clear();
+  CloseFaults(tick);
 }
 
 }  // namespace gem

@@ -15,6 +15,7 @@
 #include "core/entities/entities.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -26,7 +27,39 @@ constexpr std::string_view kCandidateRules[] = {"int32",  "float32", "bool",    
                                                 "QAngle"};
 constexpr uint64_t kMaxFailedSearches = 4;
 
+// The types no rule names among `s`'s fields, its tables' and the types
+// its polymorphic pointers may hold.
+void CollectUnknownTypes(const Serializer* s, std::set<const Serializer*>* seen,
+                         std::set<std::string>* types) {
+  if (s == nullptr || !seen->insert(s).second) return;
+  for (const Field* f : s->fields) {
+    if (f->unknown_type) {
+      types->insert(f->model == FieldModel::kVariableArray && f->type->generic
+                        ? f->type->generic->base
+                        : f->type->base);
+    }
+    CollectUnknownTypes(f->serializer, seen, types);
+    for (const Serializer* p : f->polymorphic_types) CollectUnknownTypes(p, seen, types);
+  }
+}
+
 }  // namespace
+
+void EntityManager::UndoUnconfirmedRules() {
+  if (rule_schema_ == nullptr) return;
+  bool undone = false;
+  for (size_t i = 0; i < chosen_rules_.size();) {
+    if (chosen_rules_[i].confirmed) {
+      ++i;
+      continue;
+    }
+    rule_schema_->SetUnknownTypeRule(chosen_rules_[i].type, "");
+    chosen_rules_.erase(chosen_rules_.begin() + static_cast<ptrdiff_t>(i));
+    ++rules_undone_;
+    undone = true;
+  }
+  if (undone) ForgetTemplates();
+}
 
 void EntityManager::ForgetTemplates() {
   for (ClassState& cs : classes_) cs.template_ready = false;
@@ -81,13 +114,30 @@ bool EntityManager::DecodesExactly(const PacketEntities& msg) {
 }
 
 bool EntityManager::SearchRule(const PacketEntities& msg) {
-  if (rule_schema_ == nullptr || rule_searches_ - chosen_rules_.size() >= kMaxFailedSearches) {
+  if (rule_schema_ == nullptr ||
+      rule_searches_ - chosen_rules_.size() - rules_undone_ >= kMaxFailedSearches) {
     return false;
   }
   ++rule_searches_;
+  // The misread lies in an entity the packet read up to the fault: the
+  // types of their classes are tried (all of them for a full packet that
+  // was to refresh, whose entities are not listed).
+  std::set<std::string> in_packet;
+  if (!touched_.empty() && msg.is_delta) {
+    std::set<const Serializer*> seen;
+    for (int32_t index : touched_) {
+      const Entity* e = entities_[index];
+      if (e != nullptr) CollectUnknownTypes(e->fields->serializer(), &seen, &in_packet);
+    }
+    if (reading_class_ != nullptr) {
+      CollectUnknownTypes(reading_class_->serializer(), &seen, &in_packet);
+    }
+  }
+  const bool all = in_packet.empty();
   // (A copy: the list is the schema's, and stays as it is.)
   const std::vector<std::string> types = rule_schema_->default_rule_types();
   for (const std::string& type : types) {
+    if (!all && in_packet.count(type) == 0) continue;
     bool chosen_before = false;
     for (const UnknownTypeRule& c : chosen_rules_) chosen_before |= c.type == type;
     if (chosen_before) continue;

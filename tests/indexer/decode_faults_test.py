@@ -36,7 +36,7 @@ from gemtest import (AUTO, GEM_DUMP, GEM_SYNTH, INPUT_KEYS, LIB, MODERN, TMP,  #
 
 DAMAGED_TICK = 3000
 FAULT_KEYS = ("decode_faults", "decode_faults_unrefreshed", "decode_fault_stale_entities",
-              "unknown_type_rules", "rule_searches", "default_rule_types", "replay_sha256",
+              "unknown_type_rules", "rule_searches", "rules_undone", "default_rule_types", "replay_sha256",
               "replay_bytes", "field_changes")
 
 

@@ -34,7 +34,8 @@ from index_digest import connect, digest  # noqa: E402
 # view, and the decode faults (table and meta counts).
 ADDED_TABLES = {"decode_faults"}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
-              "decode_fault_stale_entities", "unknown_type_rules", "rule_searches"}
+              "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",
+              "rules_undone"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

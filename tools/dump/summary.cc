@@ -75,6 +75,7 @@ int RunSummary(const Args& args) {
     PutU("decode_faults_stale_entities", e.stale_marked);
     PutU("decode_fault_refreshes", e.fault_refreshes);
     PutU("rule_searches", p.entities().rule_searches());
+    PutU("rules_undone", p.entities().rules_undone());
     std::string rules;
     for (const UnknownTypeRule& r : p.entities().chosen_rules()) {
       rules += (rules.empty() ? "" : ",") + r.type + "=" + r.rule;

@@ -211,7 +211,8 @@ Status Verify(ReplaySource* source, std::FILE* out, VerifyCounts* counts,
   // table has them.
   for (const DecodeFault& f : p.entities().faults()) {
     ++counts->decode_faults;
-    std::string where = f.entity < 0 ? std::string(" at the packet's end")
+    // (No entity: the reason says where, the packet's end or its whole.)
+    std::string where = f.entity < 0             ? std::string()
                         : f.class_name.empty() ? fmt::format(" at entity {}", f.entity)
                                                : fmt::format(" at entity {} ({})", f.entity, f.class_name);
     if (!f.field.empty()) where += fmt::format(", field {}", f.field);

@@ -137,6 +137,11 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     GEM_RETURN_IF_ERROR(num("rule_searches", static_cast<int64_t>(parser.entities().rule_searches())));
     GEM_RETURN_IF_ERROR(num("rules_undone", static_cast<int64_t>(parser.entities().rules_undone())));
   }
+  // Creates of a class whose baseline the replay never held (a client's
+  // recording can miss one): their fields the create did not send are
+  // unknown, not the class's defaults (docs/recordings.md).
+  GEM_RETURN_IF_ERROR(num("missing_class_baselines",
+                          static_cast<int64_t>(parser.entities().counters().missing_baselines)));
   GEM_RETURN_IF_ERROR(num("default_rule_types",
                           static_cast<int64_t>(parser.schema().default_rule_types().size())));
   // What the game's module counted (names it could not resolve, handles

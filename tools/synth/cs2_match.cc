@@ -88,6 +88,10 @@ bool Cs2Match::Find() {
                         "CHEGrenadeProjectile", "CMolotovProjectile", "CDecoyProjectile"}) {
     projectile_class_[c] = world_->ClassId(c);
   }
+  // A client's recording (--pov) that never received the decoy
+  // projectile's baseline (docs/recordings.md): its creates still come as
+  // deltas from it.
+  if (options_.pov_slot >= 0) world_->WithholdBaseline(projectile_class_["CDecoyProjectile"]);
   for (int32_t id : {c4_class_, planted_class_, inferno_class_}) {
     if (id < 0 || !world_->EnsureBaseline(id)) return false;
   }

@@ -77,7 +77,8 @@ struct Cs2Options {
   bool hurt_events = true;
   // >= 0: a client's recording of the player in this slot (cs2_view.cc):
   // his teammates always in view, an enemy only within kViewRange units;
-  // no full packets; a player_activate of his first. Truth "view" lines
+  // no full packets; a player_activate of his first; the decoy
+  // projectile's class baseline never sent. Truth "view" lines
   // say when each player left and came back into view.
   int32_t pov_slot = -1;
 };

@@ -70,7 +70,7 @@ void Usage(FILE* out) {
              "--restart-after-round R restarts the game once round R has ended (as after\n"
              "a knife round), and N rounds follow. --pov SLOT writes the client's recording\n"
              "of the player in SLOT: his teammates always in view, enemies within 1500\n"
-             "units, no full packets.\n"
+             "units, no full packets, and no baseline of the decoy projectile's class.\n"
              "\n"
              "From a Deadlock fixture: its user messages, modifiers and upgrades too\n"
              "(deadlock_events.h), and the post-match record at the end; --no-post-match\n"

@@ -206,6 +206,8 @@ bool World::EnsureBaseline(int32_t class_id) {
   std::string data;
   if (later != later_baselines_.end()) {
     data = later->second;
+  } else if (class_id == withheld_baseline_) {
+    data = WithheldBaseline(class_id);
   } else {
     // No entity of the class anywhere in the fixture: a baseline of no
     // fields (a server sends one with the class's first entity).
@@ -213,9 +215,30 @@ bool World::EnsureBaseline(int32_t class_id) {
     WriteFieldPaths({}, &w);
     data = w.str();
   }
-  SetEntry(t, static_cast<int32_t>(t->entries.size()), std::to_string(class_id), data);
+  if (class_id != withheld_baseline_) {
+    SetEntry(t, static_cast<int32_t>(t->entries.size()), std::to_string(class_id), data);
+  }
   parser_->mutable_entities().SetBaseline(class_id, data);
   return true;
+}
+
+std::string World::WithheldBaseline(int32_t class_id) {
+  // A server's baseline holds its class's first entity's values; this one
+  // holds team 2 (a T's), so that the creates of T's entities of the class
+  // send no team, and a reader without the baseline cannot know it.
+  SimEntity probe;
+  probe.class_id = class_id;
+  probe.fields = parser_->mutable_entities().mutable_class_fields(class_id);
+  std::vector<FieldWrite> writes;
+  const FieldPath* team = PathOf(class_id, "m_iTeamNum");
+  if (team != nullptr && probe.fields != nullptr) {
+    OwnedValue v;
+    v.Assign(Number(probe, "m_iTeamNum", 2));
+    if (!v.value.is_none()) writes.push_back({*team, v, DecoderOf(probe, *team)});
+  }
+  BitWriter w;
+  EncodeEntity(probe, &writes, &w);
+  return w.str();
 }
 
 SimTable* World::FindTable(const std::string& name) {

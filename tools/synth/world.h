@@ -158,6 +158,12 @@ class World {
   // the server's: the server info says so (is_hltv false, player_slot) and
   // the header's client name is the player's userinfo name.
   void RecordAsClient(int32_t slot) { client_slot_ = slot; }
+  // The recording never receives the baseline of `class_id`: EnsureBaseline
+  // keeps it for the world's own encoding (a create is still a delta from
+  // it, as the server sends) but adds no instancebaseline entry, so a
+  // reader cannot know the fields a create leaves at their baseline (a
+  // class no fixture entity has gets a baseline of team 2, a T's).
+  void WithholdBaseline(int32_t class_id) { withheld_baseline_ = class_id; }
   // WritePrefix's send tables name the field type `old_type` as
   // `new_type` (every field declared with exactly that type); the packets
   // still encode those fields by old_type's rule, as a patch that brings a
@@ -209,6 +215,8 @@ class World {
   std::string EncodePacketEntities(uint32_t tick, bool full);
   std::string EncodeTableUpdate(const SimTable& t, const std::set<int32_t>& changed);
   std::string TableSnapshot() const;
+  // The baseline of a withheld class no fixture entity has: team 2.
+  std::string WithheldBaseline(int32_t class_id);
 
   MappedFile file_;
   std::unique_ptr<Parser> parser_;
@@ -219,6 +227,7 @@ class World {
   std::vector<PrefixFrame> prefix_;
   bool event_list_ = true;
   int32_t client_slot_ = -1;
+  int32_t withheld_baseline_ = -1;
   std::pair<std::string, std::string> retype_;
   int64_t damaged_tick_ = -1;
   // The prefix frame at `f` as WritePrefix writes it (rewritten or not).

@@ -224,6 +224,32 @@ class Tables(unittest.TestCase):
             self.assertEqual(r, want, (r["tick"], r["slot"]))
         self.assertGreater(unseen, 100)
         self.assertEqual(meta["timeline_out_of_view"], unseen)
+        # The decoy projectile's class baseline never reached the client
+        # (gem-synth withholds it; its creates are still deltas from it):
+        # each decoy's create counts in meta, and its state holds what its
+        # create and updates sent and nothing else: every value it has is
+        # the server recording's, and the fields left at the baseline have
+        # no value (NULL), not a default.
+        decoys = [g for g in truth["grenade"] if g["kind_"] == "decoy"]
+        self.assertGreater(len(decoys), 0)
+        self.assertEqual(meta["missing_class_baselines"], len(decoys))
+        self.assertEqual(dict(full.execute("SELECT key, value FROM meta"))
+                         ["missing_class_baselines"], 0)
+        lives = "SELECT e.ent_index, e.created_tick FROM entities e JOIN classes c " \
+                "USING (class_id) WHERE c.name = 'CDecoyProjectile' ORDER BY 1, 2"
+        self.assertEqual(con.execute(lives).fetchall(), full.execute(lives).fetchall())
+        state = "SELECT field, value FROM gem_state(?) WHERE ent_index = ?"
+        missing = 0
+        for index, created in con.execute(lives).fetchall():
+            for tick in (created, created + 16):
+                got = dict(con.execute(state, (tick, index)).fetchall())
+                want = dict(full.execute(state, (tick, index)).fetchall())
+                if not want:
+                    continue  # gone by then, in both
+                self.assertTrue(got, (index, tick))
+                self.assertEqual(got, {f: want[f] for f in got}, (index, tick))
+                missing += len(want) - len(got)
+        self.assertGreater(missing, 0)
 
     def test_flaws_give_nulls_and_counts(self):
         con, truth = synthetic("--flaws", rounds=6)

@@ -38,6 +38,10 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
                            std::to_string(kMaxGameTables));
   }
   game_ = game;
+  table_events_.clear();
+  for (const TableSpec& t : game_.tables) {
+    for (const std::string& name : t.from_events) table_events_.emplace_back(name, 0);
+  }
   timeline_.assign(timeline.begin(), timeline.end());
   if (live != nullptr) {
     live_ = std::make_unique<LiveIndex>();
@@ -186,6 +190,7 @@ void IndexWriter::OnStringTableEntry(const TickInfo& t, const StringTable& table
 }
 
 void IndexWriter::OnGameEvent(const TickInfo& t, const GameEvent& e) {
+  for (auto& [name, seen] : table_events_) seen += name == e.name ? 1 : 0;
   json_scratch_ = "{";
   for (size_t i = 0; i < e.keys.size(); ++i) {
     if (i) json_scratch_ += ',';

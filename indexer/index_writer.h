@@ -276,6 +276,9 @@ class IndexWriter : public Sink {
   // commit's rows cleared first), by game table.
   std::vector<bool> end_rows_begun_;
   GameSchema game_;
+  // The events the game's tables come from (TableSpec::from_events), each
+  // with how many the replay carried so far.
+  std::vector<std::pair<std::string, uint64_t>> table_events_;
   // How each quantized float field's values decode: distinct quantizers by
   // id, and each class's fields' ids (kNone: not a quantized float).
   QuantizerRegistry quantizer_ids_;

@@ -137,6 +137,23 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     GEM_RETURN_IF_ERROR(num("rule_searches", static_cast<int64_t>(parser.entities().rule_searches())));
     GEM_RETURN_IF_ERROR(num("rules_undone", static_cast<int64_t>(parser.entities().rules_undone())));
   }
+  {
+    // The game's tables whose only events the replay has not carried
+    // (TableSpec::from_events): "table (event, ...)", comma-separated; ""
+    // when none. A live commit says so as of its tick.
+    std::string without;
+    for (const TableSpec& t : game_.tables) {
+      if (t.from_events.empty()) continue;
+      uint64_t seen = 0;
+      std::string names;
+      for (const std::string& name : t.from_events) {
+        for (const auto& [watched, count] : table_events_) seen += watched == name ? count : 0;
+        names += (names.empty() ? "" : ", ") + name;
+      }
+      if (seen == 0) without += fmt::format("{}{} ({})", without.empty() ? "" : ", ", t.name, names);
+    }
+    GEM_RETURN_IF_ERROR(text("tables_without_their_events", without));
+  }
   // Creates of a class whose baseline the replay never held (a client's
   // recording can miss one): their fields the create did not send are
   // unknown, not the class's defaults (docs/recordings.md).

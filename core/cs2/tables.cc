@@ -321,6 +321,9 @@ GameSchema Build() {
   s.tables[kGrenades].written = TableSpec::Written::kAtEnd;
   s.tables[kBomb].written = TableSpec::Written::kAtEnd;
   s.tables[kEconomy].written = TableSpec::Written::kAtEnd;
+  // A table with no source but its events (the others fall back on the
+  // entities: meta's *_from_pawns, *_from_entities, rounds_from_game_rules).
+  s.tables[kShots].from_events = {"weapon_fire"};
   return s;
 }
 

@@ -51,6 +51,13 @@ struct TableSpec {
   //    live_rewritten names these.
   enum class Written { kAtTick, kWhenClosed, kAtEnd };
   Written written = Written::kAtTick;
+  // The game events its rows come from, when it has no other source (a
+  // table with a fallback, as CS2's rounds from the game rules, names
+  // none). A replay that carried none of them (a client is sent only some
+  // events; a server can leave some out) has the table empty for want of
+  // its events, not because nothing happened: meta
+  // tables_without_their_events names it (docs/recordings.md).
+  std::vector<std::string> from_events;
 };
 
 struct GameSchema {

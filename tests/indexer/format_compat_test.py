@@ -32,11 +32,11 @@ from index_digest import connect, digest  # noqa: E402
 # What the index gained after the stored digests' commit, with nothing of
 # that format to hold: meta's count of timeline rows out of the recorder's
 # view, the decode faults (table and meta counts) and the creates of a
-# class with no baseline.
+# class with no baseline, and the tables whose events never came.
 ADDED_TABLES = {"decode_faults"}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
               "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",
-              "rules_undone", "missing_class_baselines"}
+              "rules_undone", "missing_class_baselines", "tables_without_their_events"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

@@ -178,6 +178,9 @@ std::map<std::string, Value> Cs2Match::Who(const char* key, const Player* p) con
 }
 
 void Cs2Match::Event(const std::string& name, std::map<std::string, Value> keys) {
+  for (const std::string& dropped : options_.dropped_events) {
+    if (dropped == name) return;
+  }
   world_->AddGameEvent(name, keys);
 }
 

@@ -75,6 +75,10 @@ struct Cs2Options {
   // false: no player_hurt events (as CS2 matchmaking replays once had
   // none); the damages' truth stays what the game did.
   bool hurt_events = true;
+  // Game events left out by name (--drop-event), as a client's recording
+  // or a server's configuration can leave them out; the truth stays what
+  // the game did.
+  std::vector<std::string> dropped_events;
   // >= 0: a client's recording of the player in this slot (cs2_view.cc):
   // his teammates always in view, an enemy only within kViewRange units;
   // no full packets; a player_activate of his first; the decoy

@@ -39,7 +39,7 @@ void Usage(FILE* out) {
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
              "                 [--no-hurt-events] [--restart-after-round R] [--seed S]\n"
              "                 [--match-truth FILE] [--no-event-list] [--pov SLOT]\n"
-             "                 [--flaws] [--quiet] OUT.dem\n"
+             "                 [--drop-event NAME] [--flaws] [--quiet] OUT.dem\n"
              "\n"
              "Writes OUT.dem: FIXTURE's signon and first packet, then N minutes of synthetic\n"
              "play (moving heroes and creeps, creep waves, arrays growing and shrinking,\n"
@@ -66,7 +66,8 @@ void Usage(FILE* out) {
              "\n"
              "From a CS2 fixture: a match of N rounds (default 24; cs2_match.h), its truth\n"
              "in --match-truth; --no-round-events leaves out the round and blind events,\n"
-             "--no-round-start-events round_start alone, --no-hurt-events player_hurt;\n"
+             "--no-round-start-events round_start alone, --no-hurt-events player_hurt,\n"
+             "--drop-event NAME every game event NAME (again for more);\n"
              "--restart-after-round R restarts the game once round R has ended (as after\n"
              "a knife round), and N rounds follow. --pov SLOT writes the client's recording\n"
              "of the player in SLOT: his teammates always in view, enemies within 1500\n"
@@ -143,6 +144,8 @@ int main(int argc, char** argv) {
       cs2.pov_slot = static_cast<int32_t>(x);
     } else if (a == "--no-hurt-events") {
       cs2.hurt_events = false;
+    } else if (a == "--drop-event" && i + 1 < argc) {
+      cs2.dropped_events.push_back(argv[++i]);
     } else if (a == "--no-event-list") {
       no_event_list = true;
     } else if (a == "--damage-packet") {

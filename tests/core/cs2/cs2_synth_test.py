@@ -13,7 +13,8 @@ round (a knife round's) voids it in rounds and economy, as the game does.
 Without player_hurt, the damages are the pawn rule's (pawn_damages.h)
 made of what the game did, and every other table is the full match's;
 without the event descriptor list, the closest known build's names every
-event and the index is the full match's. A player's client recording
+event and the index is the full match's. Without weapon_fire, shots is
+empty and meta names it as a table without its events. A player's client recording
 (--pov) has every table's values for what he saw equal to the truth, and
 NULL where a pawn out of his view would have said.
 The docs' CS2 queries run and answer what was written."""
@@ -125,6 +126,24 @@ class Tables(unittest.TestCase):
         # Everything else is the full match's.
         full, _ = synthetic(rounds=6)
         for table in ("rounds", "kills", "shots", "flashes", "economy", "grenades", "bomb"):
+            self.assertEqual(con.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table).fetchall(),
+                             full.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
+                             .fetchall(), table)
+
+    def test_a_table_whose_only_events_never_came_is_named_in_meta(self):
+        # shots come from weapon_fire alone: a recording without any (a
+        # client is sent only some events) has no shots, and meta says the
+        # table is empty for want of its events, not because nobody fired.
+        con, truth = synthetic("--drop-event", "weapon_fire", rounds=6)
+        full, _ = synthetic(rounds=6)
+        self.assertGreater(len(truth["shot"]), 0)
+        self.assertEqual(con.execute("SELECT count(*) FROM shots").fetchone()[0], 0)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["tables_without_their_events"], "shots (weapon_fire)")
+        full_meta = dict(full.execute("SELECT key, value FROM meta"))
+        self.assertEqual(full_meta["tables_without_their_events"], "")
+        # Every other table is the full match's.
+        for table in ("rounds", "damages", "kills", "flashes", "economy", "grenades", "bomb"):
             self.assertEqual(con.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table).fetchall(),
                              full.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
                              .fetchall(), table)

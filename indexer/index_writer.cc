@@ -42,6 +42,7 @@ Status IndexWriter::Open(std::span<const MatchColumn> timeline, const GameSchema
   for (const TableSpec& t : game_.tables) {
     for (const std::string& name : t.from_events) table_events_.emplace_back(name, 0);
   }
+  for (const std::string& name : game_.kill_events) table_events_.emplace_back(name, 0);
   timeline_.assign(timeline.begin(), timeline.end());
   if (live != nullptr) {
     live_ = std::make_unique<LiveIndex>();

@@ -142,16 +142,18 @@ Status IndexWriter::EmitMeta(const Parser& parser, const ReplayMetadata& m,
     // (TableSpec::from_events): "table (event, ...)", comma-separated; ""
     // when none. A live commit says so as of its tick.
     std::string without;
-    for (const TableSpec& t : game_.tables) {
-      if (t.from_events.empty()) continue;
+    auto check = [&](const std::string& table, const std::vector<std::string>& events) {
+      if (events.empty()) return;
       uint64_t seen = 0;
       std::string names;
-      for (const std::string& name : t.from_events) {
+      for (const std::string& name : events) {
         for (const auto& [watched, count] : table_events_) seen += watched == name ? count : 0;
         names += (names.empty() ? "" : ", ") + name;
       }
-      if (seen == 0) without += fmt::format("{}{} ({})", without.empty() ? "" : ", ", t.name, names);
-    }
+      if (seen == 0) without += fmt::format("{}{} ({})", without.empty() ? "" : ", ", table, names);
+    };
+    check("kills", game_.kill_events);
+    for (const TableSpec& t : game_.tables) check(t.name, t.from_events);
     GEM_RETURN_IF_ERROR(text("tables_without_their_events", without));
   }
   // Creates of a class whose baseline the replay never held (a client's

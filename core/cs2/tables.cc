@@ -324,6 +324,7 @@ GameSchema Build() {
   // A table with no source but its events (the others fall back on the
   // entities: meta's *_from_pawns, *_from_entities, rounds_from_game_rules).
   s.tables[kShots].from_events = {"weapon_fire"};
+  s.kill_events = {"player_death"};
   return s;
 }
 

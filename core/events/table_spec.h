@@ -65,6 +65,10 @@ struct GameSchema {
   // The game's columns of the match layer's kills table, after the common
   // ones (KillRow::extra holds their values, in this order).
   std::vector<TableColumn> kill_columns;
+  // The game events the match layer's kills come from, when they have no
+  // other source (TableSpec::from_events' rule: meta
+  // tables_without_their_events names kills when none came).
+  std::vector<std::string> kill_events;
   // Run once every table exists (of gem's and the game's): indexes and
   // views. Views read only plain tables: no extension is needed.
   std::string after_sql;

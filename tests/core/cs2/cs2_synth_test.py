@@ -147,6 +147,15 @@ class Tables(unittest.TestCase):
             self.assertEqual(con.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table).fetchall(),
                              full.execute("SELECT * FROM %s ORDER BY 1, 2, 3" % table)
                              .fetchall(), table)
+        # The match layer's kills come from player_death alone, and are
+        # named the same way, before the game's tables.
+        con, truth = synthetic("--drop-event", "weapon_fire", "--drop-event", "player_death",
+                               rounds=6)
+        self.assertGreater(len(truth["kill"]), 0)
+        self.assertEqual(con.execute("SELECT count(*) FROM kills").fetchone()[0], 0)
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(meta["tables_without_their_events"],
+                         "kills (player_death), shots (weapon_fire)")
 
     def test_without_the_event_list_a_known_builds_names_them(self):
         # The de_dust2 fixture is protocol 14155; the closest list gem

@@ -267,7 +267,7 @@ class Tables(unittest.TestCase):
                 "USING (class_id) WHERE c.name = 'CDecoyProjectile' ORDER BY 1, 2"
         self.assertEqual(con.execute(lives).fetchall(), full.execute(lives).fetchall())
         state = "SELECT field, value FROM gem_state(?) WHERE ent_index = ?"
-        missing = 0
+        missing = set()
         for index, created in con.execute(lives).fetchall():
             for tick in (created, created + 16):
                 got = dict(con.execute(state, (tick, index)).fetchall())
@@ -276,8 +276,10 @@ class Tables(unittest.TestCase):
                     continue  # gone by then, in both
                 self.assertTrue(got, (index, tick))
                 self.assertEqual(got, {f: want[f] for f in got}, (index, tick))
-                missing += len(want) - len(got)
-        self.assertGreater(missing, 0)
+                missing |= set(want) - set(got)
+        # What is missing is exactly what the withheld baseline held (team
+        # 2): a T's decoy has no team, a CT's has its team.
+        self.assertEqual(missing, {"m_iTeamNum"})
 
     def test_flaws_give_nulls_and_counts(self):
         con, truth = synthetic("--flaws", rounds=6)

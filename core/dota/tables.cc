@@ -7,6 +7,7 @@
 #include "core/dota/pauses.h"
 #include "core/dota/player_events.h"
 #include "core/dota/player_views.h"
+#include "core/dota/smoke_views.h"
 #include "core/dota/unit_orders.h"
 #include "core/dota/combat_log_table.h"
 #include "core/dota/draft.h"
@@ -148,6 +149,7 @@ GameSchema Build() {
       "CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);\n"
       "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
   s.after_sql += PlayerViewsSql();
+  s.after_sql += SmokeViewsSql();
   // Written when what they describe is over (TableSpec::written): a hero
   // death at the respawn, a pause at its end, a fight 15 s after its last
   // death, the lanes at 10:00, the draft at the horn, the combat log's

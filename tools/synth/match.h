@@ -30,6 +30,7 @@
 #include "tools/synth/deadlock_crowd.h"
 #include "tools/synth/deadlock_events.h"
 #include "tools/synth/dota_activity.h"
+#include "tools/synth/dota_smokes.h"
 #include "tools/synth/draft.h"
 #include "tools/synth/hero_items.h"
 #include "tools/synth/objectives.h"
@@ -45,6 +46,7 @@ struct MatchOptions {
   uint32_t truth_interval = 300;         // ticks between ground-truth samples
   uint32_t horn_after = 1200;            // ticks from the start to the horn
   bool flaws = false;                    // hero_items.h: damaged names and handles
+  bool smokes = false;                   // Dota: Smoke of Deceit (dota_smokes.h)
   bool post_match_record = true;         // Deadlock: PostMatchDetails at the end
   int deadlock_troopers = 26;            // Deadlock: troopers a wave, lane and team; 0:
                                          // no crowd (deadlock_crowd.h), one player
@@ -58,6 +60,7 @@ struct MatchCounters {
   uint64_t truth_entities = 0;
   uint64_t kills = 0;
   uint64_t wards = 0;
+  uint64_t smokes = 0;
   uint64_t purchases = 0;
   uint64_t level_ups = 0;
   uint64_t objectives = 0;
@@ -136,6 +139,8 @@ class Match {
   PlayerStats stats_{world_, &rng_, &combat_};
   // Lanes, orders, casts, deaths and the pause (dota_activity.h).
   DotaActivity activity_{world_, options_.seed, &combat_, &stats_, options_.flaws};
+  // Smoke of Deceit, with --smokes (dota_smokes.h).
+  DotaSmokes smokes_{world_, options_.seed, &combat_, &stats_};
   Draft draft_{world_, &rng_};
   HeroItems items_{world_, &rng_, &combat_, &stats_};
   Objectives objectives_{world_, &rng_, &combat_, &stats_};

@@ -14,10 +14,15 @@ SEED = 11
 _made = {}
 
 
-def synthetic(flaws=False, minutes=MINUTES):
+def _key(flaws, minutes, smokes):
+    return "%s-%s%s" % ("flaws" if flaws else "plain", minutes, "-smokes" if smokes else "")
+
+
+def synthetic(flaws=False, minutes=MINUTES, smokes=False):
     """(index connection, truth lines by kind, combat truth, counts): the
-    match of `minutes` (with gem-synth --flaws when asked), made once."""
-    key = "%s-%s" % ("flaws" if flaws else "plain", minutes)
+    match of `minutes` (with gem-synth --flaws, --smokes when asked), made
+    once."""
+    key = _key(flaws, minutes, smokes)
     if key in _made:
         return _made[key][:4]
     fixture = replay_path(AUTO)
@@ -27,8 +32,8 @@ def synthetic(flaws=False, minutes=MINUTES):
                               for x in ("dem", "match", "combat", "db"))
     args = [GEM_SYNTH, "--from", fixture, "--minutes", str(minutes), "--seed", str(SEED),
             "--match-truth", match, "--combat-truth", combat]
-    out = subprocess.run(args + (["--flaws"] if flaws else []) + [dem], capture_output=True,
-                         text=True, check=True).stdout
+    args += (["--flaws"] if flaws else []) + (["--smokes"] if smokes else [])
+    out = subprocess.run(args + [dem], capture_output=True, text=True, check=True).stdout
     counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
     subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
     truth = {}
@@ -42,10 +47,10 @@ def synthetic(flaws=False, minutes=MINUTES):
     return _made[key][:4]
 
 
-def replay(flaws=False, minutes=MINUTES):
+def replay(flaws=False, minutes=MINUTES, smokes=False):
     """The replay file synthetic() made."""
-    synthetic(flaws, minutes)
-    return _made["%s-%s" % ("flaws" if flaws else "plain", minutes)][4]
+    synthetic(flaws, minutes, smokes)
+    return _made[_key(flaws, minutes, smokes)][4]
 
 
 def position(t):

@@ -1,0 +1,191 @@
+"""Smoke of Deceit: smoke_windows, smoke_kills and smokes
+(core/dota/smoke_views.h) on a gem-synth match with --smokes.
+
+Each view must equal two computations made apart from it: OpenDota's rule
+(odota/parser #91) written here the way odota/parser runs it, a pass over
+the index's combat_log_entries in arrival order with a map of open windows
+by player; and what gem-synth wrote (tools/synth/dota_smokes.h): each
+hero's window as it added and removed the modifier, and each kill's smoke
+by the rule over those windows."""
+import math
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "support")]
+import junit  # noqa: E402
+from dota_synth import synthetic  # noqa: E402
+from gemtest import AUTO, NEKIT, connect, docs_sql, need  # noqa: E402
+
+SMOKE = "modifier_smoke_of_deceit"
+MAX_SECONDS, LINGER_SECONDS = 35, 30
+
+
+def seconds(timestamp):
+    """odota/parser's `time`: Java's Math.round of the entry's float."""
+    return None if timestamp is None else math.floor(timestamp + 0.5)
+
+
+def opendota(con):
+    """(windows, kills) by OpenDota's rule over combat_log_entries:
+    windows {(slot, start_id): (start_tick, start_s, end_id, end_tick,
+    end_s)}; kills [(id, tick, killer, victim, time_s, smoke)] in entry
+    order."""
+    names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+    slot_of = {h: s for s, h in con.execute("SELECT slot, hero FROM players") if h is not None}
+    rows = con.execute(
+        "SELECT id, tick, type, target_name_idx, attacker_name_idx, damage_source_name_idx, "
+        "inflictor_name_idx, timestamp, is_target_hero, is_target_illusion, "
+        "is_attacker_illusion, json_extract(extra, '$.will_reincarnate') "
+        "FROM combat_log_entries ORDER BY id").fetchall()
+    open_since, windows = {}, {}
+    for (id_, tick, type_, target, _, _, inflictor, ts, _, _, _, _) in rows:
+        if names.get(inflictor) != SMOKE or ts is None or names.get(target) not in slot_of:
+            continue
+        slot = slot_of[names[target]]
+        if type_ == 2 and slot not in open_since:
+            open_since[slot] = (id_, tick, seconds(ts))
+        elif type_ == 3 and slot in open_since:
+            start = open_since.pop(slot)
+            windows[(slot, start[0])] = (start[1], start[2], id_, tick, seconds(ts))
+    for slot, start in open_since.items():
+        windows[(slot, start[0])] = (start[1], start[2], None, None, start[2] + MAX_SECONDS)
+    kills = []
+    for (id_, tick, type_, target, attacker, source, _, ts, target_hero, target_illusion,
+         attacker_illusion, reincarnate) in rows:
+        if type_ != 4 or reincarnate:
+            continue
+        target_name, source_name = names.get(target), names.get(source)
+        if target_name is None or source_name is None:  # as credited_deaths leaves them
+            continue
+        if names.get(attacker) == target_name and not attacker_illusion:
+            continue  # a suicide
+        if not target_hero or target_illusion:
+            continue
+        killer, t = slot_of.get(source_name), seconds(ts)
+        smoke = t is not None and any(
+            w_slot == killer and w[1] <= t <= w[4] + LINGER_SECONDS
+            for (w_slot, _), w in windows.items())
+        kills.append((id_, tick, killer, slot_of.get(target_name), t, int(smoke)))
+    return windows, kills
+
+
+class Smokes(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.con, cls.truth, _, cls.counts = synthetic(smokes=True)
+
+    def test_windows_are_opendotas_and_gem_synths(self):
+        rows = self.con.execute(
+            "SELECT slot, start_id, start_tick, start_s, end_id, end_tick, end_s, kills_until_s "
+            "FROM smoke_windows").fetchall()
+        windows, _ = opendota(self.con)
+        self.assertEqual({(r[0], r[1]): r[2:7] for r in rows}, windows)
+        for r in rows:
+            self.assertEqual(r[7], r[6] + LINGER_SECONDS)
+        # gem-synth's windows: each hero's add and removal as written.
+        self.assertEqual(sorted((r[0], r[2], r[5]) for r in rows),
+                         sorted((t["slot"], t["start_tick"], t["end_tick"])
+                                for t in self.truth["smoke_window"]))
+        # What the match must hold for the rule to be tried: windows the
+        # replay leaves open, a second ADD to a smoked hero and a REMOVE
+        # with nothing open (the entries outnumber the windows' own).
+        self.assertGreater(sum(1 for r in rows if r[4] is None), 0)
+        entries = self.con.execute(
+            "SELECT type, count(*) FROM combat_log c JOIN combat_log_names n "
+            "ON n.idx = c.inflictor_name_idx WHERE n.name = ? GROUP BY type", (SMOKE,)).fetchall()
+        entries = dict(entries)
+        self.assertGreater(entries[2], len(rows))
+        self.assertGreater(entries[3], sum(1 for r in rows if r[4] is not None))
+
+    def test_kills_are_opendotas_and_gem_synths(self):
+        rows = self.con.execute("SELECT id, tick, killer, victim, time_s, smoke FROM smoke_kills "
+                                "ORDER BY id").fetchall()
+        _, kills = opendota(self.con)
+        self.assertEqual(rows, kills)
+        self.assertEqual([(r[1], r[2], r[3], bool(r[5])) for r in rows],
+                         [(t["tick"], t["killer"], t["victim"], t["smoke"])
+                          for t in self.truth["smoke_kill"]])
+        smoked = [r for r in rows if r[5]]
+        self.assertGreater(len(smoked), 0)
+        self.assertGreater(len(rows) - len(smoked), 0)
+        # smoke_start_tick names a window of the killer that reaches the kill.
+        starts = self.con.execute("SELECT s.id, s.smoke_start_tick, w.start_s, w.kills_until_s "
+                                  "FROM smoke_kills s LEFT JOIN smoke_windows w ON w.slot = "
+                                  "s.killer AND w.start_tick = s.smoke_start_tick").fetchall()
+        times = {r[0]: r[4] for r in rows}
+        for id_, start, start_s, until in starts:
+            if start is None:
+                continue
+            self.assertLessEqual(start_s, times[id_])
+            self.assertLessEqual(times[id_], until)
+
+    @staticmethod
+    def expected_smokes(con):
+        """The smokes rows, (team, start_tick, start_s, end_s, heroes,
+        slots, kills, victims), from the rule's windows and kills."""
+        windows, kills = opendota(con)
+        team = dict(con.execute("SELECT slot, team FROM players"))
+        want = {}
+        for (slot, _), w in windows.items():
+            want.setdefault((team[slot], w[0]), []).append((slot, w))
+        expected = []
+        for (t, start_tick), members in sorted(want.items()):
+            slots = sorted(s for s, _ in members)
+            hits = [k for k in kills for s, w in members
+                    if k[2] == s and k[4] is not None and w[1] <= k[4] <= w[4] + LINGER_SECONDS]
+            hits.sort()
+            expected.append((t, start_tick, min(w[1] for _, w in members),
+                             max(w[4] for _, w in members), len(members),
+                             "[" + ",".join(map(str, slots)) + "]", len(hits),
+                             "[" + ",".join("null" if k[3] is None else str(k[3])
+                                            for k in hits) + "]"))
+        return expected
+
+    def test_smokes_group_a_teams_windows_of_one_tick(self):
+        expected = self.expected_smokes(self.con)
+        rows = self.con.execute("SELECT team, start_tick, start_s, end_s, heroes, slots, kills, "
+                                "victims FROM smokes ORDER BY team, start_tick").fetchall()
+        self.assertEqual(rows, expected)
+        self.assertEqual(len(rows), self.counts["smokes"])
+        self.assertGreater(max(r[4] for r in rows), 1)
+
+
+class DocsQueries(unittest.TestCase):
+    """docs/dota.md's smoke queries on the --smokes match, against the
+    rule computed here."""
+
+    def test_each_query_answers_the_rule(self):
+        blocks = docs_sql("dota.md", "## Smoke ganks")
+        self.assertEqual(len(blocks), 2)
+        con, _, _, _ = synthetic(smokes=True)
+        smokes, per_player = (con.execute(sql).fetchall() for sql in blocks)
+        expected = sorted(Smokes.expected_smokes(con), key=lambda r: (r[1], r[0]))
+        self.assertEqual(smokes, [(r[0], r[2], r[3] - r[2], r[4], r[6], r[7]) for r in expected])
+        _, kills = opendota(con)
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        by = {}
+        for k in kills:
+            if k[2] is not None:
+                n, s = by.get(k[2], (0, 0))
+                by[k[2]] = (n + 1, s + k[5])
+        self.assertEqual(per_player, [(heroes[s], n, m) for s, (n, m) in sorted(by.items())])
+        self.assertGreater(sum(r[2] for r in per_player), 0)
+
+
+class OnTheFixtures(unittest.TestCase):
+    def test_the_views_are_the_rule_on_real_combat_logs(self):
+        for stem in (AUTO, NEKIT):
+            with self.subTest(stem):
+                con = connect(need(stem))
+                windows, kills = opendota(con)
+                rows = con.execute("SELECT slot, start_id, start_tick, start_s, end_id, end_tick, "
+                                   "end_s FROM smoke_windows").fetchall()
+                self.assertEqual({(r[0], r[1]): r[2:] for r in rows}, windows)
+                self.assertEqual(con.execute("SELECT id, tick, killer, victim, time_s, smoke "
+                                             "FROM smoke_kills ORDER BY id").fetchall(), kills)
+
+
+if __name__ == "__main__":
+    junit.main()

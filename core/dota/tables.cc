@@ -6,6 +6,7 @@
 #include "core/dota/lanes.h"
 #include "core/dota/pauses.h"
 #include "core/dota/player_events.h"
+#include "core/dota/lane_views.h"
 #include "core/dota/player_views.h"
 #include "core/dota/smoke_views.h"
 #include "core/dota/unit_orders.h"
@@ -150,6 +151,7 @@ GameSchema Build() {
       "CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);\n";
   s.after_sql += PlayerViewsSql();
   s.after_sql += SmokeViewsSql();
+  s.after_sql += LaneViewsSql();
   // Written when what they describe is over (TableSpec::written): a hero
   // death at the respawn, a pause at its end, a fight 15 s after its last
   // death, the lanes at 10:00, the draft at the horn, the combat log's

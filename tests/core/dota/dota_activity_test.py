@@ -301,7 +301,7 @@ class ReadmeQueries(unittest.TestCase):
     the gem-synth match, its answer checked against what gem-synth wrote."""
 
     def test_every_readme_query_answers_what_was_written(self):
-        blocks = docs_sql("dota.md", "## Dota's second questions", "## Smoke ganks")
+        blocks = docs_sql("dota.md", "## Dota's second questions", "## Lane outcomes")
         self.assertEqual(len(blocks), 8)
         con, truth, combat, _ = synthetic()
         lanes, laning, apm, gold, casts, multis, dead, pauses = (

@@ -75,7 +75,14 @@ CREATE TABLE wards(  -- a Dota observer or sentry ward, placed when created, rem
   team INTEGER,  -- the ward's team
   owner INTEGER,            -- the player who placed it (slot)
   placed_tick INTEGER NOT NULL,  -- the tick it was created at
+  placed_time REAL,  -- the game clock then, seconds; NULL while the replay shows no clock
   removed_tick INTEGER,     -- the tick it was killed or gone at; NULL while it stands at the end
+  removed_time REAL,  -- the game clock then, seconds; NULL while it stands at the end
+  killed INTEGER,  -- how it went, by the game's rule (Dota: odota/parser's Wards): 1 destroyed,
+  -- its life state going to dying took the oldest ward death of its kind in the combat log not
+  -- taken yet; 0 expired, dying with none to take; NULL when it went without dying or stands
+  killer_name TEXT,  -- the destroyer: that death entry's damage source, by its combat-log name
+  -- (npc_dota_hero_axe); NULL unless killed = 1
   x REAL,  -- where it stands: x, world units
   y REAL,  -- where it stands: y
   z REAL  -- where it stands: z
@@ -142,7 +149,11 @@ void AddWard(RowBuffer* row, const WardRow& w) {
   AddValue(row, w.team);
   AddValue(row, w.owner);
   row->Int(w.placed_tick);
+  AddValue(row, w.placed_time);
   AddValue(row, w.removed_tick);
+  AddValue(row, w.removed_time);
+  AddValue(row, w.killed);
+  if (w.killer_name.empty()) row->Null(); else row->Text(w.killer_name);
   AddValue(row, w.x);
   AddValue(row, w.y);
   AddValue(row, w.z);

@@ -37,8 +37,9 @@ std::string TimelineInsertTarget(std::span<const MatchColumn> timeline);
 std::string KillsInsertTarget(std::span<const TableColumn> kill_columns);
 inline constexpr int kKillsCommonColumns = 10;
 inline constexpr const char* kWardsInsertTarget =
-    "wards(entity, kind, team, owner, placed_tick, removed_tick, x, y, z)";
-inline constexpr int kWardsColumns = 9;
+    "wards(entity, kind, team, owner, placed_tick, placed_time, removed_tick, removed_time, "
+    "killed, killer_name, x, y, z)";
+inline constexpr int kWardsColumns = 13;
 inline constexpr const char* kMatchInfoInsertTarget =
     "match_info(game, map, match_id, game_mode, winner, winner_name, tick_rate, first_tick, "
     "last_tick, start_tick, duration_s, match_mode)";

@@ -37,11 +37,17 @@ def tables(con):
         if n.decode() not in FORMAT_TABLES)
 
 
-def rows(con, table, skip_meta=frozenset()):
+def rows(con, table, skip_meta=frozenset(), skip_columns=frozenset()):
+    """A table's rows, sorted; meta's but `skip_meta` keys; each row's
+    columns but `skip_columns`, in the table's order."""
     if table == "meta":
         return sorted((k, v) for k, v in con.execute("SELECT key, value FROM meta")
                       if k.decode() not in FORMAT_META | set(skip_meta))
-    return sorted(con.execute('SELECT * FROM "%s"' % table).fetchall(), key=repr)
+    columns = "*"
+    if skip_columns:
+        columns = ", ".join('"%s"' % r[1].decode() for r in con.execute(
+            'PRAGMA table_info("%s")' % table) if r[1].decode() not in skip_columns)
+    return sorted(con.execute('SELECT %s FROM "%s"' % (columns, table)).fetchall(), key=repr)
 
 
 def meta_value(con, key):
@@ -86,15 +92,15 @@ def _sha(items):
     return h.hexdigest()[:DIGEST_HEX]
 
 
-def digest(con, ticks, skip_tables=frozenset(), skip_meta=frozenset()):
+def digest(con, ticks, skip_tables=frozenset(), skip_meta=frozenset(), skip_columns=None):
     """{"tables": {name: [rows, sha]}, "changes": {class: [changes, sha]},
-    "state": {tick: [values, sha]}} of one index (but `skip_tables` and
-    meta's `skip_meta` keys)."""
+    "state": {tick: [values, sha]}} of one index (but `skip_tables`, meta's
+    `skip_meta` keys and the columns `skip_columns` names by table)."""
     out = {"tables": {}, "changes": {}, "state": {}}
     for t in tables(con):
         if t in skip_tables:
             continue
-        r = rows(con, t, skip_meta)
+        r = rows(con, t, skip_meta, (skip_columns or {}).get(t, frozenset()))
         out["tables"][t] = [len(r), _sha(r)]
     by_class = {}  # class: [changes, running sha256]
     for entity, cls in entity_classes(con):

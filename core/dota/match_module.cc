@@ -265,6 +265,7 @@ void Module::OnCombatLog(MatchContext& ctx, const CombatLogEntry& c) {
       break;
     case kCombatLogDeath:
       events_.OnCombatLog(ctx, c, Clock(ctx));
+      wards_.OnDeath(c.target_name, c.damage_source_name);
       Kill(ctx, c);
       break;
     default:
@@ -301,7 +302,7 @@ void Module::OnEntityCreated(MatchContext& ctx, const Entity& e) {
   roster_.OnCreated(ctx, e);
   if (!ctx.match_layer()) return;
   if (wards_.IsWard(ctx, e.class_id)) {
-    wards_.OnCreated(ctx, e, roster_.SlotOfOwner(ctx, wards_.OwnerHandle(e)));
+    wards_.OnCreated(ctx, e, roster_.SlotOfOwner(ctx, wards_.OwnerHandle(e)), Clock(ctx));
   }
   events_.OnCreated(ctx, e);
   items_.OnCreated(e);
@@ -324,7 +325,7 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
                              std::span<const FieldChange> changes) {
   switch (UpdateKindOf(ctx, e)) {
     case kUpdateWard:
-      wards_.OnUpdated(ctx, e, changes);
+      wards_.OnUpdated(ctx, e, changes, Clock(ctx));
       return;
     case kUpdateRoster:
       roster_.OnUpdated(ctx, e, changes);
@@ -376,7 +377,7 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
 void Module::OnEntityDeleted(MatchContext& ctx, const Entity& e) {
   roster_.OnDeleted(ctx, e);
   if (!ctx.match_layer()) return;
-  wards_.OnDeleted(ctx, e);
+  if (wards_.IsWard(ctx, e.class_id)) wards_.OnDeleted(ctx, e, Clock(ctx));
   items_.OnDeleted(e);
   abilities_.OnDeleted(e);
 }
@@ -410,6 +411,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) {
   names_.OnFrameEnd(ctx);
   if (!ctx.match_layer()) return;
   FollowHeroes(ctx);
+  wards_.OnFrameEnd(ctx);
   const Entity* rules = rules_.Get(ctx);
   activity_.OnFrameEnd(ctx, rules, [&] { return Clock(ctx); });
   teamfights_.OnFrameEnd(ctx, meta->first_tick, last_game_time_);

@@ -9,6 +9,7 @@
 #include "core/dota/lane_views.h"
 #include "core/dota/player_views.h"
 #include "core/dota/smoke_views.h"
+#include "core/dota/ward_views.h"
 #include "core/dota/unit_orders.h"
 #include "core/dota/combat_log_table.h"
 #include "core/dota/draft.h"
@@ -152,6 +153,7 @@ GameSchema Build() {
   s.after_sql += PlayerViewsSql();
   s.after_sql += SmokeViewsSql();
   s.after_sql += LaneViewsSql();
+  s.after_sql += WardViewsSql();
   // Written when what they describe is over (TableSpec::written): a hero
   // death at the respawn, a pause at its end, a fight 15 s after its last
   // death, the lanes at 10:00, the draft at the horn, the combat log's

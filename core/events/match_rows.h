@@ -112,7 +112,11 @@ struct WardRow {
   MatchValue team;
   MatchValue owner;    // slot
   int64_t placed_tick = 0;
+  MatchValue placed_time;   // the game clock then
   MatchValue removed_tick;  // NULL while it stands at the end
+  MatchValue removed_time;
+  MatchValue killed;        // 1 destroyed, 0 expired, NULL not known (the game's rule)
+  std::string killer_name;  // the destroyer's combat-log name; "" when none
   MatchValue x, y, z;
 };
 

@@ -32,8 +32,10 @@ from index_digest import connect, digest  # noqa: E402
 # What the index gained after the stored digests' commit, with nothing of
 # that format to hold: meta's count of timeline rows out of the recorder's
 # view, the decode faults (table and meta counts) and the creates of a
-# class with no baseline, and the tables whose events never came.
+# class with no baseline, the tables whose events never came, and the wards'
+# clocks and how each went.
 ADDED_TABLES = {"decode_faults"}
+ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"}}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
               "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",
               "rules_undone", "missing_class_baselines", "tables_without_their_events"}
@@ -58,7 +60,8 @@ class FormatCompat(unittest.TestCase):
     def check(self, name, db):
         want = STORED["replays"][name]
         con = connect(db, LIB)
-        got = digest(con, sorted(int(t) for t in want["state"]), ADDED_TABLES, ADDED_META)
+        got = digest(con, sorted(int(t) for t in want["state"]), ADDED_TABLES, ADDED_META,
+                     ADDED_COLUMNS)
         con.close()
         problems = differences(want, got)
         self.assertEqual(problems, [], "%s differs from the %s index:\n%s" %

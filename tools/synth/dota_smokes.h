@@ -1,5 +1,5 @@
 // DotaSmokes: Smoke of Deceit in a synthetic Dota match (gem-synth
-// --smokes), and the truth of it.
+// --vision), and the truth of it.
 //
 // - From a minute after the horn, every 60-120 s of game, one team uses a
 //   smoke: 1-5 of its players' heroes get modifier_smoke_of_deceit at one
@@ -22,7 +22,7 @@
 // killer's window started at or before it and ended at most 30 s before.
 //
 // Its random choices come from a generator of its own (seeded from the
-// match's seed): without --smokes the match is the same file as before.
+// match's seed): without --vision the match is the same file as before.
 #ifndef GEM_TOOLS_SYNTH_DOTA_SMOKES_H_
 #define GEM_TOOLS_SYNTH_DOTA_SMOKES_H_
 

@@ -458,7 +458,7 @@ void Match::Tick(uint32_t tick) {
   CombatLog(tick);
   stats_.Tick(tick);
   activity_.Tick(tick);
-  if (options_.smokes) smokes_.Tick(tick);
+  if (options_.vision) smokes_.Tick(tick);
   draft_.Tick(tick);
   items_.Tick(tick);
   objectives_.Tick(tick);
@@ -495,7 +495,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
       [this](uint32_t tick, int killer, int victim) {
         objectives_.OnKill(tick, killer, victim);
         activity_.OnKill(tick, killer, victim);
-        if (options_.smokes) smokes_.OnKill(tick, killer, victim);
+        if (options_.vision) smokes_.OnKill(tick, killer, victim);
       });
   items_.set_flaws(options_.flaws);
   items_.Start(start, pregame, horn, match_truth);
@@ -507,7 +507,10 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   const uint32_t ticks =
       static_cast<uint32_t>(options_.minutes * 60 / world_->tick_interval() + 0.5);
   crowd_.Start(start + ticks - ticks % 2, match_truth);  // its players, before the events'
-  if (options_.smokes) smokes_.Start(start + ticks - ticks % 2);
+  if (options_.vision) {
+    smokes_.Start(start + ticks - ticks % 2);
+    stats_.SetVision(options_.seed);
+  }
   deadlock_.Start(start + ticks - ticks % 2, match_truth);
   uint32_t last = start;
   for (uint32_t t = start + 2; t <= start + ticks; t += 2) {
@@ -524,7 +527,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   }
   stats_.Finish();
   crowd_.Finish();
-  if (options_.smokes) smokes_.Finish(match_truth);
+  if (options_.vision) smokes_.Finish(match_truth);
   counters_.last_tick = last;
   counters_.kills = stats_.kills();
   counters_.wards = stats_.wards();

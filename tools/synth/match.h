@@ -46,7 +46,7 @@ struct MatchOptions {
   uint32_t truth_interval = 300;         // ticks between ground-truth samples
   uint32_t horn_after = 1200;            // ticks from the start to the horn
   bool flaws = false;                    // hero_items.h: damaged names and handles
-  bool smokes = false;                   // Dota: Smoke of Deceit (dota_smokes.h)
+  bool vision = false;  // Dota: Smoke of Deceit (dota_smokes.h), wards' deaths (player_stats.h)
   bool post_match_record = true;         // Deadlock: PostMatchDetails at the end
   int deadlock_troopers = 26;            // Deadlock: troopers a wave, lane and team; 0:
                                          // no crowd (deadlock_crowd.h), one player
@@ -139,7 +139,7 @@ class Match {
   PlayerStats stats_{world_, &rng_, &combat_};
   // Lanes, orders, casts, deaths and the pause (dota_activity.h).
   DotaActivity activity_{world_, options_.seed, &combat_, &stats_, options_.flaws};
-  // Smoke of Deceit, with --smokes (dota_smokes.h).
+  // Smoke of Deceit, with --vision (dota_smokes.h).
   DotaSmokes smokes_{world_, options_.seed, &combat_, &stats_};
   Draft draft_{world_, &rng_};
   HeroItems items_{world_, &rng_, &combat_, &stats_};

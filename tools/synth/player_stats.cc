@@ -262,11 +262,17 @@ void PlayerStats::Wards(uint32_t tick) {
       continue;
     }
     if (!w.killed && tick >= w.ends) {
-      WardTruth(w, tick);
-      if (Uniform() < 0.5) {
+      if (!vision_) WardTruth(w, tick);
+      const bool killed = Uniform() < 0.5;
+      if (killed || vision_) {
         w.killed = true;
         w.ends = tick;
         world_->Set(w.e, "m_lifeState", Value::Uint(1));
+        if (vision_) {
+          w.destroyed = killed;
+          if (killed) WardDeath(&w, tick);
+          WardTruth(w, tick);
+        }
       } else {
         world_->Delete(w.e);
         wards_.erase(wards_.begin() + static_cast<long>(k));
@@ -290,6 +296,9 @@ void PlayerStats::Wards(uint32_t tick) {
   w.owner = p.slot;
   w.placed = tick;
   w.ends = tick + 1800 + static_cast<uint32_t>(Below(5400));
+  // With vision one ward in three stands 5 minutes longer: past the
+  // lifetimes OpenDota caps (360 s an observer, 420 s a sentry).
+  if (vision_ && vision_rng_() % 3 == 0) w.ends += 9000;
   world_->Set(e, "m_iTeamNum", Value::Uint(static_cast<uint64_t>(p.team)));
   world_->Set(e, "m_hOwnerEntity", Value::Uint(p.hero->handle()));
   world_->Set(e, "m_lifeState", Value::Uint(0));
@@ -313,8 +322,38 @@ void PlayerStats::WardTruth(const Ward& w, std::optional<uint32_t> removed) {
                      "\",\"team\":" + std::to_string(w.team) +
                      ",\"owner\":" + std::to_string(w.owner) +
                      ",\"placed_tick\":" + std::to_string(w.placed) + ",\"removed_tick\":" +
-                     (removed ? std::to_string(*removed) : "null") + w.position + "}\n";
+                     (removed ? std::to_string(*removed) : "null") + w.position;
+  if (vision_) {
+    line += ",\"destroyed\":" +
+            std::string(!w.destroyed ? "null" : *w.destroyed ? "true" : "false") +
+            ",\"killer_name\":" +
+            (w.killer_name.empty() ? std::string("null") : "\"" + w.killer_name + "\"");
+  }
+  line += "}\n";
   std::fputs(line.c_str(), kill_truth_);
+}
+
+void PlayerStats::WardDeath(Ward* w, uint32_t tick) {
+  std::vector<const Player*> enemies;
+  for (const Player& p : players_) {
+    if (p.team != w->team && p.hero != nullptr) enemies.push_back(&p);
+  }
+  if (!enemies.empty() && vision_rng_() % 10 < 7) {
+    w->killer_name = HeroName(enemies[vision_rng_() % enemies.size()]->hero);
+  } else {
+    w->killer_name = w->team == kRadiant ? "npc_dota_creep_badguys_melee"
+                                         : "npc_dota_creep_goodguys_melee";
+  }
+  proto::CMsgDOTACombatLogEntry entry;
+  entry.set_type(kCombatLogDeath);
+  entry.set_target_name(combat_->Name(w->observer ? "npc_dota_observer_wards"
+                                                  : "npc_dota_sentry_wards"));
+  entry.set_target_team(static_cast<uint32_t>(w->team));
+  entry.set_attacker_name(combat_->Name(w->killer_name));
+  entry.set_damage_source_name(entry.attacker_name());
+  entry.set_is_target_hero(false);
+  entry.set_timestamp(static_cast<float>(tick * interval_));
+  combat_->Write(tick, entry);
 }
 
 void PlayerStats::Finish() {

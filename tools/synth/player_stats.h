@@ -28,7 +28,12 @@
 //   sentry ward (CDOTA_NPC_Observer_Ward[_TrueSight]) where the hero
 //   stands, owned by the hero (m_hOwnerEntity); 1-4 minutes later it is
 //   killed (m_lifeState 1, the entity deleted a second later) or expires
-//   (deleted).
+//   (deleted). With vision (SetVision) wards die as the game has them: a
+//   killed one has a DOTA_COMBATLOG_DEATH entry (its target
+//   npc_dota_observer_wards or npc_dota_sentry_wards, its damage source an
+//   enemy hero, or now and then a lane creep), and an expiring one goes
+//   dying too, without an entry; one ward in three stands 5 minutes
+//   longer.
 //
 // Truth (JSON lines): {"kind":"player", tick, slot, hero (entity index),
 // game_time, gold, earned_gold, net_worth, xp, last_hits, denies, kills,
@@ -38,7 +43,8 @@
 // weapon, cell_x, vec_x, cell_y, vec_y, cell_z, vec_z} (the victim hero's
 // position fields) for each kill; {"kind":"ward", index, ward, team, owner,
 // placed_tick, removed_tick (null: standing at the end), cell_x ...} for
-// each ward, when it goes or at the end.
+// each ward, when it goes or at the end; with vision also destroyed
+// (true, false; null: standing) and killer_name (null unless destroyed).
 #ifndef GEM_TOOLS_SYNTH_PLAYER_STATS_H_
 #define GEM_TOOLS_SYNTH_PLAYER_STATS_H_
 
@@ -77,6 +83,12 @@ class PlayerStats {
   void Truth(uint32_t tick, FILE* out) const;
   // The end: the wards still standing.
   void Finish();
+  // Wards die as the game has them (see above); the destroyers are drawn
+  // from a generator of `seed`'s, so the rest of the match is unchanged.
+  void SetVision(uint64_t seed) {
+    vision_ = true;
+    vision_rng_.seed(seed ^ 0x7761726473ull);
+  }
   // Kill lines go to `out` as they happen (may be null).
   void set_kill_truth(FILE* out) { kill_truth_ = out; }
   // Called at each kill with the killer's and the victim's slot.
@@ -141,8 +153,14 @@ class PlayerStats {
     int team = 0, owner = 0;
     uint32_t placed = 0, ends = 0;
     bool killed = false;
+    std::optional<bool> destroyed;  // with vision: by an entry, or expired
+    std::string killer_name;
     std::string position;  // the truth's cell_x ... fields
   };
+  // With vision: the combat log's death of `w`, by an enemy.
+  void WardDeath(Ward* w, uint32_t tick);
+  bool vision_ = false;
+  std::mt19937_64 vision_rng_;
   std::vector<Ward> wards_;
   int32_t ward_class_[2] = {-1, -1};  // observer, sentry
   double interval_ = 1.0 / 30;

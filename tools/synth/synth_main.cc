@@ -33,7 +33,7 @@ void Usage(FILE* out) {
   fmt::print(out,
              "usage: gem-synth --from FIXTURE.dem --minutes N [--seed S] [--truth FILE]\n"
              "                 [--combat-truth FILE] [--match-truth FILE] [--full-interval TICKS]\n"
-             "                 [--truth-interval TICKS] [--flaws] [--smokes] [--no-event-list]\n"
+             "                 [--truth-interval TICKS] [--flaws] [--vision] [--no-event-list]\n"
              "                 [--retype OLD=NEW] [--damage-packet TICK] [--quiet]\n"
              "                 OUT.dem\n"
              "       gem-synth --from CS2_FIXTURE.dem [--rounds N] [--no-round-events]\n"
@@ -55,10 +55,11 @@ void Usage(FILE* out) {
              "  --flaws                20 s after the horn: a purchase of an item no name\n"
              "                         names, a hero slot naming no entity, an item with\n"
              "                         no name (what readers must survive)\n"
-             "  --smokes               Dota: teams use Smoke of Deceit about every 90 s from\n"
-             "                         a minute after the horn (modifier entries in the\n"
-             "                         combat log; the windows and each kill's smoke in\n"
-             "                         the match truth)\n"
+             "  --vision               Dota: teams use Smoke of Deceit about every 90 s from\n"
+             "                         a minute after the horn, and wards die as the game\n"
+             "                         has them (killed: a ward death in the combat log;\n"
+             "                         expired: dying without one); their truth in the\n"
+             "                         match truth\n"
              "  --no-event-list        leave the game-event descriptor list out of the\n"
              "                         signon (the events keep only their ids)\n"
              "  --retype OLD=NEW       the send tables name the field type OLD as NEW,\n"
@@ -169,8 +170,8 @@ int main(int argc, char** argv) {
       quiet = true;
     } else if (a == "--flaws") {
       options.flaws = true;
-    } else if (a == "--smokes") {
-      options.smokes = true;
+    } else if (a == "--vision") {
+      options.vision = true;
     } else if (a == "--no-post-match") {
       options.post_match_record = false;
     } else if (a == "--light") {
@@ -270,7 +271,7 @@ int main(int argc, char** argv) {
     fmt::print("combat_log\t{}\n", m.combat_log);
     fmt::print("truth_entities\t{}\n", m.truth_entities);
     fmt::print("kills\t{}\n", m.kills);
-    if (options.smokes) fmt::print("smokes\t{}\n", m.smokes);
+    if (options.vision) fmt::print("smokes\t{}\n", m.smokes);
     fmt::print("purchases\t{}\nlevel_ups\t{}\n", m.purchases, m.level_ups);
     fmt::print("objectives\t{}\ndraft_actions\t{}\n", m.objectives, m.draft_actions);
   }

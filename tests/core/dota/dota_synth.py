@@ -14,15 +14,15 @@ SEED = 11
 _made = {}
 
 
-def _key(flaws, minutes, smokes):
-    return "%s-%s%s" % ("flaws" if flaws else "plain", minutes, "-smokes" if smokes else "")
+def _key(flaws, minutes, vision):
+    return "%s-%s%s" % ("flaws" if flaws else "plain", minutes, "-vision" if vision else "")
 
 
-def synthetic(flaws=False, minutes=MINUTES, smokes=False):
+def synthetic(flaws=False, minutes=MINUTES, vision=False):
     """(index connection, truth lines by kind, combat truth, counts): the
-    match of `minutes` (with gem-synth --flaws, --smokes when asked), made
+    match of `minutes` (with gem-synth --flaws, --vision when asked), made
     once."""
-    key = _key(flaws, minutes, smokes)
+    key = _key(flaws, minutes, vision)
     if key in _made:
         return _made[key][:4]
     fixture = replay_path(AUTO)
@@ -32,7 +32,7 @@ def synthetic(flaws=False, minutes=MINUTES, smokes=False):
                               for x in ("dem", "match", "combat", "db"))
     args = [GEM_SYNTH, "--from", fixture, "--minutes", str(minutes), "--seed", str(SEED),
             "--match-truth", match, "--combat-truth", combat]
-    args += (["--flaws"] if flaws else []) + (["--smokes"] if smokes else [])
+    args += (["--flaws"] if flaws else []) + (["--vision"] if vision else [])
     out = subprocess.run(args + [dem], capture_output=True, text=True, check=True).stdout
     counts = {k: int(v) for k, v in (line.split("\t") for line in out.splitlines())}
     subprocess.run([GEM_INDEX, "--quiet", dem, db], check=True)
@@ -47,10 +47,10 @@ def synthetic(flaws=False, minutes=MINUTES, smokes=False):
     return _made[key][:4]
 
 
-def replay(flaws=False, minutes=MINUTES, smokes=False):
+def replay(flaws=False, minutes=MINUTES, vision=False):
     """The replay file synthetic() made."""
-    synthetic(flaws, minutes, smokes)
-    return _made[_key(flaws, minutes, smokes)][4]
+    synthetic(flaws, minutes, vision)
+    return _made[_key(flaws, minutes, vision)][4]
 
 
 def position(t):

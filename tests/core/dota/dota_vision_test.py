@@ -1,12 +1,16 @@
-"""Smoke of Deceit: smoke_windows, smoke_kills and smokes
-(core/dota/smoke_views.h) on a gem-synth match with --smokes.
+"""Vision and map control on a gem-synth match with --vision: Smoke of
+Deceit (smoke_windows, smoke_kills, smokes: core/dota/smoke_views.h) and
+ward lives (wards' killed and killer_name, ward_tracker.h; ward_lives,
+ward_views.h).
 
-Each view must equal two computations made apart from it: OpenDota's rule
-(odota/parser #91) written here the way odota/parser runs it, a pass over
-the index's combat_log_entries in arrival order with a map of open windows
-by player; and what gem-synth wrote (tools/synth/dota_smokes.h): each
-hero's window as it added and removed the modifier, and each kill's smoke
-by the rule over those windows."""
+Each must equal two computations made apart from it: OpenDota's rules
+written here the way odota/parser runs them (#91's pass over the combat
+log in arrival order with a map of open smoke windows by player; Wards'
+queue of ward deaths by kind, taken by each ward whose m_lifeState goes to
+1, read here from gem_changes), and what gem-synth wrote
+(tools/synth/dota_smokes.h, player_stats.h): each hero's window as it
+added and removed the modifier, each kill's smoke by the rule over those
+windows, and each ward's destroyer."""
 import math
 import os
 import sys
@@ -15,10 +19,14 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "support")]
 import junit  # noqa: E402
-from dota_synth import synthetic  # noqa: E402
+from dota_synth import clock, synthetic  # noqa: E402
 from gemtest import AUTO, NEKIT, connect, docs_sql, need  # noqa: E402
 
 SMOKE = "modifier_smoke_of_deceit"
+WARD_TARGETS = {"npc_dota_observer_wards": "observer", "npc_dota_sentry_wards": "sentry"}
+WARD_CLASSES = {"CDOTA_NPC_Observer_Ward": "observer",
+                "CDOTA_NPC_Observer_Ward_TrueSight": "sentry"}
+CAPS = {"observer": 360, "sentry": 420}  # odota/web VisionLog
 MAX_SECONDS, LINGER_SECONDS = 35, 30
 
 
@@ -71,10 +79,44 @@ def opendota(con):
     return windows, kills
 
 
+def opendota_wards(con):
+    """{entity: (killed, killer_name)} by odota/parser's Wards: the ward
+    deaths of the combat log queue their damage source by kind; at the end
+    of each tick, each ward whose m_lifeState went to 1 in it (in entity
+    index order, as a packet sends them) takes the oldest of its kind, or
+    expired. Wards that never go dying are left out."""
+    names = dict(con.execute("SELECT idx, name FROM combat_log_names"))
+    events = []  # (tick, 0 death | 1 dying, order, kind, name or entity)
+    for id_, tick, target, source in con.execute(
+            "SELECT id, tick, target_name_idx, damage_source_name_idx FROM combat_log_entries "
+            "WHERE type = 4 ORDER BY id"):
+        kind = WARD_TARGETS.get(names.get(target))
+        if kind is not None and names.get(source) is not None:
+            events.append((tick, 0, id_, kind, names[source]))
+    wards = con.execute("SELECT e.entity, c.name FROM entities e JOIN classes c USING (class_id) "
+                        "WHERE c.name IN (%s)" % ",".join("'%s'" % c for c in WARD_CLASSES))
+    for entity, cls in wards.fetchall():
+        before = None
+        for tick, index, value in con.execute(
+                "SELECT tick, ent_index, value FROM gem_changes WHERE entity = ? AND "
+                "field = 'm_lifeState' ORDER BY tick", (entity,)):
+            if value == 1 and before != 1:
+                events.append((tick, 1, index, WARD_CLASSES[cls], entity))
+                break
+            before = value
+    queues, out = {"observer": [], "sentry": []}, {}
+    for tick, what, _, kind, item in sorted(events):
+        if what == 0:
+            queues[kind].append(item)
+        else:
+            out[item] = (1, queues[kind].pop(0)) if queues[kind] else (0, None)
+    return out
+
+
 class Smokes(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.con, cls.truth, _, cls.counts = synthetic(smokes=True)
+        cls.con, cls.truth, _, cls.counts = synthetic(vision=True)
 
     def test_windows_are_opendotas_and_gem_synths(self):
         rows = self.con.execute(
@@ -152,14 +194,62 @@ class Smokes(unittest.TestCase):
         self.assertGreater(max(r[4] for r in rows), 1)
 
 
+class Wards(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.con, cls.truth, _, _ = synthetic(vision=True)
+
+    def test_killed_and_the_killer_are_opendotas_and_gem_synths(self):
+        rows = self.con.execute("SELECT w.entity, e.ent_index, w.placed_tick, w.removed_tick, "
+                                "w.killed, w.killer_name FROM wards w JOIN entities e "
+                                "USING (entity)").fetchall()
+        rule = opendota_wards(self.con)
+        self.assertEqual({r[0]: (r[4], r[5]) for r in rows if r[4] is not None}, rule)
+        truth = {(t["index"], t["placed_tick"]): t for t in self.truth["ward"]}
+        self.assertEqual(len(truth), len(rows))
+        for entity, index, placed, removed, killed, killer in rows:
+            t = truth[(index, placed)]
+            want = None if t["destroyed"] is None else int(t["destroyed"])
+            self.assertEqual((removed, killed, killer), (t["removed_tick"], want, t["killer_name"]))
+        # Both ways of going, heroes and creeps as destroyers, wards that stand.
+        self.assertEqual({r[4] for r in rows}, {0, 1, None})
+        self.assertTrue(any(k and k.startswith("npc_dota_hero") for *_, k in rows))
+        self.assertTrue(any(k and k.startswith("npc_dota_creep") for *_, k in rows))
+
+    def test_ward_lives_cap_the_lifetime_and_name_the_dewarder(self):
+        duration = self.con.execute("SELECT duration_s FROM match_info").fetchone()[0]
+        slot_of = {h: s for s, h in self.con.execute("SELECT slot, hero FROM players")}
+        rows = self.con.execute("SELECT entity, kind, placed_tick, placed_time, removed_tick, "
+                                "removed_time, lifetime_s, destroyed, dewarder, dewarder_name "
+                                "FROM ward_lives").fetchall()
+        wards = {r[0]: r for r in self.con.execute(
+            "SELECT entity, kind, placed_tick, removed_tick, killed, killer_name FROM wards")}
+        self.assertEqual(len(rows), len(wards))
+        capped = 0
+        for entity, kind, placed, placed_time, removed, removed_time, life, destroyed, \
+                dewarder, name in rows:
+            w = wards[entity]
+            self.assertEqual((kind, placed, removed, destroyed, name),
+                             (w[1], w[2], w[3], w[4], w[5]))
+            # The clocks are gem-synth's game clock at those ticks.
+            self.assertAlmostEqual(placed_time, clock(self.con, placed), places=3)
+            if removed is not None:
+                self.assertAlmostEqual(removed_time, clock(self.con, removed), places=3)
+            lived = (removed_time if removed is not None else duration) - placed_time
+            self.assertEqual(life, min(lived, CAPS[kind]))
+            capped += lived > CAPS[kind]
+            self.assertEqual(dewarder, slot_of.get(name) if name else None)
+        self.assertGreater(capped, 0)
+
+
 class DocsQueries(unittest.TestCase):
-    """docs/dota.md's smoke queries on the --smokes match, against the
+    """docs/dota.md's smoke queries on the --vision match, against the
     rule computed here."""
 
     def test_each_query_answers_the_rule(self):
-        blocks = docs_sql("dota.md", "## Smoke ganks")
+        blocks = docs_sql("dota.md", "## Smoke ganks", "## Ward lives")
         self.assertEqual(len(blocks), 2)
-        con, _, _, _ = synthetic(smokes=True)
+        con, _, _, _ = synthetic(vision=True)
         smokes, per_player = (con.execute(sql).fetchall() for sql in blocks)
         expected = sorted(Smokes.expected_smokes(con), key=lambda r: (r[1], r[0]))
         self.assertEqual(smokes, [(r[0], r[2], r[3] - r[2], r[4], r[6], r[7]) for r in expected])
@@ -174,6 +264,42 @@ class DocsQueries(unittest.TestCase):
         self.assertGreater(sum(r[2] for r in per_player), 0)
 
 
+    def test_the_ward_queries_answer_the_rule(self):
+        blocks = docs_sql("dota.md", "## Ward lives")
+        self.assertEqual(len(blocks), 2)
+        con, truth, _, _ = synthetic(vision=True)
+        up, per_player = (con.execute(sql).fetchall() for sql in blocks)
+        heroes = dict(con.execute("SELECT slot, hero FROM players"))
+        wards = []
+        for t in truth["ward"]:
+            placed = clock(con, t["placed_tick"])
+            removed = None if t["removed_tick"] is None else clock(con, t["removed_tick"])
+            if round(placed, 3) <= 300 and (removed is None or round(removed, 3) > 300):
+                wards.append(t)
+        self.assertGreater(len(wards), 0)
+        self.assertEqual([(r[0], r[1], r[2]) for r in up],
+                         [(t["ward"], t["team"], heroes[t["owner"]])
+                          for t in sorted(wards, key=lambda t: t["placed_tick"])])
+        slot_of = {h: s for s, h in heroes.items()}
+        dewards = {}
+        for t in truth["ward"]:
+            if t["killer_name"] in slot_of:
+                dewards[slot_of[t["killer_name"]]] = dewards.get(slot_of[t["killer_name"]], 0) + 1
+        self.assertEqual([(r[0], r[1]) for r in per_player],
+                         [(heroes[s], dewards.get(s, 0)) for s in sorted(heroes)])
+        self.assertGreater(sum(r[1] for r in per_player), 0)
+        duration = con.execute("SELECT duration_s FROM match_info").fetchone()[0]
+        for hero, _, life in per_player:
+            lives = [min((duration if t["removed_tick"] is None else clock(con, t["removed_tick"]))
+                         - clock(con, t["placed_tick"]), CAPS["observer"])
+                     for t in truth["ward"]
+                     if heroes[t["owner"]] == hero and t["ward"] == "observer"]
+            if not lives:
+                self.assertIsNone(life)
+            else:
+                self.assertAlmostEqual(life, sum(lives) / len(lives), delta=0.051)
+
+
 class OnTheFixtures(unittest.TestCase):
     def test_the_views_are_the_rule_on_real_combat_logs(self):
         for stem in (AUTO, NEKIT):
@@ -185,6 +311,9 @@ class OnTheFixtures(unittest.TestCase):
                 self.assertEqual({(r[0], r[1]): r[2:] for r in rows}, windows)
                 self.assertEqual(con.execute("SELECT id, tick, killer, victim, time_s, smoke "
                                              "FROM smoke_kills ORDER BY id").fetchall(), kills)
+                self.assertEqual(dict(((e, (k, n)) for e, k, n in con.execute(
+                    "SELECT entity, killed, killer_name FROM wards WHERE killed IS NOT NULL"))),
+                    opendota_wards(con))
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ CREATE TABLE wards(  -- a Dota observer or sentry ward, placed when created, rem
   placed_time REAL,  -- the game clock then, seconds; NULL while the replay shows no clock
   removed_tick INTEGER,     -- the tick it was killed or gone at; NULL while it stands at the end
   removed_time REAL,  -- the game clock then, seconds; NULL while it stands at the end
-  killed INTEGER,  -- how it went, by the game's rule (Dota: odota/parser's Wards): 1 destroyed,
+  killed INTEGER,  -- how it went, by OpenDota's rule (odota/parser's Wards.java): 1 destroyed,
   -- its life state going to dying took the oldest ward death of its kind in the combat log not
   -- taken yet; 0 expired, dying with none to take; NULL when it went without dying or stands
   killer_name TEXT,  -- the destroyer: that death entry's damage source, by its combat-log name

@@ -37,9 +37,10 @@ def tables(con):
         if n.decode() not in FORMAT_TABLES)
 
 
-def rows(con, table, skip_meta=frozenset(), skip_columns=frozenset()):
+def rows(con, table, skip_meta=frozenset(), skip_columns=frozenset(), skip_keys=frozenset()):
     """A table's rows, sorted; meta's but `skip_meta` keys; each row's
-    columns but `skip_columns`, in the table's order."""
+    columns but `skip_columns`, in the table's order; rows whose first
+    column is one of `skip_keys` left out."""
     if table == "meta":
         return sorted((k, v) for k, v in con.execute("SELECT key, value FROM meta")
                       if k.decode() not in FORMAT_META | set(skip_meta))
@@ -47,7 +48,11 @@ def rows(con, table, skip_meta=frozenset(), skip_columns=frozenset()):
     if skip_columns:
         columns = ", ".join('"%s"' % r[1].decode() for r in con.execute(
             'PRAGMA table_info("%s")' % table) if r[1].decode() not in skip_columns)
-    return sorted(con.execute('SELECT %s FROM "%s"' % (columns, table)).fetchall(), key=repr)
+    out = con.execute('SELECT %s FROM "%s"' % (columns, table)).fetchall()
+    if skip_keys:
+        out = [r for r in out if (r[0].decode() if isinstance(r[0], bytes) else r[0])
+               not in skip_keys]
+    return sorted(out, key=repr)
 
 
 def meta_value(con, key):
@@ -92,15 +97,18 @@ def _sha(items):
     return h.hexdigest()[:DIGEST_HEX]
 
 
-def digest(con, ticks, skip_tables=frozenset(), skip_meta=frozenset(), skip_columns=None):
+def digest(con, ticks, skip_tables=frozenset(), skip_meta=frozenset(), skip_columns=None,
+           skip_keys=None):
     """{"tables": {name: [rows, sha]}, "changes": {class: [changes, sha]},
     "state": {tick: [values, sha]}} of one index (but `skip_tables`, meta's
-    `skip_meta` keys and the columns `skip_columns` names by table)."""
+    `skip_meta` keys, the columns `skip_columns` names by table and the rows
+    `skip_keys` names by table and first column)."""
     out = {"tables": {}, "changes": {}, "state": {}}
     for t in tables(con):
         if t in skip_tables:
             continue
-        r = rows(con, t, skip_meta, (skip_columns or {}).get(t, frozenset()))
+        r = rows(con, t, skip_meta, (skip_columns or {}).get(t, frozenset()),
+                 (skip_keys or {}).get(t, frozenset()))
         out["tables"][t] = [len(r), _sha(r)]
     by_class = {}  # class: [changes, running sha256]
     for entity, cls in entity_classes(con):

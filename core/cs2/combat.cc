@@ -1,5 +1,7 @@
 #include "core/cs2/combat.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <array>
 
@@ -111,10 +113,19 @@ void Combat::Shot(MatchContext& ctx, MatchState& state, const GameEvent& e, Even
   row[kShotRound] = state.Round(ctx);
   row[kShotSlot] = MatchValue::Int(slot);
   row[kShotWeapon] = keys.TextCell(e, "weapon");
+  if (row[kShotWeapon].kind != MatchValue::Kind::kText || row[kShotWeapon].s.empty()) {
+    row[kShotWeapon] = MatchValue();
+    ++shots_without_weapon_;
+  }
   row[kShotSilenced] = keys.IntCell(e, "silenced");
   const Entity* pawn = state.Pawn(ctx, slot);
   state.Position(pawn, &row[kShotX], &row[kShotY], &row[kShotZ]);
-  match::ReadPitchYaw(eye_angles_, match::InView(pawn), &row[kShotPitch], &row[kShotYaw]);
+  const Entity* seen = match::InView(pawn);
+  match::ReadPitchYaw(eye_angles_, seen, &row[kShotPitch], &row[kShotYaw]);
+  const std::optional<double> vx = match::ReadReal(velocity_x_, seen);
+  const std::optional<double> vy = match::ReadReal(velocity_y_, seen);
+  if (vx && vy) row[kShotSpeed] = MatchValue::Real(std::hypot(*vx, *vy));
+  row[kShotBurst] = match::IntCell(match::ReadInt(shots_fired_, seen));
   ctx.Row(kShots, row);
   if (const std::optional<std::string_view> w = keys.Text(e, "weapon")) {
     pawn_damages_.OnShot(slot, *w);
@@ -251,6 +262,7 @@ std::vector<std::pair<std::string, uint64_t>> Combat::Counters() const {
   return {{"damages_unknown_health", damage_unknown_health_},
           {"unknown_hitgroups", unknown_hitgroups_},
           {"combat_events_without_player", events_without_player_},
+          {"shots_without_weapon", shots_without_weapon_},
           {"flashes_from_pawns", saw_blind_event_ ? 0 : pawn_flashes_.size()},
           {"damages_from_pawns", pawn_damages_.rows().size()},
           {"damages_from_pawns_without_attacker", pawn_damages_.without_attacker()}};

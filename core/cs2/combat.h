@@ -11,7 +11,9 @@
 //   before the hit, as awpy counts it for ADR: the health the previous hit
 //   of this tick left, else the pawn's m_iHealth at the end of the last
 //   frame. Both players' teams and positions are their pawns' now.
-// - shots: weapon_fire: the shooter's pawn position and eye angles.
+// - shots: weapon_fire: the shooter's pawn position, eye angles, speed
+//   across the ground (m_vecVelocity) and place in the burst
+//   (m_iShotsFired), as the packet the event came in left them.
 // - flashes: player_blind (attacker the thrower, blind_duration). A replay
 //   without player_blind events gets its flashes from the pawns instead:
 //   each time a pawn's m_flFlashDuration is sent above 0, a flash of that
@@ -96,7 +98,10 @@ class Combat {
   // gave them instead: each row's cells (text-free).
   std::vector<std::vector<MatchValue>> pawn_flashes_;
   match::FieldReader eye_angles_{"m_angEyeAngles"};
+  match::FieldReader velocity_x_{"m_vecVelocity.m_vecX"}, velocity_y_{"m_vecVelocity.m_vecY"};
+  match::FieldReader shots_fired_{"m_iShotsFired"};
   uint64_t damage_unknown_health_ = 0, unknown_hitgroups_ = 0, events_without_player_ = 0;
+  uint64_t shots_without_weapon_ = 0;
 };
 
 }  // namespace gem::cs2

@@ -14,7 +14,9 @@
 #include "core/cs2/grenades.h"
 #include "core/cs2/match_state.h"
 #include "core/cs2/rounds.h"
+#include "core/cs2/sightings.h"
 #include "core/cs2/tables.h"
+#include "core/cs2/weapons.h"
 #include "core/match/body.h"
 #include "core/match/field_codes.h"
 #include "core/match/game_clock.h"
@@ -64,7 +66,7 @@ constexpr MatchColumn kExtraColumns[] = {
     {"velocity", "REAL",
      "the pawn's speed over the last packet, game units a second: the distance its body moved "
      "in that packet over the time since the packet before; 0 when it did not move; NULL for "
-     "a pawn new since"},
+     "a pawn new since, or back in a client recording's view since"},
 };
 enum ExtraColumn : size_t {
   kArmor = kTimelineCommon, kMoney, kWeapon, kKills, kDeaths, kAssists, kRound, kPlace,
@@ -95,6 +97,9 @@ class Module : public match::GameModule, public MatchState {
   }
   void OnEntityDeleted(MatchContext& ctx, const Entity& e) override {
     players_.OnDeleted(ctx, e);
+    if (ctx.match_layer() && ctx.ClassName(e.class_id) == "CCSPlayerPawn") {
+      sightings_.MarkChanged();
+    }
     teams_.erase(e.index);
     if (!ctx.game_tables()) return;
     grenades_.OnEntityDeleted(ctx, *this, e);
@@ -156,11 +161,13 @@ class Module : public match::GameModule, public MatchState {
     uint64_t lifetime = 0;
     int64_t tick = -1;
     bool has_before = false;
+    bool hidden = false;  // out of a client recording's view since a frame's end
     BodyPosition now, before;
   };
   // Codes of the pawn fields followed: the cells and offsets by axis.
   enum PawnField : uint16_t {
-    kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash, kPawnArmor
+    kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash, kPawnArmor,
+    kPawnSpotted, kPawnLife, kPawnTeam, kPawnWeapon
   };
   void PawnCreated(MatchContext& ctx, const Entity& e);
   // The motion of pawn `e`, if followed since its creation.
@@ -180,6 +187,8 @@ class Module : public match::GameModule, public MatchState {
   Grenades grenades_;
   Bomb bomb_;
   Economy economy_;
+  Sightings sightings_;
+  HeldWeapons held_;
   std::vector<Motion> motion_;  // by pawn entity index
   match::FieldCodes pawn_codes_{{{"CBodyComponent.m_cellX", kCellX},
                                  {"CBodyComponent.m_cellY", kCellY},
@@ -189,7 +198,11 @@ class Module : public match::GameModule, public MatchState {
                                  {"CBodyComponent.m_vecZ", kVecZ},
                                  {"m_iHealth", kPawnHealth},
                                  {"m_flFlashDuration", kPawnFlash},
-                                 {"m_ArmorValue", kPawnArmor}}};
+                                 {"m_ArmorValue", kPawnArmor},
+                                 {"m_bSpottedByMask.#", kPawnSpotted},
+                                 {"m_lifeState", kPawnLife},
+                                 {"m_iTeamNum", kPawnTeam},
+                                 {"m_pWeaponServices.m_hActiveWeapon", kPawnWeapon}}};
   uint64_t samples_out_of_view_ = 0;  // timeline rows of a pawn out of view
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
@@ -270,6 +283,8 @@ void Module::PawnCreated(MatchContext& ctx, const Entity& e) {
     }
   }
   combat_.OnPawnCreated(e.index, match::ReadInt(health_, &e), match::ReadInt(armor_, &e));
+  sightings_.MarkChanged();
+  held_.OnChanged(e);
 }
 
 void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
@@ -288,9 +303,11 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
         if (m == nullptr) continue;
         if (ctx.tick() != m->tick) {
           // The first move of this tick: where it was is where it had been
-          // since its last move (packets of one tick are one move).
+          // since its last move (packets of one tick are one move), unless
+          // it comes back into view: where it went meanwhile is unknown.
           m->before = m->now;
-          m->has_before = true;
+          m->has_before = !m->hidden;
+          m->hidden = false;
           m->tick = ctx.tick();
         }
       }
@@ -307,6 +324,10 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
       combat_.OnPawnFlash(e.index, c.value);
     } else if (kind == kPawnArmor) {
       combat_.OnPawnArmor(e.index, c.value);
+    } else if (kind == kPawnWeapon) {
+      held_.OnChanged(e);
+    } else {  // the spotted mask, life state or team
+      sightings_.MarkChanged();
     }
   }
 }
@@ -319,11 +340,18 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     prev_packet_tick_ = packet_tick_;
     packet_tick_ = ctx.tick();
   }
+  const std::vector<PlayerNow>& in_play = players_.InPlay(ctx);
+  for (const PlayerNow& p : in_play) {
+    if (p.pawn == nullptr || p.pawn->active) continue;
+    if (Motion* m = MotionOf(*p.pawn)) m->hidden = true;
+  }
   if (ctx.game_tables()) {
     rounds_.OnFrameEnd(ctx, *this);
     grenades_.OnFrameEnd(ctx, *this);
     bomb_.OnFrameEnd(ctx, *this);
     combat_.OnFrameEnd(ctx, *this);
+    held_.OnFrameEnd(ctx);
+    sightings_.OnFrameEnd(ctx, *this, in_play);
     const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
     economy_.OnFrameEnd(ctx, rounds_.current(ctx, *this), rounds_.started_now(), in_freeze,
                         rounds_.over(), [&]() -> std::span<const PlayerNow> { return players_.InPlay(ctx); });
@@ -435,7 +463,11 @@ void Module::Kill(MatchContext& ctx, const GameEvent& e) {
   if (const std::optional<std::string_view> w = keys_.Text(e, "weapon")) k.weapon.assign(*w);
   if (const std::optional<int64_t> h = keys_.Int(e, "headshot")) k.headshot = *h != 0;
   Position(Pawn(ctx, victim), &k.x, &k.y, &k.z);
-  if (ctx.game_tables()) combat_.FillKill(ctx, *this, e, keys_, &k);
+  if (ctx.game_tables()) {
+    combat_.FillKill(ctx, *this, e, keys_, &k);
+    const WeaponInfo* held = held_.Last(ctx, match::InView(Pawn(ctx, victim)));
+    k.extra[kKillVictimWeapon] = held ? MatchValue::Text(held->name) : MatchValue();
+  }
   ctx.Kill(k);
 }
 
@@ -446,6 +478,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
   players_.AppendRows(&out->players);
   if (ctx.game_tables() && ctx.has_sink()) {
     combat_.Finish(ctx);
+    sightings_.Finish(ctx);
     grenades_.Finish(ctx);
     bomb_.Finish(ctx);
     rounds_.Finish(ctx, bomb_);
@@ -500,6 +533,7 @@ std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
       {"timeline_out_of_view", samples_out_of_view_}};
   for (auto& c : rounds_.Counters()) out.push_back(c);
   for (auto& c : combat_.Counters()) out.push_back(c);
+  for (auto& c : sightings_.Counters()) out.push_back(c);
   for (auto& c : grenades_.Counters()) out.push_back(c);
   for (auto& c : bomb_.Counters()) out.push_back(c);
   return out;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cs2/aim_views.h"
 #include "core/cs2/stats_views.h"
 
 namespace gem::cs2 {
@@ -151,7 +152,8 @@ GameSchema Build() {
       Event({{"slot", "INTEGER", "the shooter: the slot of weapon_fire's userid"},
              {"weapon", "TEXT",
               "weapon_fire's weapon as the event names it, with its prefix: weapon_ak47 (a "
-              "grenade thrown fires too: weapon_hegrenade)"},
+              "grenade thrown fires too: weapon_hegrenade); NULL when it names none (an empty "
+              "name: meta shots_without_weapon)"},
              {"silenced", "INTEGER",
               "weapon_fire's silenced: 1 when the weapon's silencer was on"},
              {"x", "REAL", "the shooter's pawn position then, world x (game units)"},
@@ -160,7 +162,14 @@ GameSchema Build() {
              {"pitch", "REAL",
               "where the shooter looked: the pawn's m_angEyeAngles pitch, degrees in "
               "[-180, 180)"},
-             {"yaw", "REAL", "the pawn's m_angEyeAngles yaw, degrees in [-180, 180)"}}));
+             {"yaw", "REAL", "the pawn's m_angEyeAngles yaw, degrees in [-180, 180)"},
+             {"speed", "REAL",
+              "how fast the shooter moved: the pawn's m_vecVelocity across the ground, "
+              "hypot(x, y), units a second; NULL when the pawn has none"},
+             {"burst_shot", "INTEGER",
+              "the shot's place in its burst: the pawn's m_iShotsFired then (the game's recoil "
+              "count: 1 the burst's first bullet, reset when the trigger is let go); NULL when "
+              "the pawn has none"}}));
   s.tables[kGrenades] = Spec(
       "grenades",
       "a grenade thrown: the life of a projectile entity (CSmokeGrenadeProjectile, "
@@ -287,6 +296,33 @@ GameSchema Build() {
         "m_pActionTrackingServices.m_iKillReward (the match's total) grew by since the freeze's "
         "end, read as spent is; NULL as spent is"}},
       "PRIMARY KEY(round, slot)", true);
+  s.tables[kSightings] = Spec(
+      "sightings",
+      "a player having an enemy spotted (core/cs2/sightings.h): from the end of a frame in which "
+      "bit observer of the target's pawn's m_bSpottedByMask is set (the radar's flag, not line "
+      "of sight), both pawns are alive and on opposing teams, to the end of the first frame in "
+      "which that no longer holds",
+      true,
+      Event({{"observer", "INTEGER", "the player who had the target spotted (players.slot)"},
+             {"target", "INTEGER", "the enemy spotted (players.slot)"},
+             {"end_tick", "INTEGER",
+              "the end: the tick of the first frame that no longer held it; NULL when it still "
+              "held at the replay's end"},
+             {"ended", "TEXT",
+              "why it ended: unspotted (the bit went), observer_dead, target_dead, gone (a pawn "
+              "left the recording, was replaced or changed team); NULL while it holds"},
+             {"fov_tick", "INTEGER",
+              "the first frame's tick, from tick to the end, at which the target's head was "
+              "in the observer's field of view (gem's rule: 53.13 degrees to either side, "
+              "36.87 up or down, CS2's 90 across a 4:3 screen on 16:9); NULL when never. Heads "
+              "and eyes are the pawn's origin raised by m_vecViewOffset.m_vecZ (64 without it)"},
+             {"pitch", "REAL", "the observer's m_angEyeAngles pitch at tick, degrees"},
+             {"yaw", "REAL", "the observer's m_angEyeAngles yaw at tick, degrees"},
+             {"head_angle", "REAL",
+              "degrees between the observer's view and the line from the observer's eye to the "
+              "target's head, at tick; NULL when a position is unknown"},
+             {"distance", "REAL",
+              "from the observer's eye to the target's head at tick, game units"}}));
   s.kill_columns = {
       {"round", "INTEGER", kRoundDoc},
       {"killer_team", "INTEGER", Team("the killer", "; NULL when the killer is no player")},
@@ -310,8 +346,14 @@ GameSchema Build() {
       {"attacker_x", "REAL",
        "the killer's pawn position then, world x (game units); NULL when no player killed"},
       {"attacker_y", "REAL", "the killer's pawn position then, world y"},
-      {"attacker_z", "REAL", "the killer's pawn position then, world z"}};
-  s.after_sql = StatsViewsSql();
+      {"attacker_z", "REAL", "the killer's pawn position then, world z"},
+      {"victim_weapon", "TEXT",
+       "the weapon the victim last held, as events name it (weapons.weapon): the item "
+       "(m_iItemDefinitionIndex) of the weapon entity the victim's pawn's m_hActiveWeapon named "
+       "at the end of the last frame it named one (it names none once the pawn is dead), read "
+       "at the kill (as last read when that entity is gone); NULL when "
+       "unknown, an item gem does not list, or the pawn is out of a client recording's view"}};
+  s.after_sql = std::string(StatsViewsSql()) + AimViewsSql();
   // Written at the end (TableSpec::written; a live index's commits rewrite
   // them as they stand): rounds and economy (a restart voids the rounds it
   // undoes; a plant's site is named by the bomb's rows), grenades (a

@@ -14,7 +14,7 @@
 //           victim_team, weapon, hitgroup, damage, damage_armor, damage_real,
 //           health_after, armor_after, attacker_x.., victim_x..)
 //   shots(id, tick, game_time, round, slot, weapon, silenced, x, y, z,
-//         pitch, yaw)
+//         pitch, yaw, speed, burst_shot)
 //   grenades(id, entity, tick, game_time, round, kind, thrower, throw_tick,
 //            detonate_tick, end_tick, x, y, z)
 //   grenade_paths(id, tick, x, y, z)
@@ -23,6 +23,8 @@
 //   bomb(id, tick, game_time, round, kind, slot, site, x, y, z)
 //   economy(round, slot, team, tick, start_money, equipment_value, spent,
 //           kill_reward)
+//   sightings(id, tick, game_time, round, observer, target, end_tick, ended,
+//             fov_tick, pitch, yaw, head_angle, distance)
 #ifndef GEM_CORE_CS2_TABLES_H_
 #define GEM_CORE_CS2_TABLES_H_
 
@@ -41,6 +43,7 @@ enum Table : uint32_t {
   kFlashes,
   kBomb,
   kEconomy,
+  kSightings,
   kTableCount
 };
 
@@ -58,7 +61,7 @@ enum DamageColumn : size_t {
 };
 enum ShotColumn : size_t {
   kShotTick, kShotTime, kShotRound, kShotSlot, kShotWeapon, kShotSilenced, kShotX, kShotY,
-  kShotZ, kShotPitch, kShotYaw, kShotColumns
+  kShotZ, kShotPitch, kShotYaw, kShotSpeed, kShotBurst, kShotColumns
 };
 enum GrenadeColumn : size_t {
   kGrenId, kGrenEntity, kGrenTick, kGrenTime, kGrenRound, kGrenKind, kGrenThrower,
@@ -77,11 +80,15 @@ enum EconomyColumn : size_t {
   kEcoRound, kEcoSlot, kEcoTeam, kEcoTick, kEcoStartMoney, kEcoEquipment, kEcoSpent, kEcoKillReward,
   kEconomyColumns
 };
+enum SightColumn : size_t {
+  kSightTick, kSightTime, kSightRound, kSightObserver, kSightTarget, kSightEndTick, kSightEnded,
+  kSightFovTick, kSightPitch, kSightYaw, kSightHeadAngle, kSightDistance, kSightColumns
+};
 // The kills table's CS2 columns, after the common ones (KillRow::extra).
 enum KillColumn : size_t {
   kKillRound, kKillKillerTeam, kKillVictimTeam, kKillPenetrated, kKillThruSmoke, kKillNoScope, kKillAttackerBlind,
   kKillAssistedFlash, kKillDistance, kKillHitgroup, kKillAttackerX, kKillAttackerY,
-  kKillAttackerZ, kKillColumns
+  kKillAttackerZ, kKillVictimWeapon, kKillColumns
 };
 
 // Every table, in Table order, the kills columns, and the views.

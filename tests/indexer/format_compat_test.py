@@ -32,13 +32,19 @@ from index_digest import connect, digest  # noqa: E402
 # What the index gained after the stored digests' commit, with nothing of
 # that format to hold: meta's count of timeline rows out of the recorder's
 # view, the decode faults (table and meta counts) and the creates of a
-# class with no baseline, the tables whose events never came, and the wards'
-# clocks and how each went.
-ADDED_TABLES = {"decode_faults"}
-ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"}}
+# class with no baseline, the tables whose events never came, the wards'
+# clocks and how each went, and CS2's aim: sightings, the weapons table, each
+# shot's speed and place in its burst, each kill's victim's weapon, and the
+# counts of shots without a weapon and mask bits naming no player, and the
+# two stat_settings rows of the aim views.
+ADDED_TABLES = {"decode_faults", "sightings", "weapons"}
+ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"},
+                 "shots": {"speed", "burst_shot"}, "kills": {"victim_weapon"}}
+ADDED_ROWS = {"stat_settings": {"counter_strafe_share", "flash_kill_window_s"}}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
               "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",
-              "rules_undone", "missing_class_baselines", "tables_without_their_events"}
+              "rules_undone", "missing_class_baselines", "tables_without_their_events",
+              "shots_without_weapon", "spotted_by_no_player"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:
@@ -61,7 +67,7 @@ class FormatCompat(unittest.TestCase):
         want = STORED["replays"][name]
         con = connect(db, LIB)
         got = digest(con, sorted(int(t) for t in want["state"]), ADDED_TABLES, ADDED_META,
-                     ADDED_COLUMNS)
+                     ADDED_COLUMNS, ADDED_ROWS)
         con.close()
         problems = differences(want, got)
         self.assertEqual(problems, [], "%s differs from the %s index:\n%s" %

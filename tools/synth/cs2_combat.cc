@@ -17,7 +17,11 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
                     const std::string& weapon) {
   if (!victim->alive) return;
   // A bullet hits as the shot goes: the shooter's weapon_fire, this tick.
-  if (attacker != nullptr && weapon != "hegrenade" && weapon != "inferno") {
+  // (A bullet fired this tick already is the one that hits: a gun fires
+  // no two in a tick.)
+  if (attacker != nullptr && weapon != "hegrenade" && weapon != "inferno" &&
+      attacker->last_shot != tick) {
+    AimAt(attacker, *victim);
     Shot(tick, attacker, "weapon_" + weapon);
   }
   const int before = victim->health;
@@ -61,9 +65,16 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
         (attacker ? Num(az) : "null") + ",\"victim_x\":" + Num(vx) + ",\"victim_y\":" +
         Num(vy) + ",\"victim_z\":" + Num(vz) + "}");
   if (attacker != nullptr && attacker != victim) victim->hurt_by.push_back(attacker->slot);
+  if (attacker != nullptr && attacker->slot >= 0 && attacker->slot < 64) {
+    if (victim->hit_tick != tick) victim->hit_by = 0;
+    victim->hit_by |= uint64_t{1} << attacker->slot;
+    victim->hit_tick = tick;
+  }
   if (victim->health > 0) return;
-  // A death.
+  // A death: the pawn drops what it held (m_hActiveWeapon names none).
   victim->alive = false;
+  const std::string victim_weapon = weapon_class_ >= 0 ? victim->weapon : "";
+  Hold(victim, 0);
   if (victim->slot == carrier_ && bomb_ == BombState::kCarried && c4_ != nullptr) {
     // The carrier drops the bomb where they fall; no one takes it up.
     std::map<std::string, Value> drop = Who("userid", victim);
@@ -141,7 +152,8 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
         std::to_string(victim->team) + ",\"x\":" + Num(vx) + ",\"y\":" + Num(vy) +
         ",\"z\":" + Num(vz) + ",\"attacker_x\":" + (attacker ? Num(ax) : "null") +
         ",\"attacker_y\":" + (attacker ? Num(ay) : "null") + ",\"attacker_z\":" +
-        (attacker ? Num(az) : "null") + "}");
+        (attacker ? Num(az) : "null") + ",\"victim_weapon\":" +
+        (victim_weapon.empty() ? "null" : "\"" + victim_weapon + "\"") + "}");
   OnDeath(tick, attacker, *victim, weapon, hitgroup == 1);
 }
 
@@ -162,34 +174,62 @@ bool Cs2Match::Protected(const Player& p) const {
 }
 
 void Cs2Match::Shot(uint32_t tick, Player* p, const std::string& weapon) {
+  MaybeCounterStrafe(p);
+  p->shots_fired = p->shots_fired > 0 && tick - p->last_shot <= 8 ? p->shots_fired + 1 : 1;
+  p->last_shot = tick;
+  world_->Set(p->pawn, "m_iShotsFired", world_->Number(*p->pawn, "m_iShotsFired", p->shots_fired));
   std::map<std::string, Value> keys = Who("userid", p);
-  keys["weapon"] = Value::String(weapon);
+  if (!weapon.empty()) keys["weapon"] = Value::String(weapon);  // the flaw: none
   keys["silenced"] = Value::Bool(p->team == 3);
   Event("weapon_fire", keys);
   ++counters_.shots;
   double x, y, z;
   WorldPos(*p->pawn, &x, &y, &z);
   const Value a = world_->Get(*p->pawn, "m_angEyeAngles");
+  const Value vx = world_->Get(*p->pawn, "m_vecVelocity.m_vecX");
+  const Value vy = world_->Get(*p->pawn, "m_vecVelocity.m_vecY");
+  const double speed = std::hypot(vx.kind == ValueKind::kFloat ? vx.f : 0.0,
+                                  vy.kind == ValueKind::kFloat ? vy.f : 0.0);
   Truth("{\"kind\":\"shot\",\"tick\":" + std::to_string(tick) + ",\"round\":" +
-        std::to_string(round_) + ",\"slot\":" + std::to_string(p->slot) + ",\"weapon\":\"" +
-        weapon + "\",\"silenced\":" + std::to_string(p->team == 3) + ",\"x\":" + Num(x) +
-        ",\"y\":" + Num(y) + ",\"z\":" + Num(z) + ",\"pitch\":" + Num(a.v[0]) +
-        ",\"yaw\":" + Num(a.v[1]) + "}");
+        std::to_string(round_) + ",\"slot\":" + std::to_string(p->slot) + ",\"weapon\":" +
+        (weapon.empty() ? "null" : "\"" + weapon + "\"") + ",\"silenced\":" +
+        std::to_string(p->team == 3) + ",\"x\":" + Num(x) + ",\"y\":" + Num(y) + ",\"z\":" +
+        Num(z) + ",\"pitch\":" + Num(a.v[0]) + ",\"yaw\":" + Num(a.v[1]) + ",\"speed\":" +
+        Num(speed) + ",\"burst_shot\":" + std::to_string(p->shots_fired) + "}");
 }
 
 void Cs2Match::Fight(uint32_t tick) {
+  Bursts(tick);
   for (Player& p : players_) {
     if (!p.alive) continue;
-    if (Uniform() < 0.006) {  // about one shot in 2.6 s a player
-      Shot(tick, &p, p.team == 2 ? "weapon_ak47" : "weapon_m4a1");
+    if (Uniform() < 0.006 && p.last_shot != tick) {  // a burst in 2.6 s, of 1 to 6 bullets
+      const bool flawed = options_.flaws && round_ == 2 && !flaw_shot_done_;
+      flaw_shot_done_ |= flawed;
+      Shot(tick, &p, flawed ? "" : "weapon_" + p.weapon);  // the flaw: no weapon
+      p.burst_left = static_cast<int>(Below(6));
+      p.next_bullet = tick + 6;
     }
-    if (Uniform() < 0.0015) {  // a hit in 10 s
-      Player* victim = RandomAlive(5 - p.team);
+    if (Uniform() < 0.0015) {  // a hit in 10 s, on an enemy spotted when there is one
+      std::vector<Player*> spotted;
+      for (Player& q : players_) {
+        if (SeenNow(p, q)) spotted.push_back(&q);
+      }
+      Player* victim = spotted.empty() ? RandomAlive(5 - p.team) : spotted[Below(spotted.size())];
       if (victim == nullptr || Protected(*victim) || NoKills()) continue;
       const int hitgroup = 1 + static_cast<int>(Below(7));
       const int damage = hitgroup == 1 ? 60 + static_cast<int>(Below(60))
                                        : 15 + static_cast<int>(Below(30));
-      Hurt(tick, &p, victim, damage, hitgroup, p.team == 2 ? "ak47" : "m4a1");
+      Hurt(tick, &p, victim, damage, hitgroup, p.weapon);
+      // A crossfire now and then: a teammate who has the victim spotted too
+      // hits them in the same tick.
+      if (victim->alive && Uniform() < 0.15) {
+        for (Player& q : players_) {
+          if (&q != &p && q.last_shot != tick && SeenNow(q, *victim)) {
+            Hurt(tick, &q, victim, 15 + static_cast<int>(Below(30)), 2, q.weapon);
+            break;
+          }
+        }
+      }
     }
   }
 }

@@ -286,6 +286,8 @@ void Cs2Match::StartRound(uint32_t tick) {
                 world_->Number(*p.controller, "m_pInGameMoneyServices.m_iCashSpentThisRound", 0));
     Money(&p);
     PlacePlayer(&p);
+    p.shots_fired = p.burst_left = 0;
+    HoldForRound(&p, false);
   }
   round_start_ = tick;
   freeze_end_ = tick + kFreezeTicks;
@@ -362,6 +364,7 @@ void Cs2Match::Buy(Player* p) {
     set(p->pawn, "m_pItemServices.m_bHasHelmet", 1);
   }
   if (spend >= 2700 && p->team == 3) set(p->pawn, "m_pItemServices.m_bHasDefuser", 1);
+  HoldForRound(p, spend >= 2700);
 }
 
 void Cs2Match::EndRound(uint32_t tick, int winner, int reason) {
@@ -498,6 +501,7 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
     }
     options_.full_packet_interval = 0;  // a client records none
   }
+  ArmPlayers();
   GEM_RETURN_IF_ERROR(world_->WritePrefix(out));
   // A packet every tick, as CS2's GOTV records (the fixtures do).
   const uint32_t start = world_->start_tick();
@@ -511,6 +515,7 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   uint32_t last = t;
   for (;; ++t) {
     Play(t);
+    Spot(t);
     if (options_.pov_slot >= 0) UpdateView(t);
     GEM_RETURN_IF_ERROR(world_->FlushPacket(t, out));
     if (options_.full_packet_interval > 0 && (t - start) % options_.full_packet_interval == 0) {
@@ -527,6 +532,7 @@ Status Cs2Match::Run(ReplayWriter* out, FILE* truth) {
   last = t;
   FinishRound();
   FinishGrenades();
+  FinishSightings();
   for (const std::string& line : rounds_truth_) Truth(line);
   counters_.last_tick = last;
   return world_->WriteEnd(last, out);

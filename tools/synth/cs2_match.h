@@ -117,6 +117,28 @@ class Cs2Match {
     uint32_t flashed_at = 0;
     std::vector<int32_t> hurt_by;  // this round's attackers
     bool seen = true;              // in the recorder's view (--pov)
+    // What the player holds (cs2_aim.cc): two weapon entities, the item
+    // in hand and its name as events give it.
+    SimEntity* primary = nullptr;
+    SimEntity* pistol = nullptr;
+    int item = 0;
+    std::string weapon = "ak47";
+    // The burst being fired: m_iShotsFired, the last shot's tick, the
+    // bullets still to come and when the next goes.
+    int shots_fired = 0, burst_left = 0;
+    uint32_t last_shot = 0, next_bullet = 0;
+    // Who hit the player this tick (hit_tick): the game spots a shooter's
+    // victim at once.
+    uint64_t hit_by = 0;
+    uint32_t hit_tick = 0;
+  };
+  // An enemy spotted, as the truth's sightings rows say (cs2_aim.cc).
+  struct Sighting {
+    int32_t observer, target;
+    uint32_t tick;
+    int64_t fov_tick = -1;
+    double pitch = 0, yaw = 0, head_angle = 0, distance = 0;
+    int round = 0;
   };
   // A death of this round, as the duels' truth reads it (cs2_duels.cc).
   struct Death {
@@ -186,6 +208,37 @@ class Cs2Match {
   std::map<std::string, Value> Who(const char* key, const Player* p) const;
   void Event(const std::string& name, std::map<std::string, Value> keys);
 
+  // Aim (cs2_aim.cc): the players' weapons, the spotted masks the game
+  // keeps (an enemy or teammate alive within kSpotRange of a live pawn, or
+  // who hit it this tick)
+  // and the sightings they make, turning to a victim, counter-strafing
+  // and bursts.
+  static constexpr double kSpotRange = 1000;
+  void ArmPlayers();
+  // `p` takes `item` (7 ak47, 16 m4a1, 4 glock, 61 usp_silencer) in hand,
+  // or none (item 0: as a dead pawn holds).
+  void Hold(Player* p, int item);
+  // The round's weapons: pistols in a half's first round, else a rifle
+  // for who spent 2,700 or more.
+  void HoldForRound(Player* p, bool bought);
+  void Spot(uint32_t tick);
+  // Faces `p` to `target`'s head before a shot that hits it.
+  void AimAt(Player* p, const Player& target);
+  // Before a shot: half the time the shooter stops almost dead first.
+  void MaybeCounterStrafe(Player* p);
+  // The bullets of bursts under way, and new bursts.
+  void Bursts(uint32_t tick);
+  // The eye (origin raised by the view offset) of `p`'s pawn, as read.
+  void EyeOf(const Player& p, double out[3]);
+  // Whether `target` has `observer` spotted and both are alive enemies.
+  bool SeenNow(const Player& observer, const Player& target) const;
+  void SightingTruth(const Sighting& s, int64_t end_tick, const char* ended);
+  // The sightings still open as the match ends, with no end.
+  void FinishSightings();
+  std::vector<Sighting> sightings_;
+  std::map<int32_t, uint64_t> masks_;  // each pawn's mask as last sent
+  int32_t weapon_class_ = -1;
+
   // Grenades and the bomb (cs2_utility.cc).
   void Throw(uint32_t tick, Player* p);
   void Grenades(uint32_t tick);
@@ -228,7 +281,7 @@ class Cs2Match {
   bool in_freeze_ = false, live_ = false, ended_ = false;
   int winner_ = 0, reason_ = 0;
   uint32_t second_end_ = 0;  // flaws: the tick of the second round_end
-  bool flaw_hurt_done_ = false, flaw_grenade_done_ = false;
+  bool flaw_hurt_done_ = false, flaw_grenade_done_ = false, flaw_shot_done_ = false;
   int start_count_ = 0, end_count_ = 0;
   // The round row being built.
   std::string round_site_;

@@ -209,7 +209,7 @@ void Cs2Match::Grenades(uint32_t tick) {
             }
           }
           if (mate != nullptr && prey != nullptr) {
-            Hurt(tick, mate, prey, 100, 1, mate->team == 2 ? "ak47" : "m4a1");
+            Hurt(tick, mate, prey, 100, 1, mate->weapon);
           }
         }
       } else if (g.kind == "he" && !NoKills()) {

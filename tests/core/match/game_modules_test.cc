@@ -97,7 +97,7 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "record_souls", "record_stats", "respawns", "urn"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
-                                                 "shots"}));
+                                                 "shots", "sightings"}));
   // Every CS2 table carries tick and round (grenade_paths: its grenade's).
   for (const TableSpec& t : match::SchemaFor("cs2").tables) {
     std::set<std::string> columns;

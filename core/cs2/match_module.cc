@@ -105,6 +105,16 @@ class Module : public match::GameModule, public MatchState {
     grenades_.OnEntityDeleted(ctx, *this, e);
     bomb_.OnEntityDeleted(ctx, e);
   }
+  // A pawn out of a client recording's view: where it goes and how its
+  // sightings stand are unknown until it comes back.
+  void OnEntityLeft(MatchContext& ctx, const Entity& e) override {
+    if (!ctx.match_layer() || ctx.ClassName(e.class_id) != "CCSPlayerPawn") return;
+    if (Motion* m = MotionOf(e)) {
+      if (!m->away) ++away_;
+      m->hidden = m->away = true;
+    }
+    sightings_.MarkChanged();
+  }
   void OnGameEvent(MatchContext& ctx, const GameEvent& e) override;
   void OnFrameEnd(MatchContext& ctx, ReplayMetadata* meta) override;
   std::optional<double> ClockAt(MatchContext& ctx, int64_t tick) override;
@@ -161,7 +171,8 @@ class Module : public match::GameModule, public MatchState {
     uint64_t lifetime = 0;
     int64_t tick = -1;
     bool has_before = false;
-    bool hidden = false;  // out of a client recording's view since a frame's end
+    bool hidden = false;  // out of a client recording's view since it last moved
+    bool away = false;    // out of it since its last update
     BodyPosition now, before;
   };
   // Codes of the pawn fields followed: the cells and offsets by axis.
@@ -204,6 +215,7 @@ class Module : public match::GameModule, public MatchState {
                                  {"m_iTeamNum", kPawnTeam},
                                  {"m_pWeaponServices.m_hActiveWeapon", kPawnWeapon}}};
   uint64_t samples_out_of_view_ = 0;  // timeline rows of a pawn out of view
+  uint32_t away_ = 0;                  // pawns out of a client recording's view
   // The tick of the last packet, and the packet tick before it.
   int64_t packet_tick_ = -1, prev_packet_tick_ = -1;
   FieldReader max_health_{"m_iMaxHealth"}, health_{"m_iHealth"};
@@ -290,6 +302,15 @@ void Module::PawnCreated(MatchContext& ctx, const Entity& e) {
 void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
                              std::span<const FieldChange> changes) {
   if (!ctx.match_layer()) return;
+  if (away_ > 0) {
+    // Back in a client recording's view (its return is an update).
+    Motion* back = MotionOf(e);
+    if (back != nullptr && back->away) {
+      back->away = false;
+      --away_;
+      sightings_.MarkChanged();
+    }
+  }
   const std::span<const uint32_t> codes = pawn_codes_.Codes(e);
   Motion* m = nullptr;
   for (const FieldChange& c : changes) {
@@ -340,18 +361,13 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     prev_packet_tick_ = packet_tick_;
     packet_tick_ = ctx.tick();
   }
-  const std::vector<PlayerNow>& in_play = players_.InPlay(ctx);
-  for (const PlayerNow& p : in_play) {
-    if (p.pawn == nullptr || p.pawn->active) continue;
-    if (Motion* m = MotionOf(*p.pawn)) m->hidden = true;
-  }
   if (ctx.game_tables()) {
     rounds_.OnFrameEnd(ctx, *this);
     grenades_.OnFrameEnd(ctx, *this);
     bomb_.OnFrameEnd(ctx, *this);
     combat_.OnFrameEnd(ctx, *this);
     held_.OnFrameEnd(ctx);
-    sightings_.OnFrameEnd(ctx, *this, in_play);
+    sightings_.OnFrameEnd(ctx, *this, players_);
     const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
     economy_.OnFrameEnd(ctx, rounds_.current(ctx, *this), rounds_.started_now(), in_freeze,
                         rounds_.over(), [&]() -> std::span<const PlayerNow> { return players_.InPlay(ctx); });

@@ -62,13 +62,29 @@ bool Sightings::Eye(MatchState& state, const Entity* e, double out[3]) {
   return true;
 }
 
+void Sightings::TestFieldOfView(MatchContext& ctx, MatchState& state, Open& s) {
+  double eye[3], head[3];
+  const Value a = eyes_.Read(*s.observer_entity);
+  if (a.kind == ValueKind::kVector && a.count >= 2 && Eye(state, s.observer_entity, eye) &&
+      Eye(state, s.target_entity, head) && InFieldOfView(eye, a.v[0], a.v[1], head, nullptr)) {
+    s.fov_tick = ctx.tick();
+  }
+}
+
 void Sightings::OnFrameEnd(MatchContext& ctx, MatchState& state,
-                           std::span<const PlayerNow> players) {
-  if (!changed_ && open_.empty()) return;
+                           match::PlayerControllers& players) {
+  if (!changed_) {
+    // Nothing that opens or closes a sighting changed: the open ones hold.
+    for (Open& s : open_) {
+      if (s.fov_tick < 0) TestFieldOfView(ctx, state, s);
+    }
+    return;
+  }
+  changed_ = false;
   // Who is in play now, by slot: their pawn (in view) and team.
   const Entity* pawn[kMaxSlots] = {};
   int64_t team[kMaxSlots] = {};
-  for (const PlayerNow& p : players) {
+  for (const PlayerNow& p : players.InPlay(ctx)) {
     if (p.slot < 0 || p.slot >= kMaxSlots) continue;
     pawn[p.slot] = match::InView(p.pawn);
     const MatchValue t = state.Team(ctx, p.slot);
@@ -109,19 +125,13 @@ void Sightings::OnFrameEnd(MatchContext& ctx, MatchState& state,
       Close(ctx, s, ended);
       continue;
     }
-    if (s.fov_tick < 0) {
-      double eye[3], head[3];
-      const Value a = eyes_.Read(*o);
-      if (a.kind == ValueKind::kVector && a.count >= 2 && Eye(state, o, eye) &&
-          Eye(state, t, head) && InFieldOfView(eye, a.v[0], a.v[1], head, nullptr)) {
-        s.fov_tick = ctx.tick();
-      }
-    }
+    s.observer_entity = o;
+    s.target_entity = t;
+    if (s.fov_tick < 0) TestFieldOfView(ctx, state, s);
     open_[kept++] = s;
   }
   open_.resize(kept);
-  if (!changed_) return;
-  changed_ = false;
+
   // New sightings, target by target.
   for (int32_t t = 0; t < kMaxSlots; ++t) {
     if (pawn[t] == nullptr) continue;
@@ -139,6 +149,8 @@ void Sightings::OnFrameEnd(MatchContext& ctx, MatchState& state,
       s.target = t;
       s.observer_pawn = pawn[o]->lifetime;
       s.target_pawn = pawn[t]->lifetime;
+      s.observer_entity = pawn[o];
+      s.target_entity = pawn[t];
       s.tick = ctx.tick();
       s.game_time = state.Clock(ctx);
       s.round = state.Round(ctx);

@@ -14,8 +14,9 @@
 // where any of that no longer holds: `ended` says which (unspotted,
 // observer_dead, target_dead, gone: a pawn left, changed or changed team).
 // The set of open sightings only changes when a pawn's mask, life state or
-// team changes or a pawn comes or goes, so frames with none of those cost
-// only the field-of-view tests of the open sightings.
+// team changes or a pawn comes, goes, leaves or re-enters a client
+// recording's view, so frames with none of those cost only the
+// field-of-view tests of the open sightings that have not had it yet.
 //
 // At its opening a sighting keeps the observer's eye angles (m_angEyeAngles)
 // and the angle between the observer's view and the line from the
@@ -53,9 +54,10 @@ class Sightings {
   // A pawn's mask, life state or team changed, or a pawn came or went:
   // the next frame's end looks at every pawn again.
   void MarkChanged() { changed_ = true; }
-  // After every frame (the state is the frame's).
+  // After every frame (the state is the frame's); `players` is asked who
+  // is in play only in a frame that changed something.
   void OnFrameEnd(match::MatchContext& ctx, MatchState& state,
-                  std::span<const PlayerNow> players);
+                  match::PlayerControllers& players);
   // The end: the sightings still open are written with no end.
   void Finish(match::MatchContext& ctx);
 
@@ -65,12 +67,18 @@ class Sightings {
   struct Open {
     int32_t observer = -1, target = -1;
     uint64_t observer_pawn = 0, target_pawn = 0;  // lifetimes
+    // The pawns, valid until the next frame that changes something (a
+    // pawn that goes or leaves the view is such a change).
+    const Entity* observer_entity = nullptr;
+    const Entity* target_entity = nullptr;
     int64_t tick = 0, fov_tick = -1;
     MatchValue game_time, round, pitch, yaw, head_angle, distance;
   };
   // Whether `slot`'s pawn `e` is alive, and its eye position.
   bool Alive(const Entity* e);
   bool Eye(MatchState& state, const Entity* e, double out[3]);
+  // Sets s.fov_tick to now when the target's head is in the observer's view.
+  void TestFieldOfView(match::MatchContext& ctx, MatchState& state, Open& s);
   void Close(match::MatchContext& ctx, const Open& s, const char* ended);
   void Write(match::MatchContext& ctx, const Open& s, const MatchValue& end_tick,
              const char* ended);

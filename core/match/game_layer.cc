@@ -142,6 +142,12 @@ void GameLayer::OnEntityDeleted(const TickInfo& t, const Entity& e) {
   module_->OnEntityDeleted(ctx_, e);
 }
 
+void GameLayer::OnEntityLeft(const TickInfo& t, const Entity& e) {
+  if (module_ == nullptr) return;
+  At(t);
+  module_->OnEntityLeft(ctx_, e);
+}
+
 void GameLayer::OnGameEvent(const TickInfo& t, const GameEvent& e) {
   if (module_ == nullptr) return;
   At(t);

@@ -101,6 +101,8 @@ class GameLayer {
     UpdateWatched(t, e, c);
   }
   void OnEntityDeleted(const TickInfo& t, const Entity& e);
+  // A client's recording saw `e` leave its view (it stays, inactive).
+  void OnEntityLeft(const TickInfo& t, const Entity& e);
   // Whether the module reads the entries of this table (with the match
   // layer on), and each entry set in it.
   bool ReadsTable(const StringTable& table) const;

@@ -108,6 +108,9 @@ class GameModule {
   virtual void OnEntityUpdated(MatchContext&, const Entity&,
                                std::span<const FieldChange> /*changes*/) {}
   virtual void OnEntityDeleted(MatchContext&, const Entity&) {}
+  // A client's recording saw the entity leave its view: it stays, inactive
+  // (match::InView), until it comes back as an update.
+  virtual void OnEntityLeft(MatchContext&, const Entity&) {}
 
   // --- The match layer (only when it runs).
 

@@ -37,6 +37,7 @@ class Parser::Forwarder : public Sink {
   }
   void OnEntityLeft(const TickInfo& t, const EntityRef& r) override {
     if (out_) out_->OnEntityLeft(t, r);
+    parser_->game_->OnEntityLeft(t, *parser_->entities_->Get(r.index));
   }
   void OnEntityDeleted(const TickInfo& t, const EntityRef& r) override {
     parser_->game_->OnEntityDeleted(t, *parser_->entities_->Get(r.index));

@@ -7,6 +7,7 @@
 #include "core/dota/pauses.h"
 #include "core/dota/player_events.h"
 #include "core/dota/lane_views.h"
+#include "core/dota/minute_views.h"
 #include "core/dota/player_views.h"
 #include "core/dota/smoke_views.h"
 #include "core/dota/ward_views.h"
@@ -154,6 +155,7 @@ GameSchema Build() {
   s.after_sql += SmokeViewsSql();
   s.after_sql += LaneViewsSql();
   s.after_sql += WardViewsSql();
+  s.after_sql += MinuteViewsSql();
   // Written when what they describe is over (TableSpec::written): a hero
   // death at the respawn, a pause at its end, a fight 15 s after its last
   // death, the lanes at 10:00, the draft at the horn, the combat log's

@@ -265,7 +265,7 @@ class DocsQueries(unittest.TestCase):
 
 
     def test_the_ward_queries_answer_the_rule(self):
-        blocks = docs_sql("dota.md", "## Ward lives")
+        blocks = docs_sql("dota.md", "## Ward lives", "## Per-minute series")
         self.assertEqual(len(blocks), 2)
         con, truth, _, _ = synthetic(vision=True)
         up, per_player = (con.execute(sql).fetchall() for sql in blocks)

@@ -1,6 +1,7 @@
 """The match page's data: per game, what an analyst reads of a match, every
 number a fixed, parameterless SQL statement over the index's analyst
-tables and views (no request value reaches the SQL). A table the index
+tables and views (no request value reaches the SQL; the smoke routes'
+statements take the index's own smokes as their values). A table the index
 lacks (an older index, another build) is simply left out.
 
     page(match) -> {"game": ..., <the game's parts>}
@@ -12,13 +13,16 @@ but their own and healing of real heroes (the damage and healing views),
 the lane, role and laning at 10:00, actions per minute; the Radiant's
 gold and XP advantage at every timeline sample (team 2's net worth and XP
 less team 3's); the objectives and teamfights marked on it; the
-teamfights with each player's share; wards, runes, buybacks; every change
+teamfights with each player's share; wards (and which were dewarded),
+the smokes with each hero's route while smoked, lane outcomes at 10:00,
+runes, buybacks; every change
 of the heroes' item slots (the page replays them to the clock), every
 purchase (the item timings) and the skill build.
 
 CS2: the rounds (winner, reason, score, bomb); each side's buy per round;
-player_stats; each player's round (player_rounds and utility) for the
-page's one-round view; each player's kills of enemies by weapon.
+player_stats; each player's aim and utility (aim_stats, flash_stats,
+he_stats); each player's round (player_rounds and utility) for the page's
+one-round view; each player's kills of enemies by weapon.
 
 Deadlock: the players' heroes and scoreboard at the end and the souls
 advantage; every change of their item slots; the objectives, mid boss and
@@ -100,6 +104,14 @@ def dota(match):
     out["teamfights"] = fights
     out["wards"] = _rows(match, "SELECT entity, kind, team, owner, placed_tick, removed_tick, "
                          "x, y FROM wards ORDER BY placed_tick, entity", ["wards"])
+    out["dewards"] = _rows(match, "SELECT entity, dewarder, removed_tick FROM ward_lives "
+                           "WHERE destroyed = 1 ORDER BY removed_tick, entity", ["ward_lives"])
+    out["smokes"] = _smoke_routes(match)
+    out["lane_outcomes"] = _rows(match, "SELECT o.lane, l.lane_name, o.team, o.players, "
+                                 "o.net_worth_diff, o.xp_diff, o.outcome FROM lane_outcomes o "
+                                 "LEFT JOIN (SELECT DISTINCT lane, lane_name FROM lanes) l "
+                                 "USING (lane) ORDER BY o.lane, o.team",
+                                 ["lane_outcomes", "lanes"])
     out["runes"] = _rows(match, "SELECT tick, game_time, slot, rune FROM runes ORDER BY tick, "
                          "id", ["runes"])
     out["buybacks"] = _rows(match, "SELECT tick, game_time, slot FROM buybacks ORDER BY tick, "
@@ -115,6 +127,26 @@ SELECT slot, tick, game_time, ability, level FROM (
   FROM abilities WHERE ability IS NOT NULL)
 WHERE level > before ORDER BY slot, tick, id""", ["abilities"])
     return out
+
+
+def _smoke_routes(match):
+    """The smokes (the smokes view) with each hero's route while smoked:
+    their timeline positions from the smoke's start to its end (end_s less
+    start_s after it, in ticks)."""
+    smokes = _rows(match, "SELECT team, start_tick, start_s, end_s, heroes, slots, kills "
+                   "FROM smokes ORDER BY start_tick, team", ["smokes", "timeline", "match_info"])
+    if smokes is None:
+        return None
+    rate = match.query("SELECT tick_rate FROM match_info")[0][0] or 30
+    for smoke in smokes:
+        end = smoke["start_tick"] + (smoke["end_s"] - smoke["start_s"]) * rate
+        smoke["routes"] = {}
+        for slot, x, y in match.query(
+                "SELECT t.slot, t.x, t.y FROM timeline t, json_each(?) j WHERE t.slot = j.value "
+                "AND t.tick BETWEEN ? AND ? AND t.x IS NOT NULL ORDER BY t.slot, t.tick",
+                (smoke["slots"], smoke["start_tick"], end)):
+            smoke["routes"].setdefault(slot, []).append([x, y])
+    return smokes
 
 
 CS2_PLAYERS = """
@@ -134,6 +166,16 @@ FROM player_rounds r JOIN utility u USING (round, slot)
 ORDER BY r.round, r.slot
 """
 
+CS2_AIM = """
+SELECT a.slot, a.engagements, a.time_to_damage_ms, a.crosshair_angle, a.rifle_counter_strafed,
+       a.pistol_counter_strafed, a.first_bullet_accuracy, a.spray_accuracy, a.head_accuracy,
+       f.flashbangs, f.enemies_per_flash, f.enemy_blind_s, f.flashes_to_kills,
+       h.damage_per_grenade
+FROM aim_stats a LEFT JOIN flash_stats f USING (slot) LEFT JOIN he_stats h USING (slot)
+WHERE a.shots > 0 OR a.engagements > 0 OR f.flashbangs > 0 OR h.he_thrown > 0
+ORDER BY a.slot
+"""
+
 
 def cs2(match):
     out = {"game": "cs2"}
@@ -144,6 +186,7 @@ def cs2(match):
                         "ORDER BY round, team", ["buys"])
     out["players"] = _rows(match, CS2_PLAYERS, ["player_stats", "players", "economy"])
     out["player_rounds"] = _rows(match, CS2_PLAYER_ROUNDS, ["player_rounds", "utility"])
+    out["aim"] = _rows(match, CS2_AIM, ["aim_stats", "flash_stats", "he_stats"])
     out["weapon_kills"] = _rows(match, "SELECT killer AS slot, weapon, count(*) AS kills "
                                 "FROM enemy_kills WHERE killer IS NOT NULL AND weapon IS NOT "
                                 "NULL GROUP BY killer, weapon ORDER BY killer, kills DESC, weapon",

@@ -90,7 +90,16 @@ PAGES.dota2 = {
         selectFight(f);
       }));
     }
-    if (d.wards) drawWardMap(host, d.wards);
+    if (d.lane_outcomes) {
+      shown.lanes = d.lane_outcomes.map((o) => [o.lane, o.team, o.outcome, o.net_worth_diff]);
+      section(host, "Lane outcomes at 10:00 (each side's share of the lane's net worth)")
+        .innerHTML += table(["lane", "side", "laners", "net worth +/-", "XP +/-", "outcome"],
+          d.lane_outcomes.map((o) => cells([esc(o.lane_name ?? String(o.lane)),
+            o.team === 2 ? "Radiant" : "Dire", o.players, o.net_worth_diff ?? "",
+            o.xp_diff ?? "", esc(o.outcome ?? "")], `color:${teamColor(o.team)}`)),
+          'id="lanes"');
+    }
+    if (d.wards) drawWardMap(host, d.wards, d.dewards || [], d.smokes || []);
     const events = [].concat((d.runes || []).map((r) => [r.tick, r.game_time,
       `${esc(playerName(r.slot))} took ${esc(r.rune || "a rune")}`]),
     (d.buybacks || []).map((b) => [b.tick, b.game_time, `${esc(playerName(b.slot))} bought back`]))
@@ -144,9 +153,12 @@ function selectFight(f) {
 }
 
 // Wards placed within [from, to] minutes of the clock, each drawn where it
-// stood, its size by how long it stood.
-function drawWardMap(host, wardRows) {
-  const s = section(host, "Ward map");
+// stood, its size by how long it stood, a cross on one destroyed (a
+// deward, ward_lives); and the smokes begun in the range, each hero's route
+// while smoked as a dashed line.
+function drawWardMap(host, wardRows, dewards, smokes) {
+  const dewarded = new Set(dewards.map((w) => w.entity));
+  const s = section(host, "Ward map (a cross: dewarded; dashed: smoke routes)");
   s.innerHTML += `<label>from <input id="wardfrom" type="number" value="-2" step="1"> to ` +
     `<input id="wardto" type="number" value="${Math.ceil(gameTime(info.last_tick) / 60)}" ` +
     `step="1"> min</label><br><canvas id="wardmap" width="420" height="420"></canvas>`;
@@ -157,7 +169,7 @@ function drawWardMap(host, wardRows) {
     g.fillRect(0, 0, c.width, c.height);
     const b = info.bounds || [-8000, -8000, 8000, 8000];
     const k = Math.min(c.width / (b[2] - b[0] || 1), c.height / (b[3] - b[1] || 1));
-    let drawn = 0;
+    let drawn = 0, crossed = 0;
     for (const w of wardRows) {
       const placed = gameTime(w.placed_tick);
       if (placed < from || placed > to || w.x === null) continue;
@@ -171,8 +183,31 @@ function drawWardMap(host, wardRows) {
       g.fill();
       g.stroke();
       drawn++;
+      if (dewarded.has(w.entity)) {
+        g.strokeStyle = "#fff";
+        g.beginPath();
+        g.moveTo(sx - 5, sy - 5); g.lineTo(sx + 5, sy + 5);
+        g.moveTo(sx + 5, sy - 5); g.lineTo(sx - 5, sy + 5);
+        g.stroke();
+        crossed++;
+      }
     }
-    G.page.wards = { from, to, drawn };
+    let routes = 0, points = 0;
+    g.setLineDash([4, 3]);
+    for (const smoke of smokes) {
+      const start = gameTime(smoke.start_tick);
+      if (start < from || start > to) continue;
+      routes++;
+      g.strokeStyle = teamColor(smoke.team);
+      for (const path of Object.values(smoke.routes)) {
+        g.beginPath();
+        path.forEach(([x, y], i) => (i ? g.lineTo : g.moveTo).call(g, (x - b[0]) * k, (b[3] - y) * k));
+        g.stroke();
+        points += path.length;
+      }
+    }
+    g.setLineDash([]);
+    G.page.wards = { from, to, drawn, crossed, routes, points };
   };
   s.querySelectorAll("input").forEach((i) => i.addEventListener("change", redraw));
   redraw();

@@ -25,7 +25,10 @@ CORPUS = os.path.join(os.environ.get("TEST_SRCDIR", ""), os.environ.get("TEST_WO
 TOOLS = ["--gem-index", GEM_INDEX, "--extension", LIB]
 CS2 = "cs2_demofilenet_14155_de_dust2"
 PERCENTILES = (10, 25, 50, 75, 90)
-DOTA = ["gpm", "xpm", "kills", "last_hits", "hero_damage_pm", "healing_pm", "tower_damage"]
+DOTA = ["gpm", "xpm", "kills", "last_hits", "hero_damage_pm", "healing_pm", "tower_damage",
+        "camps_stacked"]
+WARDS = ["observer_life_s", "sentry_life_s"]
+AIM = ["time_to_damage_ms", "crosshair_angle", "rifle_counter_strafed"]
 _made = {}
 
 
@@ -72,10 +75,10 @@ def indexes(out, game):
 
 def dota_figures(path):
     """{slot: (hero, minutes, gpm, xpm, kills, last_hits, hero_damage_pm,
-    healing_pm, tower_damage)} of one index, from its raw rows: the last
-    timeline sample of each player, the game clock at the end, and the
-    combat log's damage (type 0) and heal (type 1) entries credited to the
-    player whose hero is the damage source."""
+    healing_pm, tower_damage, camps_stacked)} of one index, from its raw
+    rows: the last timeline sample of each player, the game clock at the
+    end, and the combat log's damage (type 0) and heal (type 1) entries
+    credited to the player whose hero is the damage source."""
     con = sqlite3.connect(path)
     duration = con.execute("SELECT duration_s FROM match_info").fetchone()[0]
     if not duration or duration <= 0:
@@ -85,7 +88,8 @@ def dota_figures(path):
     heroes = {s: h for s, h in con.execute("SELECT slot, hero FROM players") if h is not None}
     slot_of = {h: s for s, h in heroes.items()}
     last = {}
-    for row in con.execute("SELECT slot, tick, earned_gold, xp, kills, last_hits FROM timeline"):
+    for row in con.execute("SELECT slot, tick, earned_gold, xp, kills, last_hits, "
+                           "camps_stacked FROM timeline"):
         if row[0] not in last or row[1] > last[row[0]][0]:
             last[row[0]] = row[1:]
     damage, healing, towers = {}, {}, {}
@@ -106,7 +110,43 @@ def dota_figures(path):
     con.close()
     return {s: (h, minutes, last[s][1] / minutes, last[s][2] / minutes, last[s][3],
                 last[s][4], damage.get(s, 0) / minutes, healing.get(s, 0) / minutes,
-                towers.get(s, 0)) for s, h in heroes.items() if s in last}
+                towers.get(s, 0), last[s][5]) for s, h in heroes.items() if s in last}
+
+
+def ward_figures(path):
+    """{slot: (hero, observer_life_s, sentry_life_s)} of one index that
+    reached the horn: the mean ward_lives lifetime of each kind a player
+    placed (None for a kind none of), players with a ward only."""
+    con = sqlite3.connect(path)
+    duration = con.execute("SELECT duration_s FROM match_info").fetchone()[0]
+    if not duration or duration <= 0:
+        return {}
+    heroes = {s: h for s, h in con.execute("SELECT slot, hero FROM players") if h is not None}
+    lives = {}
+    for owner, kind, life in con.execute("SELECT owner, kind, lifetime_s FROM ward_lives"):
+        mine = lives.setdefault(owner, {}).setdefault(kind, [])
+        if life is not None:  # (a ward placed before the clock has no lifetime)
+            mine.append(life)
+    con.close()
+
+    def mean(v):
+        return sum(v) / len(v) if v else None
+    return {s: (heroes[s], mean(k.get("observer", [])), mean(k.get("sentry", [])))
+            for s, k in lives.items() if s in heroes}
+
+
+def aim_figures(path):
+    """{slot: (time_to_damage_ms, crosshair_angle, rifle_counter_strafed)}
+    of a CS2 index with a round won: aim_stats' (cs2_aim_test holds it to
+    its rules) of players with an engagement or a shot."""
+    con = sqlite3.connect(path)
+    if not con.execute("SELECT 1 FROM rounds WHERE winner IN (2, 3)").fetchone():
+        return {}
+    out = {r[0]: r[1:] for r in con.execute(
+        "SELECT slot, time_to_damage_ms, crosshair_angle, rifle_counter_strafed FROM aim_stats "
+        "WHERE engagements > 0 OR shots > 0")}
+    con.close()
+    return out
 
 
 def cs2_figures(path):
@@ -134,8 +174,10 @@ class Benchmarks(unittest.TestCase):
         by_key = {}
         for f in figures:
             for metric, v in zip(metrics, f[2:]):
-                by_key.setdefault((f[0], metric), []).append(v)
-        rows = {(r[0], r[1]): r[2:] for r in con.execute(f"SELECT * FROM {table}")}
+                if v is not None:
+                    by_key.setdefault((f[0], metric), []).append(v)
+        rows = {(r[0], r[1]): r[2:] for r in con.execute(f"SELECT * FROM {table}")
+                if r[1] in metrics}
         self.assertEqual(set(rows), set(by_key))
         for key, values in by_key.items():
             self.assertEqual(rows[key][0], len(values))
@@ -156,6 +198,22 @@ class Benchmarks(unittest.TestCase):
             for g, x in zip(got[key][1:], w[1:]):
                 self.assertAlmostEqual(g, x, places=6, msg=key)
         self.check_percentiles(con, "dota_hero_benchmarks", want.values(), DOTA, 6)
+        # Their wards' lives.
+        wards = {}
+        for sha, path, _ in indexes(out, "dota2"):
+            for slot, f in ward_figures(path).items():
+                wards[(sha, slot)] = f
+        got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM dota_player_wards")}
+        self.assertEqual(set(got), set(wards))
+        for key, w in wards.items():
+            self.assertEqual(got[key][0], w[0])
+            for g, x in zip(got[key][1:], w[1:]):
+                self.assertEqual(g is None, x is None, key)
+                if x is not None:
+                    self.assertAlmostEqual(g, x, places=6, msg=key)
+        self.assertTrue(wards)
+        self.check_percentiles(con, "dota_hero_benchmarks",
+                               [(f[0], None) + f[1:] for f in wards.values()], WARDS, 6)
         # CS2: players of matches with a round won, each map's percentiles
         # and its sides' win rates.
         players, sides = {}, {}
@@ -172,6 +230,16 @@ class Benchmarks(unittest.TestCase):
         self.assertEqual(got, players)
         self.check_percentiles(con, "cs2_map_benchmarks", players.values(),
                                ["adr", "kast", "rating"], 9)
+        # Their aim.
+        aim = {}
+        for sha, path, map_ in indexes(out, "cs2"):
+            for slot, f in aim_figures(path).items():
+                aim[(sha, slot)] = (map_,) + f
+        got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM cs2_player_aim")}
+        self.assertEqual(got, aim)
+        self.assertTrue(any(a[1] is not None for a in aim.values()))
+        self.check_percentiles(con, "cs2_map_benchmarks",
+                               [(a[0], None) + a[1:] for a in aim.values()], AIM, 9)
         self.assertEqual({(r[0], r[1]): r[2:] for r in con.execute(
             "SELECT * FROM cs2_map_sides")}, {k: (m, n, w, w / n) for k, (m, n, w) in
                                               sides.items()})

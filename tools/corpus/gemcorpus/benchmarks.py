@@ -8,14 +8,25 @@ sha256 and the index format that gave them:
 
     sources(sha256, replay_id, game, map, index_format, read_at)
     dota_player_matches(sha256, slot, hero, minutes, gpm, xpm, kills,
-                        last_hits, hero_damage_pm, healing_pm, tower_damage)
+                        last_hits, hero_damage_pm, healing_pm, tower_damage,
+                        camps_stacked)
+    dota_player_wards(sha256, slot, hero, observer_life_s, sentry_life_s)
     cs2_player_matches(sha256, slot, map, rounds, adr, kast, rating)
+    cs2_player_aim(sha256, slot, map, time_to_damage_ms, crosshair_angle,
+                   rifle_counter_strafed)
     cs2_match_sides(sha256, map, side, rounds, rounds_won)
+
+(dota_player_wards and cs2_player_aim come from the ward_lives and aim_stats
+views: an index made before them has no rows there.)
 
 and from all of them, remade every run:
 
     dota_hero_benchmarks(hero, metric, matches, p10, p25, p50, p75, p90)
+      (metrics: the player figures above, camps stacked, and the mean life
+      of the player's observer and sentry wards)
     cs2_map_benchmarks(map, metric, players, p10, p25, p50, p75, p90)
+      (metrics: adr, kast, rating, and each player's median time to damage
+      and crosshair placement and share of rifle shots counter-strafed)
     cs2_map_sides(map, side, matches, rounds, rounds_won, win_rate)
 
 A re-run reads only the indexes it has no figures of (new replays, and
@@ -52,13 +63,28 @@ SELECT p.slot, p.hero, m.minutes,
                  AND h.target_hero = 1 AND h.target_illusion = 0), 0) / m.minutes
          AS healing_pm,
        coalesce((SELECT sum(d.damage) FROM damage d WHERE d.slot = p.slot
-                 AND instr(d.target, '_tower') > 0), 0) AS tower_damage
+                 AND instr(d.target, '_tower') > 0), 0) AS tower_damage,
+       l.camps_stacked
 FROM players p CROSS JOIN m JOIN last l ON l.slot = p.slot
 WHERE p.hero IS NOT NULL
 ORDER BY p.slot
 """
 DOTA_METRICS = ["gpm", "xpm", "kills", "last_hits", "hero_damage_pm", "healing_pm",
-                "tower_damage"]
+                "tower_damage", "camps_stacked"]
+# Per player of a Dota match that reached the horn and placed a ward: the
+# mean lifetime of their observer and of their sentry wards (ward_lives:
+# OpenDota's capped lifetimes); NULL for a kind they placed none of.
+DOTA_WARDS_SQL = {"needs": "ward_lives", "sql": """
+SELECT p.slot, p.hero,
+       (SELECT avg(w.lifetime_s) FROM ward_lives w WHERE w.owner = p.slot
+          AND w.kind = 'observer') AS observer_life_s,
+       (SELECT avg(w.lifetime_s) FROM ward_lives w WHERE w.owner = p.slot
+          AND w.kind = 'sentry') AS sentry_life_s
+FROM players p
+WHERE p.hero IS NOT NULL AND EXISTS (SELECT 1 FROM match_info WHERE duration_s > 0)
+  AND EXISTS (SELECT 1 FROM ward_lives w WHERE w.owner = p.slot)
+ORDER BY p.slot"""}
+DOTA_WARD_METRICS = ["observer_life_s", "sentry_life_s"]
 # Per CS2 player of a match with a round won (a recording that holds no
 # whole round says nothing of a map): player_stats' ADR, KAST and Rating
 # 1.0; and the rounds each side won of those decided.
@@ -69,6 +95,17 @@ CS2_SIDES_SQL = ("SELECT side, (SELECT count(*) FROM rounds WHERE winner IN (2, 
                  "FROM (SELECT 2 AS side UNION ALL SELECT 3) "
                  "WHERE EXISTS (SELECT 1 FROM rounds WHERE winner IN (2, 3)) ORDER BY side")
 CS2_METRICS = ["adr", "kast", "rating"]
+# Per CS2 player of such a match with an engagement or a shot: aim_stats'
+# median time to damage and crosshair placement and rifle counter-strafing.
+CS2_AIM_SQL = {"needs": "aim_stats", "sql": (
+    "SELECT slot, time_to_damage_ms, crosshair_angle, rifle_counter_strafed FROM aim_stats "
+    "WHERE (engagements > 0 OR shots > 0) "
+    "AND EXISTS (SELECT 1 FROM rounds WHERE winner IN (2, 3)) ORDER BY slot")}
+CS2_AIM_METRICS = ["time_to_damage_ms", "crosshair_angle", "rifle_counter_strafed"]
+# The layout of benchmarks.db (PRAGMA user_version).
+LAYOUT = 2
+PER_MATCH = ("dota_player_matches", "dota_player_wards", "cs2_player_matches",
+             "cs2_player_aim", "cs2_match_sides")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sources(
@@ -77,8 +114,14 @@ CREATE TABLE IF NOT EXISTS sources(
 CREATE TABLE IF NOT EXISTS dota_player_matches(
   sha256 TEXT NOT NULL, slot INTEGER NOT NULL, hero TEXT NOT NULL, minutes REAL, gpm REAL,
   xpm REAL, kills INTEGER, last_hits INTEGER, hero_damage_pm REAL, healing_pm REAL,
-  tower_damage INTEGER, PRIMARY KEY(sha256, slot));
+  tower_damage INTEGER, camps_stacked INTEGER, PRIMARY KEY(sha256, slot));
 CREATE INDEX IF NOT EXISTS dota_player_matches_by_hero ON dota_player_matches(hero);
+CREATE TABLE IF NOT EXISTS dota_player_wards(
+  sha256 TEXT NOT NULL, slot INTEGER NOT NULL, hero TEXT NOT NULL, observer_life_s REAL,
+  sentry_life_s REAL, PRIMARY KEY(sha256, slot));
+CREATE TABLE IF NOT EXISTS cs2_player_aim(
+  sha256 TEXT NOT NULL, slot INTEGER NOT NULL, map TEXT, time_to_damage_ms REAL,
+  crosshair_angle REAL, rifle_counter_strafed REAL, PRIMARY KEY(sha256, slot));
 CREATE TABLE IF NOT EXISTS cs2_player_matches(
   sha256 TEXT NOT NULL, slot INTEGER NOT NULL, map TEXT, rounds INTEGER, adr REAL, kast REAL,
   rating REAL, PRIMARY KEY(sha256, slot));
@@ -125,7 +168,8 @@ def _jobs(catalog, have, extension):
     for rid, sha, game, map_, index_path, path, fmt in rows:
         if have.get(sha) == fmt:
             continue
-        sqls = [DOTA_SQL] if game == "dota2" else [CS2_PLAYERS_SQL, CS2_SIDES_SQL]
+        sqls = ([DOTA_SQL, DOTA_WARDS_SQL] if game == "dota2" else
+                [CS2_PLAYERS_SQL, CS2_SIDES_SQL, CS2_AIM_SQL])
         jobs.append({"id": rid, "sha256": sha, "game": game, "map": map_, "path": path,
                      "index_format": fmt, "index": os.path.join(catalog.dir, index_path),
                      "sqls": sqls, "extension": extension})
@@ -134,17 +178,22 @@ def _jobs(catalog, have, extension):
 
 def _store(con, job, result):
     sha = job["sha256"]
-    for table in ("dota_player_matches", "cs2_player_matches", "cs2_match_sides"):
+    for table in PER_MATCH:
         con.execute("DELETE FROM %s WHERE sha256 = ?" % table, (sha,))
     if job["game"] == "dota2":
-        con.executemany("INSERT INTO dota_player_matches VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        con.executemany("INSERT INTO dota_player_matches VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
                         [(sha,) + tuple(r) for r in result["results"][0]["rows"]])
+        con.executemany("INSERT INTO dota_player_wards VALUES(?,?,?,?,?)",
+                        [(sha,) + tuple(r) for r in result["results"][1]["rows"]])
     else:
         con.executemany("INSERT INTO cs2_player_matches VALUES(?,?,?,?,?,?,?)",
                         [(sha, r[0], job["map"]) + tuple(r[1:])
                          for r in result["results"][0]["rows"]])
         con.executemany("INSERT INTO cs2_match_sides VALUES(?,?,?,?,?)",
                         [(sha, job["map"]) + tuple(r) for r in result["results"][1]["rows"]])
+        con.executemany("INSERT INTO cs2_player_aim VALUES(?,?,?,?,?,?)",
+                        [(sha, r[0], job["map"]) + tuple(r[1:])
+                         for r in result["results"][2]["rows"]])
     con.execute("INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?,?)",
                 (sha, job["id"], job["game"], job["map"], job["index_format"],
                  time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
@@ -157,7 +206,9 @@ def _derive(con):
             con.execute(statement)
     for table, key, metrics, out, count in (
             ("dota_player_matches", "hero", DOTA_METRICS, "dota_hero_benchmarks", "matches"),
-            ("cs2_player_matches", "map", CS2_METRICS, "cs2_map_benchmarks", "players")):
+            ("dota_player_wards", "hero", DOTA_WARD_METRICS, "dota_hero_benchmarks", "matches"),
+            ("cs2_player_matches", "map", CS2_METRICS, "cs2_map_benchmarks", "players"),
+            ("cs2_player_aim", "map", CS2_AIM_METRICS, "cs2_map_benchmarks", "players")):
         groups = [r[0] for r in con.execute("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL "
                                             "ORDER BY 1" % (key, table, key))]
         rows = []
@@ -179,6 +230,11 @@ def run(args, tools, say):
     catalog = Catalog(args.dir)
     out = sqlite3.connect(os.path.join(catalog.dir, "benchmarks.db"), isolation_level=None)
     try:
+        if out.execute("PRAGMA user_version").fetchone()[0] < LAYOUT:
+            # An older layout: start over (every index is read again).
+            for table in ("sources",) + PER_MATCH:
+                out.execute("DROP TABLE IF EXISTS %s" % table)
+            out.execute("PRAGMA user_version = %d" % LAYOUT)
         out.executescript(SCHEMA)
         have = dict(out.execute("SELECT sha256, index_format FROM sources"))
         jobs, indexed = _jobs(catalog, have, tools.extension)
@@ -199,8 +255,7 @@ def run(args, tools, say):
             _store(out, job, r)
         gone = [sha for sha in have if sha not in indexed]
         for sha in gone:
-            for table in ("sources", "dota_player_matches", "cs2_player_matches",
-                          "cs2_match_sides"):
+            for table in ("sources",) + PER_MATCH:
                 out.execute("DELETE FROM %s WHERE sha256 = ?" % table, (sha,))
         _derive(out)
         out.execute("COMMIT")

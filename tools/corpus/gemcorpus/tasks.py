@@ -97,12 +97,20 @@ def _open(job):
 
 def query_many(job):
     """Runs each of job['sqls'] on one index with libgem loaded: their
-    columns and rows, in order, or the error."""
+    columns and rows, in order, or the error. A statement given as
+    {"needs": name, "sql": ...} answers no rows on an index without that
+    table or view (one made before it)."""
     try:
         con = _open(job)
         try:
             results = []
             for sql in job["sqls"]:
+                if isinstance(sql, dict):
+                    if not con.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
+                                       (sql["needs"],)).fetchone():
+                        results.append({"columns": [], "rows": []})
+                        continue
+                    sql = sql["sql"]
                 cur = con.execute(sql)
                 results.append({"columns": [d[0] for d in cur.description or []],
                                 "rows": cur.fetchall()})

@@ -180,48 +180,38 @@ def report(test, path, label):
     return "file://" + out
 
 
-def vision_index(test):
-    """The 12-minute gem-synth Dota match with smokes and dewards
-    (--vision), indexed once."""
-    fixture = replay_path(AUTO)
+def synthetic_match(test, stem, source, *options):
+    """gem-synth's match of `source` (a fixture's stem) with `options`,
+    indexed once, as TMP/`stem`.db; the test skipped without the fixture."""
+    fixture = replay_path(source)
     if not os.path.exists(fixture):
-        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (AUTO, FIXTURES))
-    stem = os.path.join(TMP, "page-dota-vision")
+        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (source, FIXTURES))
+    stem = os.path.join(TMP, stem)
     if not os.path.exists(stem + ".db"):
-        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "12", "--seed", "11",
-                        "--vision", "--quiet", stem + ".dem"], check=True)
+        subprocess.run([GEM_SYNTH, "--from", fixture] + list(options) +
+                       ["--quiet", stem + ".dem"], check=True)
         subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
                        check=True)
     return stem + ".db"
+
+
+def vision_index(test):
+    """The 12-minute gem-synth Dota match with smokes and dewards
+    (--vision), indexed once."""
+    return synthetic_match(test, "page-dota-vision", AUTO, "--minutes", "12", "--seed", "11",
+                           "--vision")
 
 
 def cs2_index(test):
     """The 6-round gem-synth CS2 match, indexed once (seed 5: a bomb goes off
     in it, which the page's checks need)."""
-    fixture = replay_path(CS2)
-    if not os.path.exists(fixture):
-        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (CS2, FIXTURES))
-    stem = os.path.join(TMP, "page-cs2")
-    if not os.path.exists(stem + ".db"):
-        subprocess.run([GEM_SYNTH, "--from", fixture, "--rounds", "6", "--seed", "5",
-                        "--quiet", stem + ".dem"], check=True)
-        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
-                       check=True)
-    return stem + ".db"
+    return synthetic_match(test, "page-cs2", CS2, "--rounds", "6", "--seed", "5")
 
 
 def deadlock_index(test):
     """The 4-minute gem-synth Deadlock match, indexed once."""
-    fixture = replay_path(DEADLOCK)
-    if not os.path.exists(fixture):
-        test.skipTest("SKIPPED: fixture %s.dem not found in %s" % (DEADLOCK, FIXTURES))
-    stem = os.path.join(TMP, "page-deadlock")
-    if not os.path.exists(stem + ".db"):
-        subprocess.run([GEM_SYNTH, "--from", fixture, "--minutes", "4", "--seed", "5",
-                        "--troopers", "2", "--quiet", stem + ".dem"], check=True)
-        subprocess.run([GEM_INDEX, "--quiet", "--force", stem + ".dem", stem + ".db"],
-                       check=True)
-    return stem + ".db"
+    return synthetic_match(test, "page-deadlock", DEADLOCK, "--minutes", "4", "--seed", "5",
+                           "--troopers", "2")
 
 
 class DotaPage(unittest.TestCase):

@@ -68,10 +68,14 @@ constexpr MatchColumn kExtraColumns[] = {
     {"kill_streak", "INTEGER",
      "the controller's m_PlayerDataGlobal.m_iKillStreak; NULL in builds without it (10423 and "
      "10524 have none)"},
+    {"lane", "INTEGER",
+     "the controller's m_nOriginalLaneAssignment: the lane the game gave the player before any "
+     "swap (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple; 0 none); NULL in builds "
+     "without it"},
 };
 enum ExtraColumn : size_t {
   kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists, kApNetWorth, kLastHits, kDenies,
-  kPlayerDamage, kDamageTaken, kHealing, kSelfHealing, kObjectiveDamage, kKillStreak,
+  kPlayerDamage, kDamageTaken, kHealing, kSelfHealing, kObjectiveDamage, kKillStreak, kLane,
   kExtraEnd
 };
 
@@ -219,6 +223,7 @@ class Module : public match::GameModule, public MessageHost {
   FieldReader self_healing_{"m_PlayerDataGlobal.m_iSelfHealing", "m_iSelfHealing"};
   FieldReader objective_damage_{"m_PlayerDataGlobal.m_iObjectiveDamage", "m_iObjectiveDamage"};
   FieldReader kill_streak_{"m_PlayerDataGlobal.m_iKillStreak", "m_iKillStreak"};
+  FieldReader lane_{"m_nOriginalLaneAssignment"};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
   FieldReader match_mode_{"m_pGameRules.m_eMatchMode"};
@@ -279,6 +284,7 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
     for (size_t i = 0; i < std::size(counters); ++i) {
       row[kApNetWorth + i] = IntCell(match::ReadInt(*counters[i], p.controller));
     }
+    row[kLane] = IntCell(match::ReadInt(lane_, p.controller));
     emit.Emit(row);
   }
 }

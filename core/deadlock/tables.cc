@@ -1,8 +1,10 @@
 #include "core/deadlock/tables.h"
 
 #include <initializer_list>
+#include <string>
 #include <utility>
 
+#include "core/deadlock/lane_views.h"
 #include "core/deadlock/post_match.h"
 #include "core/match/held_entities.h"
 
@@ -578,7 +580,7 @@ GameSchema Build() {
       {"killer_ability_id", "INTEGER",
        "HeroKilled's killer_ability_id (field 9): Valve's token of the killing ability's name; "
        "NULL when 0 or not sent (builds before it)"}};
-  s.after_sql = kViewsSql;
+  s.after_sql = std::string(kViewsSql) + LaneViewsSql();
   // Written at the end (TableSpec::written): the heroes the match had (a
   // live index's commits rewrite it as it stands).
   s.tables[kHeroes].written = TableSpec::Written::kAtEnd;

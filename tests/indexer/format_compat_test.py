@@ -36,10 +36,11 @@ from index_digest import connect, digest  # noqa: E402
 # clocks and how each went, and CS2's aim: sightings, the weapons table, each
 # shot's speed and place in its burst, each kill's victim's weapon, and the
 # counts of shots without a weapon and mask bits naming no player, and the
-# two stat_settings rows of the aim views.
+# two stat_settings rows of the aim views; Deadlock's timeline lane.
 ADDED_TABLES = {"decode_faults", "sightings", "weapons"}
 ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"},
-                 "shots": {"speed", "burst_shot"}, "kills": {"victim_weapon"}}
+                 "shots": {"speed", "burst_shot"}, "kills": {"victim_weapon"},
+                 "timeline": {"lane"}}
 ADDED_ROWS = {"stat_settings": {"counter_strafe_share", "flash_kill_window_s"}}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
               "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",

@@ -22,7 +22,7 @@ EXTRA = {
             "has_defuser", "has_helmet", "equipment_value", "flash_duration", "velocity"],
     "deadlock": ["level", "souls", "kills", "deaths", "assists", "ap_net_worth", "last_hits",
                  "denies", "player_damage", "damage_taken", "healing", "self_healing",
-                 "objective_damage", "kill_streak"],
+                 "objective_damage", "kill_streak", "lane"],
 }
 # Deadlock's m_PlayerDataGlobal counters by timeline column (NULL where a
 # build has no such field: damage_taken and kill_streak in 10423 and 10524).
@@ -179,6 +179,7 @@ def controller_row(f, game, slot, tick):
                    assists=f.value(c, "m_iPlayerAssists", tick))
         for column, field in DEADLOCK_COUNTERS.items():
             row[column] = f.value(c, field, tick)
+        row["lane"] = f.value(c, "m_nOriginalLaneAssignment", tick)
     return row
 
 

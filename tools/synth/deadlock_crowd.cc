@@ -188,6 +188,9 @@ void DeadlockCrowd::Start(uint32_t end_tick, FILE* truth) {
   }
   for (Hero& h : heroes_) {
     const Lane& lane = lanes_[static_cast<size_t>(h.slot) % lanes_.size()];
+    // The game's assignment: the lane the hero starts in.
+    Set(h.controller, "m_nOriginalLaneAssignment", lane.lane);
+    Set(h.controller, "m_nAssignedLane", lane.lane);
     h.u.x = h.u.tx = lane.end[h.u.team - 2][0] + (Uniform() - 0.5) * 400;
     h.u.y = h.u.ty = lane.end[h.u.team - 2][1] + (Uniform() - 0.5) * 400;
     h.u.z = 256;
@@ -470,6 +473,11 @@ void DeadlockCrowd::Finish() {
                  Json{{"kind", "player_totals"}, {"slot", h.slot}, {"hero", h.name},
                       {"team", h.u.team}, {"kills", h.kills}, {"deaths", h.deaths},
                       {"assists", h.assists}, {"souls", h.souls},
+                      {"lane", world_->PathOf(h.controller->class_id,
+                                              "m_nOriginalLaneAssignment") != nullptr
+                                   ? Json(world_->GetInt(*h.controller,
+                                                         "m_nOriginalLaneAssignment", 0))
+                                   : Json()},
                       {"hero_healing", GetStat(*h.controller, "m_iHeroHealing")},
                       {"self_healing", GetStat(*h.controller, "m_iSelfHealing")}}
                      .dump()

@@ -412,13 +412,76 @@ class PostMatchRecord(unittest.TestCase):
             self.assertEqual(con.execute("SELECT count(*) FROM %s" % table).fetchone()[0], 0)
 
 
+def lane_leads_by_the_rule(con):
+    """lane_leads' rule, apart, over the timeline's rows: (lane, team,
+    players, slots, souls and leads at 5, 10 and 15 minutes)."""
+    samples = {}
+    for slot, tick, game_time, team, lane, souls in con.execute(
+            "SELECT slot, tick, game_time, team, lane, souls FROM timeline ORDER BY tick"):
+        samples.setdefault(slot, []).append((tick, game_time, team, lane, souls))
+
+    def at(rows, mark):
+        if not rows or max(r[1] for r in rows) < mark:
+            return None
+        before = [r for r in rows if r[1] <= mark]
+        return before[-1] if before else None
+
+    sides = {}
+    for slot, rows in sorted(samples.items()):
+        early = [r for r in rows if r[1] <= 300]
+        if not early:
+            continue
+        _, _, team, lane, _ = early[-1]
+        if not lane or team not in (2, 3):
+            continue
+        souls = []
+        for mark in (300, 600, 900):
+            r = at(rows, mark)
+            souls.append(r[4] if r else None)
+        sides.setdefault((lane, team), []).append((slot, souls))
+    out = []
+    for (lane, team), players in sorted(sides.items()):
+        def total(i, ps=players):
+            values = [p[1][i] for p in ps]
+            return None if any(v is None for v in values) else sum(values)
+        mine = [total(i) for i in range(3)]
+        other = sides.get((lane, 5 - team))
+        theirs = [total(i, other) for i in range(3)] if other else [None] * 3
+        leads = [None if a is None or b is None else a - b for a, b in zip(mine, theirs)]
+        out.append((lane, team, len(players), json.dumps([p[0] for p in players],
+                                                         separators=(",", ":")))
+                   + tuple(mine) + tuple(leads))
+    return out
+
+
+class LaneLeads(unittest.TestCase):
+    def test_the_lanes_are_gem_synths_and_the_leads_the_rule(self):
+        con, truth = synthetic()
+        lanes = {t["slot"]: t["lane"] for t in truth["player_totals"]}
+        self.assertEqual(len(lanes), 12)
+        self.assertGreaterEqual(len(set(lanes.values())), 2)
+        got = dict(con.execute("SELECT slot, lane FROM timeline WHERE team IN (2, 3) "
+                               "ORDER BY tick"))  # each player's last sample
+        self.assertEqual(got, lanes)
+        want = lane_leads_by_the_rule(con)
+        self.assertEqual(con.execute("SELECT * FROM lane_leads ORDER BY lane, team").fetchall(),
+                         want)
+        self.assertTrue(any(r[8] for r in want), "a lead at 10:00")
+        self.assertTrue(all(r[4] is not None and r[6] is not None for r in want))
+        # The docs' query.
+        blocks = docs_sql("deadlock.md", "## Lane leads")
+        self.assertEqual(len(blocks), 1)
+        self.assertEqual(con.execute(blocks[0]).fetchall(),
+                         [(r[0], r[1], r[3], r[5], r[8]) for r in want])
+
+
 class ReadmeQueries(unittest.TestCase):
     """The docs' Deadlock SQL, each block run on the gem-synth match and
     its answer checked against what gem-synth wrote (souls: against the
     controllers' own field, read by gem_value)."""
 
     def test_every_readme_deadlock_query_answers_what_was_written(self):
-        blocks = docs_sql("deadlock.md")
+        blocks = docs_sql("deadlock.md", "## Deadlock as analysts read it", "## Lane leads")
         self.assertEqual(len(blocks), 7)
         con, truth = synthetic()
         souls, builds, upgrades, dealt, objectives, mid_boss, urn = (con.execute(sql).fetchall()

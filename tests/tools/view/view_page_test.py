@@ -209,8 +209,9 @@ def cs2_index(test):
 
 
 def deadlock_index(test):
-    """The 4-minute gem-synth Deadlock match, indexed once."""
-    return synthetic_match(test, "page-deadlock", DEADLOCK, "--minutes", "4", "--seed", "5",
+    """The 6-minute gem-synth Deadlock match (its lanes reach 5:00), indexed
+    once."""
+    return synthetic_match(test, "page-deadlock", DEADLOCK, "--minutes", "6", "--seed", "5",
                            "--troopers", "2")
 
 
@@ -588,6 +589,12 @@ class DeadlockPage(unittest.TestCase):
         self.assertEqual(page.get("objectives", []), [list(r) for r in con.execute(
             "SELECT destroyed_tick, team FROM objectives WHERE destroyed_tick IS NOT NULL "
             "ORDER BY destroyed_tick, entity")])
+        # The lanes: each team's souls and lead at the marks, as lane_leads.
+        lanes = [list(r) for r in con.execute(
+            "SELECT lane, team, souls_5, lead_5, souls_10, lead_10, souls_15, lead_15 "
+            "FROM lane_leads ORDER BY lane, team")]
+        self.assertEqual(page["lanes"], lanes)
+        self.assertTrue(lanes and all(r[2] is not None for r in lanes))
         self.check_names(out, con)
 
     def check_names(self, out, con):

@@ -25,7 +25,7 @@ he_stats); each player's round (player_rounds and utility) for the page's
 one-round view; each player's kills of enemies by weapon.
 
 Deadlock: the players' heroes and scoreboard at the end and the souls
-advantage; every change of their item slots; the objectives, mid boss and
+advantage; each lane's souls at 5, 10 and 15 minutes (lane_leads); every change of their item slots; the objectives, mid boss and
 urn events (the map's side panel has these too).
 
 Names stay internal here: the facts carry their display names
@@ -205,6 +205,9 @@ ORDER BY p.slot""", ["players", "timeline"])
         out["advantage"] = _advantage(match, ["souls"])
     out["items"] = _rows(match, "SELECT tick, slot, position, item FROM inventory ORDER BY "
                          "tick, id", ["inventory"])
+    out["lane_leads"] = _rows(match, "SELECT lane, team, slots, souls_5, lead_5, souls_10, "
+                              "lead_10, souls_15, lead_15 FROM lane_leads ORDER BY lane, team",
+                              ["lane_leads"])
     for table, order in kinds.EVENT_TABLES["deadlock"]:
         out[table] = _rows(match, "SELECT * FROM %s ORDER BY %s" % (table, order), [table])
     return out

@@ -1,7 +1,8 @@
 // gem-view: Deadlock's match page, as far as its tables go: the players at
 // the end (their heroes and the items they hold at the clock by the names
 // players read: nameOf), the souls advantage with the objectives and the
-// mid boss marked, the urn's events.
+// mid boss marked, each lane's souls at 5, 10 and 15 minutes, the urn's
+// events.
 "use strict";
 
 PAGES.deadlock = {
@@ -18,6 +19,7 @@ PAGES.deadlock = {
       }), 'id="players"');
     }
     this.items = d.items || [];
+    if (d.lane_leads && d.lane_leads.length) drawLaneLeads(host, d.lane_leads);
     if (d.advantage && d.advantage.ticks.length) {
       const marks = [];
       for (const o of d.objectives || []) {
@@ -56,3 +58,21 @@ PAGES.deadlock = {
     showHeldItems(this.items, t);
   },
 };
+
+// The lanes by their colour (CMsgLaneColor), each team's players in it and
+// their souls at 5, 10 and 15 minutes with the lead over the other team's
+// (the lane_leads view); a mark the timeline does not reach is left blank.
+const LANE_COLORS = { 1: "yellow", 3: "green", 4: "blue", 6: "purple" };
+function drawLaneLeads(host, leads) {
+  const signed = (v) => (v === null || v === undefined ? "" : (v > 0 ? "+" : "") + v);
+  const at = (souls, lead) => (souls === null || souls === undefined ? "" :
+    `${souls} (${signed(lead)})`);
+  G.page.lanes = leads.map((l) => [l.lane, l.team, l.souls_5, l.lead_5, l.souls_10, l.lead_10,
+    l.souls_15, l.lead_15]);
+  section(host, "Lanes: souls at 5, 10 and 15 minutes (lead over the lane's other team)")
+    .innerHTML += table(["lane", "team", "players", "5:00", "10:00", "15:00"],
+      leads.map((l) => cells([esc(LANE_COLORS[l.lane] || String(l.lane)), esc(teamLabel(l.team)),
+        esc(JSON.parse(l.slots).map((s) => playerName(s)).join(", ")), at(l.souls_5, l.lead_5),
+        at(l.souls_10, l.lead_10), at(l.souls_15, l.lead_15)], `color:${teamColor(l.team)}`)),
+      'id="lanes"');
+}

@@ -184,33 +184,31 @@ class Benchmarks(unittest.TestCase):
             for g, x in zip(rows[key][1:], percentiles(values)):
                 self.assertAlmostEqual(g, x, places=places, msg=key)
 
-    def check(self, out):
-        con = sqlite3.connect(os.path.join(out, "benchmarks.db"))
-        # Dota: every player's figures, then each hero's percentiles.
+    def check_figures(self, con, table, out, figures):
+        """`table`'s rows (sha256, slot, key, figures...) against `figures`
+        of each Dota index (a None where the figure is None); returns them
+        by (sha256, slot)."""
         want = {}
         for sha, path, _ in indexes(out, "dota2"):
-            for slot, f in dota_figures(path).items():
+            for slot, f in figures(path).items():
                 want[(sha, slot)] = f
-        got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM dota_player_matches")}
+        got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM %s" % table)}
         self.assertEqual(set(got), set(want))
         for key, w in want.items():
-            self.assertEqual(got[key][0], w[0])
-            for g, x in zip(got[key][1:], w[1:]):
-                self.assertAlmostEqual(g, x, places=6, msg=key)
-        self.check_percentiles(con, "dota_hero_benchmarks", want.values(), DOTA, 6)
-        # Their wards' lives.
-        wards = {}
-        for sha, path, _ in indexes(out, "dota2"):
-            for slot, f in ward_figures(path).items():
-                wards[(sha, slot)] = f
-        got = {(r[0], r[1]): r[2:] for r in con.execute("SELECT * FROM dota_player_wards")}
-        self.assertEqual(set(got), set(wards))
-        for key, w in wards.items():
             self.assertEqual(got[key][0], w[0])
             for g, x in zip(got[key][1:], w[1:]):
                 self.assertEqual(g is None, x is None, key)
                 if x is not None:
                     self.assertAlmostEqual(g, x, places=6, msg=key)
+        return want
+
+    def check(self, out):
+        con = sqlite3.connect(os.path.join(out, "benchmarks.db"))
+        # Dota: every player's figures, then each hero's percentiles.
+        want = self.check_figures(con, "dota_player_matches", out, dota_figures)
+        self.check_percentiles(con, "dota_hero_benchmarks", want.values(), DOTA, 6)
+        # Their wards' lives.
+        wards = self.check_figures(con, "dota_player_wards", out, ward_figures)
         self.assertTrue(wards)
         self.check_percentiles(con, "dota_hero_benchmarks",
                                [(f[0], None) + f[1:] for f in wards.values()], WARDS, 6)

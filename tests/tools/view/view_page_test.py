@@ -34,6 +34,7 @@ import junit  # noqa: E402
 from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, TMP,  # noqa: E402
                      connect, replay_path)
 from view_names import _json, check_name, dota_names, no_internal_talents  # noqa: E402
+from view_panels import check_aim, check_lane_leads, check_vision  # noqa: E402
 from view_test import Server  # noqa: E402
 
 VIEW = os.path.join(CHECKOUT, "tools", "view")
@@ -312,7 +313,7 @@ class DotaPage(unittest.TestCase):
                     if x is not None and -120 <= game_time_at(con, tick) <= 300)
         self.assertEqual(out["wards_5"]["drawn"], wards)
         self.assertGreater(wards, 0)
-        self.check_vision(page, con)
+        check_vision(self, page, con, game_time_at)
         check_heatmaps(self, con, out, "dota2")
         self.assertEqual(set(out["heatmaps"]), {"positions", "deaths", "wards", "all_positions"})
         self.check_names(out, con, builds)
@@ -323,33 +324,6 @@ class DotaPage(unittest.TestCase):
         self.assertEqual(out["fight"]["fight"]["id"], first[0])
         self.assertAlmostEqual(out["fight"]["fight"]["x"], first[2], places=3)
 
-
-    def check_vision(self, page, con):
-        """The ward map's dewards and smoke routes over its first range, and
-        the lane outcomes, as the views give them."""
-        wards = page["wards"]
-        inside = lambda tick: wards["from"] <= game_time_at(con, tick) <= wards["to"]  # noqa
-        crossed = sum(1 for tick, x in con.execute(
-            "SELECT placed_tick, x FROM ward_lives WHERE destroyed = 1") if x is not None and
-            inside(tick))
-        self.assertEqual(wards["crossed"], crossed)
-        self.assertGreater(crossed, 0)
-        rate = con.execute("SELECT tick_rate FROM match_info").fetchone()[0]
-        smokes = [s for s in con.execute("SELECT start_tick, start_s, end_s, slots FROM smokes")
-                  if inside(s[0])]
-        self.assertEqual(wards["routes"], len(smokes))
-        self.assertGreater(len(smokes), 0)
-        points = 0
-        for start, start_s, end_s, slots in smokes:
-            for slot in json.loads(slots):
-                points += con.execute(
-                    "SELECT count(*) FROM timeline WHERE slot = ? AND tick BETWEEN ? AND ? "
-                    "AND x IS NOT NULL", (slot, start, start + (end_s - start_s) * rate))\
-                    .fetchone()[0]
-        self.assertEqual(wards["points"], points)
-        self.assertEqual(page["lanes"], [list(r) for r in con.execute(
-            "SELECT lane, team, outcome, net_worth_diff FROM lane_outcomes ORDER BY lane, team")])
-        self.assertEqual(len(page["lanes"]), 6)
 
     def check_names(self, out, con, builds):
         """What a reader sees of heroes, items, abilities and talents: the
@@ -540,22 +514,6 @@ class Cs2Page(unittest.TestCase):
                 self.assertNotIn("(%s)" % w, out["map_text"])
 
 
-def check_aim(test, page, con):
-    """CS2's aim panel: each player's figures as the views give them."""
-    want = {}
-    for row in con.execute(
-            "SELECT a.slot, a.time_to_damage_ms, a.crosshair_angle, a.rifle_counter_strafed, "
-            "a.pistol_counter_strafed, a.first_bullet_accuracy, f.flashbangs, "
-            "f.enemies_per_flash, h.damage_per_grenade FROM aim_stats a JOIN flash_stats f "
-            "USING (slot) JOIN he_stats h USING (slot) WHERE a.shots > 0 OR a.engagements > 0 "
-            "OR f.flashbangs > 0 OR h.he_thrown > 0"):
-        want[str(row[0])] = dict(zip(("ttd", "crosshair", "rifle_cs", "pistol_cs", "first",
-                                      "flashes", "per_flash", "he"), row[1:]))
-    test.assertEqual(page["aim"], want)
-    test.assertTrue(any(v["ttd"] is not None for v in want.values()))
-    test.assertTrue(any(v["rifle_cs"] is not None for v in want.values()))
-
-
 class DeadlockPage(unittest.TestCase):
     def path(self):
         need_browser(self)
@@ -589,12 +547,7 @@ class DeadlockPage(unittest.TestCase):
         self.assertEqual(page.get("objectives", []), [list(r) for r in con.execute(
             "SELECT destroyed_tick, team FROM objectives WHERE destroyed_tick IS NOT NULL "
             "ORDER BY destroyed_tick, entity")])
-        # The lanes: each team's souls and lead at the marks, as lane_leads.
-        lanes = [list(r) for r in con.execute(
-            "SELECT lane, team, souls_5, lead_5, souls_10, lead_10, souls_15, lead_15 "
-            "FROM lane_leads ORDER BY lane, team")]
-        self.assertEqual(page["lanes"], lanes)
-        self.assertTrue(lanes and all(r[2] is not None for r in lanes))
+        check_lane_leads(self, page, con)
         self.check_names(out, con)
 
     def check_names(self, out, con):

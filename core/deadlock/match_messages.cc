@@ -249,8 +249,10 @@ void MatchMessages::Damage(MatchContext& ctx, MessageHost& host) {
   auto entity = [](std::optional<int32_t> index) {
     return index && *index >= 0 ? MatchValue::Int(*index) : MatchValue();
   };
-  row_[kDmgAttacker] = Slot(attacker ? host.SlotOfEntity(ctx, attacker->index) : -1);
-  row_[kDmgVictim] = Slot(victim ? host.SlotOfEntity(ctx, victim->index) : -1);
+  const int32_t attacker_slot = attacker ? host.SlotOfEntity(ctx, attacker->index) : -1;
+  const int32_t victim_slot = victim ? host.SlotOfEntity(ctx, victim->index) : -1;
+  row_[kDmgAttacker] = Slot(attacker_slot);
+  row_[kDmgVictim] = Slot(victim_slot);
   row_[kDmgAttackerEntity] = entity(m_.Int32(8));
   row_[kDmgVictimEntity] = entity(m_.Int32(6));
   row_[kDmgInflictorEntity] = entity(m_.Int32(7));
@@ -281,6 +283,9 @@ void MatchMessages::Damage(MatchContext& ctx, MessageHost& host) {
   row_[kDmgEffectiveness] = Real(m_.Real(25));
   row_[kDmgServerTick] = Int32(m_.Int32(29));
   PutVector(m_, 5, row_, kDmgX);
+  if (attacker_slot >= 0 && victim_slot >= 0) {
+    host.OnPlayerDamage(ctx, attacker_slot, victim_slot, row_[kDmgDamage]);
+  }
   Emit(ctx, kDamage, kDamageColumns);
 }
 

@@ -47,6 +47,10 @@ class MessageHost {
   virtual int32_t SlotOfEntity(match::MatchContext& ctx, int32_t index) = 0;
   // The match clock now (NULL before the match starts).
   virtual MatchValue Clock(match::MatchContext& ctx) = 0;
+  // A Damage message between two players' entities (slots; the message's
+  // damage), as its row is written.
+  virtual void OnPlayerDamage(match::MatchContext& ctx, int32_t attacker, int32_t victim,
+                              MatchValue damage) = 0;
 };
 
 class MatchMessages {

@@ -11,6 +11,7 @@
 #include "core/deadlock/modifiers.h"
 #include "core/deadlock/post_match.h"
 #include "core/deadlock/tables.h"
+#include "core/deadlock/teamfights.h"
 #include "core/deadlock/urn.h"
 #include "core/match/body.h"
 #include "core/match/game_clock.h"
@@ -72,12 +73,25 @@ constexpr MatchColumn kExtraColumns[] = {
      "the controller's m_nOriginalLaneAssignment: the lane the game gave the player before any "
      "swap (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple; 0 none); NULL in builds "
      "without it"},
+    // The controller's creep souls by kind (bare names in 10423 and
+    // 10524, which hold 0 in them all).
+    {"creep_kill_souls", "INTEGER",
+     "the controller's m_iCreepGoldKill, souls as the game counts them; NULL in builds without it"},
+    {"creep_air_orb_souls", "INTEGER", "the controller's m_iCreepGoldAirOrb, as creep_kill_souls"},
+    {"creep_ground_orb_souls", "INTEGER",
+     "the controller's m_iCreepGoldGroundOrb, as creep_kill_souls"},
+    {"creep_solo_bonus_souls", "INTEGER",
+     "the controller's m_iCreepGoldSoloBonus, as creep_kill_souls"},
+    {"creep_deny_souls", "INTEGER", "the controller's m_iCreepGoldDeny, as creep_kill_souls"},
+    {"creep_neutral_souls", "INTEGER",
+     "the controller's m_iCreepGoldNeutral, as creep_kill_souls"},
 };
 enum ExtraColumn : size_t {
   kLevel = kTimelineCommon, kSouls, kKills, kDeaths, kAssists, kApNetWorth, kLastHits, kDenies,
   kPlayerDamage, kDamageTaken, kHealing, kSelfHealing, kObjectiveDamage, kKillStreak, kLane,
-  kExtraEnd
+  kCreepKillSouls, kCreepNeutralSouls = kCreepKillSouls + 5, kExtraEnd
 };
+static_assert(kExtraEnd - kTimelineCommon == std::size(kExtraColumns));
 
 // CCitadelUserMsg_HeroKilled, as read.
 struct HeroKilledMessage {
@@ -144,6 +158,9 @@ class Module : public match::GameModule, public MessageHost {
   std::vector<std::pair<std::string, uint64_t>> Counters() const override {
     std::vector<std::pair<std::string, uint64_t>> out = loadout_.Counters();
     out.emplace_back("timeline_out_of_view", samples_out_of_view_);
+    if (teamfights_.unplaced() > 0) {
+      out.emplace_back("teamfight_damage_without_position", teamfights_.unplaced());
+    }
     for (auto& c : messages_.Counters()) out.push_back(std::move(c));
     for (auto& c : modifiers_.Counters()) out.push_back(std::move(c));
     if (unknown_heroes_ > 0) out.emplace_back("unknown_hero_ids", unknown_heroes_);
@@ -176,6 +193,10 @@ class Module : public match::GameModule, public MessageHost {
   MatchValue Clock(MatchContext& ctx) override {
     return match::RealCell(GameTime(ctx, ctx.tick()));
   }
+  void OnPlayerDamage(MatchContext& ctx, int32_t attacker, int32_t victim,
+                      MatchValue damage) override {
+    teamfights_.OnDamage(attacker, victim, damage, Clock(ctx));
+  }
 
  private:
   Status HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size);
@@ -187,7 +208,12 @@ class Module : public match::GameModule, public MessageHost {
   // A delivery point or the patron, created or updated.
   void WorldObject(MatchContext& ctx, const Entity& e, bool created);
 
+  // The frame's players as the teamfights place their damage.
+  void PlaceFights(MatchContext& ctx, const std::vector<match::PlayerControllers::Player>& players);
+
   MatchMessages messages_;
+  Teamfights teamfights_;
+  std::vector<Teamfights::Player> fighters_;  // by slot, reused each frame
   Urn urn_;
   Modifiers modifiers_{&messages_, &urn_};
   int32_t trigger_class_ = -1, patron_class_ = -1;  // class ids, once one is created
@@ -224,6 +250,14 @@ class Module : public match::GameModule, public MessageHost {
   FieldReader objective_damage_{"m_PlayerDataGlobal.m_iObjectiveDamage", "m_iObjectiveDamage"};
   FieldReader kill_streak_{"m_PlayerDataGlobal.m_iKillStreak", "m_iKillStreak"};
   FieldReader lane_{"m_nOriginalLaneAssignment"};
+  // From kCreepKillSouls on, in the columns' order.
+  FieldReader creep_souls_[6] = {
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldKill", "m_iCreepGoldKill"},
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldAirOrb", "m_iCreepGoldAirOrb"},
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldGroundOrb", "m_iCreepGoldGroundOrb"},
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldSoloBonus", "m_iCreepGoldSoloBonus"},
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldDeny", "m_iCreepGoldDeny"},
+      FieldReader{"m_PlayerDataGlobal.m_iCreepGoldNeutral", "m_iCreepGoldNeutral"}};
   FieldReader game_start_{"m_pGameRules.m_flGameStartTime"};
   FieldReader game_mode_{"m_pGameRules.m_eGameMode"};
   FieldReader match_mode_{"m_pGameRules.m_eMatchMode"};
@@ -249,6 +283,26 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     pawns_[p.slot] = p.pawn;
   }
   loadout_.OnFrameEnd(ctx, pawns_, match::RealCell(GameTime(ctx, ctx.tick())));
+  if (ctx.game_tables() && teamfights_.pending()) PlaceFights(ctx, players);
+}
+
+void Module::PlaceFights(MatchContext& ctx,
+                         const std::vector<match::PlayerControllers::Player>& players) {
+  fighters_.assign(fighters_.size(), Teamfights::Player());
+  for (const match::PlayerControllers::Player& p : players) {
+    if (p.slot < 0 || p.slot >= match::HeldEntities::kMaxSlots) continue;
+    if (static_cast<size_t>(p.slot) >= fighters_.size()) fighters_.resize(p.slot + 1);
+    Teamfights::Player& f = fighters_[static_cast<size_t>(p.slot)];
+    f.team = match::ReadInt(team_, p.controller).value_or(-1);
+    MatchValue x, y, z;
+    body_.position().Read(match::InView(p.pawn), &x, &y, &z);
+    if (x.kind == MatchValue::Kind::kReal && y.kind == MatchValue::Kind::kReal) {
+      f.placed = true;
+      f.x = x.r;
+      f.y = y.r;
+    }
+  }
+  teamfights_.OnFrameEnd(ctx.tick(), ctx.tick_interval(), fighters_);
 }
 
 std::optional<double> Module::ClockAt(MatchContext& ctx, int64_t tick) {
@@ -285,6 +339,9 @@ void Module::Sample(MatchContext& ctx, std::span<MatchValue> row, RowSink& emit)
       row[kApNetWorth + i] = IntCell(match::ReadInt(*counters[i], p.controller));
     }
     row[kLane] = IntCell(match::ReadInt(lane_, p.controller));
+    for (size_t i = 0; i < std::size(creep_souls_); ++i) {
+      row[kCreepKillSouls + i] = IntCell(match::ReadInt(creep_souls_[i], p.controller));
+    }
     emit.Emit(row);
   }
 }
@@ -426,6 +483,7 @@ Status Module::HeroKilled(MatchContext& ctx, const uint8_t* data, size_t size) {
   const Entity* controller = ctx.Get(victim + 1);
   body_.position().Read(controller ? players_.Pawn(ctx, *controller) : nullptr, &k.x, &k.y,
                         &k.z);
+  if (ctx.game_tables()) teamfights_.OnKill(victim);
   ctx.Kill(k);
   return Status::Ok();
 }
@@ -436,6 +494,7 @@ void Module::WriteSoFar(MatchContext& ctx) {
   HeroNames heroes = heroes_;
   for (int64_t id : messages_.banned()) heroes.Saw(id, {});
   (void)heroes.Write(ctx);
+  if (ctx.game_tables()) teamfights_.Write(ctx);
 }
 
 void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary* out) {
@@ -447,6 +506,7 @@ void Module::Finish(MatchContext& ctx, const ReplayMetadata& meta, MatchSummary*
     unknown_heroes_ = heroes_.Write(ctx);
     WriteKnownNames(ctx, kKnownNames);
     RecordCounts(ctx);
+    teamfights_.Write(ctx);
   }
   for (const match::PlayerControllers::Player& p : players_.InPlay(ctx)) {
     players_.Record(ctx, p, p.pawn ? ctx.EntityName(*p.pawn) : std::string_view());

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/deadlock/lane_views.h"
+#include "core/deadlock/match_views.h"
 #include "core/deadlock/post_match.h"
 #include "core/match/held_entities.h"
 
@@ -37,154 +38,6 @@ TableSpec Event(const char* name, const char* comment, Cols cols,
                                        {"game_time", "REAL", kGameTime}});
   return t;
 }
-
-// Per attacking player and what they hit: a player (victim_slot) or a unit
-// by class. Self-inflicted damage is kept (attacker = victim).
-const char kViewsSql[] = R"sql(
-CREATE VIEW damage_dealt(  -- the damage a player dealt, per target: the damage table's rows
-  -- with a player as attacker, summed per target player (victim_slot) or, for units, per class
-  -- (self-inflicted damage is kept: slot = victim_slot)
-  slot,  -- the attacking player (players.slot)
-  victim_slot,  -- the player hit (players.slot); NULL for a unit, told apart by victim_class
-  victim_class,  -- the class of the entity hit (CCitadelPlayerPawn, CNPC_Trooper, ...); NULL when
-  -- none was live
-  damage,  -- the sum of the messages' damage
-  health_lost,  -- the sum of the messages' health_lost
-  hits  -- the number of Damage messages summed (not the sum of their hits field)
-) AS
-SELECT attacker AS slot, victim AS victim_slot, victim_class,
-       sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
-FROM damage WHERE attacker IS NOT NULL
-GROUP BY attacker, victim, victim_class;
-CREATE VIEW damage_taken(  -- the damage a player took, per source: the damage table's rows with
-  -- a player as victim, summed per attacking player (attacker_slot) or, for units, per class
-  slot,  -- the player hit (players.slot)
-  attacker_slot,  -- the attacking player (players.slot); NULL for a unit, told apart by
-  -- attacker_class
-  attacker_class,  -- the class of the attacking entity (CCitadelPlayerPawn, CNPC_Trooper, ...);
-  -- NULL when none was live
-  damage,  -- the sum of the messages' damage
-  health_lost,  -- the sum of the messages' health_lost
-  hits  -- the number of Damage messages summed (not the sum of their hits field)
-) AS
-SELECT victim AS slot, attacker AS attacker_slot, attacker_class,
-       sum(damage) AS damage, sum(health_lost) AS health_lost, count(*) AS hits
-FROM damage WHERE victim IS NOT NULL
-GROUP BY victim, attacker, attacker_class;
-CREATE VIEW objectives(  -- an objective (guardian, walker, base guardian, shrine, patron, mid
-  -- boss) with its first damage and its death, from objective_events: one row per entity index,
-  -- class and name
-  entity,  -- the objective's entity index (entities.ent_index)
-  class,  -- its class (CNPC_TrooperBoss guardian, CNPC_Boss_Tier2 walker, CNPC_TrooperBarrackBoss
-  -- base guardian, CCitadel_Destroyable_Building shrine, CNPC_Boss_Tier3 patron, CNPC_MidBoss)
-  name,  -- its EntityNames name; NULL when it has none
-  team,  -- the objective's team as its messages give it (the largest, should they differ)
-  lane,  -- its m_iLane (CMsgLaneColor: 1 yellow, 3 green, 4 blue, 6 purple; 0 on the patron;
-  -- NULL for shrines)
-  first_damage_tick,  -- the tick of its first BossDamaged message; NULL when none came
-  destroyed_tick,  -- the tick of its first BossKilled message; NULL while it stands at the end
-  destroyed_time,  -- the match clock at its BossKilled, seconds; NULL while it stands
-  killer,  -- the player (players.slot) whose pawn or controller BossKilled names as its killer;
-  -- NULL when it stands or no player killed it
-  x,  -- BossKilled's entity_position: where it died, world units; NULL while it stands
-  y,  -- as x
-  z  -- as x
-) AS
-SELECT entity, class, name,
-       max(team) AS team, max(lane) AS lane,
-       min(CASE WHEN kind = 'damaged' THEN tick END) AS first_damage_tick,
-       min(CASE WHEN kind = 'killed' THEN tick END) AS destroyed_tick,
-       max(CASE WHEN kind = 'killed' THEN game_time END) AS destroyed_time,
-       max(CASE WHEN kind = 'killed' THEN killer END) AS killer,
-       max(CASE WHEN kind = 'killed' THEN x END) AS x,
-       max(CASE WHEN kind = 'killed' THEN y END) AS y,
-       max(CASE WHEN kind = 'killed' THEN z END) AS z
-FROM objective_events
-GROUP BY entity, class, name;
-CREATE VIEW ability_upgrades(  -- a rise of an ability's level in the abilities table: each
-  -- ability point spent (the first row of an ability entity is where it starts, not a point
-  -- spent)
-  tick,  -- the tick the level rose at
-  game_time,  -- the match clock then, seconds
-  slot,  -- the player (players.slot)
-  ability,  -- the ability's name (its EntityNames entry)
-  level,  -- its level now: the upgrade bits set in m_nUpgradeBits (m_nUpgradeInfo in later
-  -- builds)
-  points,  -- how much it rose since the entity's row before
-  entity  -- the ability entity (entities.entity)
-) AS
-SELECT tick, game_time, slot, ability, level, level - before AS points, entity FROM (
-  SELECT tick, game_time, slot, ability, level, entity, id,
-         lag(level) OVER (PARTITION BY slot, entity ORDER BY tick, id) AS before
-  FROM abilities)
-WHERE level > before;
-CREATE VIEW record_damage_totals(  -- the post-match record's damage matrix counted once: per
-  -- dealer, target and stat type, each cell's last running total summed over the specific
-  -- sources (the coarse categories, which count every hit a second time, left out)
-  dealer_slot,  -- the dealing player (the record's player_slot)
-  target_slot,  -- the player dealt to (the record's player_slot)
-  stat_type,  -- EStatType: 0 damage, 1 healing, 2 heal prevented, 3 mitigated, 4 lethal damage,
-  -- 5 regen
-  value  -- the total over the match: the sum of record_damage's gained
-) AS
-SELECT dealer_slot, target_slot, stat_type, sum(gained) AS value
-FROM record_damage WHERE category IS NOT 1
-GROUP BY dealer_slot, target_slot, stat_type;
-CREATE VIEW healing(  -- healing per player and target, from two sources: the post-match record
-  -- when the replay has one, and always the controller's counters (the replay's own messages
-  -- carry no healing by target)
-  slot,  -- the healing player (players.slot; the record's player_slot)
-  target_slot,  -- the player healed; NULL on the controller's m_iHeroHealing row (no target)
-  healing,  -- 'record': the record's stat_type 1 (healing) cells, specific sources only, summed
-  -- per target; 'controller': m_PlayerDataGlobal.m_iHeroHealing (target NULL, the healing of
-  -- heroes as the game counts it) or m_iSelfHealing (target the player's own slot), as of the
-  -- player's last timeline row with a value
-  source  -- where the row comes from: 'record' or 'controller'
-) AS
-SELECT dealer_slot AS slot, target_slot, sum(gained) AS healing, 'record' AS source
-FROM record_damage WHERE stat_type = 1 AND category IS NOT 1
-GROUP BY dealer_slot, target_slot
-UNION ALL
-SELECT slot, target_slot, healing, 'controller' FROM (
-  SELECT slot, NULL AS target_slot, healing FROM timeline t
-  WHERE tick = (SELECT max(tick) FROM timeline u WHERE u.slot = t.slot AND u.healing IS NOT NULL)
-  UNION ALL
-  SELECT slot, slot, self_healing FROM timeline t
-  WHERE tick = (SELECT max(tick) FROM timeline u
-                WHERE u.slot = t.slot AND u.self_healing IS NOT NULL));
-CREATE VIEW purchase_checks(  -- an item bought (purchases' 'bought') checked against the buyer's
-  -- inventory: whether and when the pawn held it (meta's purchases_never_held counts the
-  -- purchases naming an item and a slot that the inventory never bears out)
-  id,  -- the purchase (purchases.id)
-  tick,  -- the purchase's tick
-  game_time,  -- the match clock then, seconds
-  slot,  -- the buyer (players.slot)
-  item,  -- the item's name; NULL when the id is unknown
-  next_tick,  -- the tick the same player next buys the same item; NULL when never
-  held_tick  -- the purchase's tick when an inventory position of the player holds the item then,
-  -- else the first tick one does before next_tick; NULL when none does, or the purchase names
-  -- no item or player
-) AS
-SELECT b.id, b.tick, b.game_time, b.slot, b.item, b.next_tick,
-       CASE WHEN EXISTS (
-              SELECT 1 FROM inventory i
-              WHERE i.slot = b.slot AND i.item = b.item AND i.tick <= b.tick
-                AND i.tick = (SELECT max(j.tick) FROM inventory j
-                              WHERE j.slot = i.slot AND j.position = i.position
-                                AND j.tick <= b.tick))
-            THEN b.tick
-            ELSE (SELECT min(i.tick) FROM inventory i
-                  WHERE i.slot = b.slot AND i.item = b.item AND i.tick > b.tick
-                    AND (b.next_tick IS NULL OR i.tick < b.next_tick))
-       END AS held_tick
-FROM (SELECT id, tick, game_time, slot, item,
-             (SELECT min(q.tick) FROM purchases q
-              WHERE q.slot = p.slot AND q.item = p.item AND q.change = 'bought'
-                AND q.tick > p.tick) AS next_tick
-      FROM purchases p WHERE change = 'bought') b;
-CREATE INDEX inventory_by_slot ON inventory(slot, position, tick);
-CREATE INDEX abilities_by_slot ON abilities(slot, position, tick);
-)sql";
 
 GameSchema Build() {
   GameSchema s;
@@ -580,10 +433,34 @@ GameSchema Build() {
       {"killer_ability_id", "INTEGER",
        "HeroKilled's killer_ability_id (field 9): Valve's token of the killing ability's name; "
        "NULL when 0 or not sent (builds before it)"}};
-  s.after_sql = std::string(kViewsSql) + LaneViewsSql();
-  // Written at the end (TableSpec::written): the heroes the match had (a
-  // live index's commits rewrite it as it stands).
+  s.tables[kTeamfights] = Plain(
+      "teamfights",
+      "a fight between the teams by boon's rule (boon.stats.teamfights: 5 s, 1,500 units, 3 "
+      "heroes): damage between players of opposing teams, each Damage message placed at the "
+      "victim's pawn at the end of its packet (else the attacker's), joins the active fight with "
+      "the nearest centroid within 1,500 units whose last damage is at most 5 s back, else starts "
+      "one; a fight is kept when at least 3 players dealt or took its damage",
+      {{"fight", "INTEGER NOT NULL", "the fight's number, 1 up, by its first damage's tick"},
+       {"start_tick", "INTEGER NOT NULL", "the tick of its first damage"},
+       {"end_tick", "INTEGER NOT NULL", "the tick of its last damage"},
+       {"start_time", "REAL", kGameTime},
+       {"end_time", "REAL", "the match clock at end_tick, seconds; NULL as start_time"},
+       {"duration_s", "REAL", "end_time less start_time, seconds (pauses left out, as the clock)"},
+       {"x", "REAL", "the mean of its damage's positions: x, world units"},
+       {"y", "REAL", "the mean of its damage's positions: y"},
+       {"heroes", "INTEGER NOT NULL", "the players who dealt or took its damage"},
+       {"slots", "TEXT NOT NULL", "their slots (players.slot), a JSON array in slot order"},
+       {"events", "INTEGER NOT NULL", "its Damage messages"},
+       {"hero_damage", "INTEGER NOT NULL", "the sum of their damage (the damage table's damage)"},
+       {"kills", "INTEGER NOT NULL",
+        "the kills (HeroKilled) whose victim's last damage placed at or before the kill is this "
+        "fight's, as boon attributes them"}});
+  s.after_sql = MatchViewsSql() + LaneViewsSql();
+  // Written at the end (TableSpec::written): the heroes the match had and
+  // the teamfights, which a later damage or kill can still add to (a live
+  // index's commits rewrite them as they stand).
   s.tables[kHeroes].written = TableSpec::Written::kAtEnd;
+  s.tables[kTeamfights].written = TableSpec::Written::kAtEnd;
   // A modifier's row once it is removed, a pause's once it ends.
   s.tables[kModifiers].written = TableSpec::Written::kWhenClosed;
   s.tables[kPauses].written = TableSpec::Written::kWhenClosed;

@@ -55,6 +55,9 @@
 //          changes
 //   known_names(token, name, kind, source): the names gem knows of ids a
 //          replay may not name, see known_names.h
+//   teamfights(fight, start_tick, end_tick, start_time, end_time,
+//              duration_s, x, y, heroes, slots, events, hero_damage,
+//              kills): see teamfights.h
 //   record_*: the post-match record, see post_match.h
 #ifndef GEM_CORE_DEADLOCK_TABLES_H_
 #define GEM_CORE_DEADLOCK_TABLES_H_
@@ -88,6 +91,7 @@ enum Table : uint32_t {
   kPatronPhases,
   kAbilityCooldowns,
   kKnownNames,
+  kTeamfights,
   // The post-match record (post_match.h).
   kRecordMatch,
   kRecordPlayers,
@@ -106,6 +110,11 @@ enum Table : uint32_t {
 // Column positions of each table's rows (the id column excluded); every
 // event table starts with tick and game_time.
 enum EventColumn : size_t { kTick, kGameTime, kEventColumns };
+enum TeamfightColumn : size_t {
+  kFightNumber, kFightStartTick, kFightEndTick, kFightStartTime, kFightEndTime, kFightDuration,
+  kFightX, kFightY, kFightHeroes, kFightSlots, kFightEvents, kFightDamage, kFightKills,
+  kTeamfightColumns
+};
 enum DamageColumn : size_t {
   kDmgAttacker = kEventColumns, kDmgVictim, kDmgAttackerEntity, kDmgVictimEntity,
   kDmgInflictorEntity, kDmgAttackerClass, kDmgVictimClass, kDmgInflictorClass, kDmgAbility,

@@ -7,6 +7,7 @@
 #include "core/deadlock/messages.h"
 #include "core/deadlock/modifiers.h"
 #include "core/deadlock/post_match.h"
+#include "core/deadlock/teamfights.h"
 #include "tests/fuzz/targets.h"
 
 namespace gem::fuzz {
@@ -36,6 +37,20 @@ class Host : public deadlock::MessageHost {
     return c == "CCitadelPlayerController" ? index - 1 : c == "CCitadelPlayerPawn" ? 0 : -1;
   }
   MatchValue Clock(match::MatchContext&) override { return MatchValue::Real(1.5); }
+  // The damage between players goes to the teamfights, which the module
+  // keeps: fed here too, so that their sweep sees what fuzzed messages give.
+  void OnPlayerDamage(match::MatchContext& ctx, int32_t attacker, int32_t victim,
+                      MatchValue damage) override {
+    fights.OnDamage(attacker, victim, damage, Clock(ctx));
+    fights.OnFrameEnd(ctx.tick(), 1.0 / 64, players);
+  }
+  Host() : players(64) {
+    for (size_t i = 0; i < players.size(); ++i) {
+      players[i] = {true, 100.0 * static_cast<double>(i), 0.0, static_cast<int64_t>(2 + (i & 1))};
+    }
+  }
+  deadlock::Teamfights fights;
+  std::vector<deadlock::Teamfights::Player> players;  // by slot: teams 2 and 3 in turn
 };
 
 }  // namespace

@@ -22,10 +22,19 @@ EXTRA = {
             "has_defuser", "has_helmet", "equipment_value", "flash_duration", "velocity"],
     "deadlock": ["level", "souls", "kills", "deaths", "assists", "ap_net_worth", "last_hits",
                  "denies", "player_damage", "damage_taken", "healing", "self_healing",
-                 "objective_damage", "kill_streak", "lane"],
+                 "objective_damage", "kill_streak", "lane", "creep_kill_souls",
+                 "creep_air_orb_souls", "creep_ground_orb_souls", "creep_solo_bonus_souls",
+                 "creep_deny_souls", "creep_neutral_souls"],
 }
 # Deadlock's m_PlayerDataGlobal counters by timeline column (NULL where a
 # build has no such field: damage_taken and kill_streak in 10423 and 10524).
+# The controller's creep souls by kind (bare names in 10423 and 10524).
+DEADLOCK_CREEP_SOULS = {"creep_kill_souls": "m_iCreepGoldKill",
+                        "creep_air_orb_souls": "m_iCreepGoldAirOrb",
+                        "creep_ground_orb_souls": "m_iCreepGoldGroundOrb",
+                        "creep_solo_bonus_souls": "m_iCreepGoldSoloBonus",
+                        "creep_deny_souls": "m_iCreepGoldDeny",
+                        "creep_neutral_souls": "m_iCreepGoldNeutral"}
 DEADLOCK_COUNTERS = {"ap_net_worth": "m_iAPNetWorth", "last_hits": "m_iLastHits",
                      "denies": "m_iDenies", "player_damage": "m_iHeroDamage",
                      "damage_taken": "m_iDamageTaken", "healing": "m_iHeroHealing",
@@ -180,6 +189,8 @@ def controller_row(f, game, slot, tick):
         for column, field in DEADLOCK_COUNTERS.items():
             row[column] = f.value(c, field, tick)
         row["lane"] = f.value(c, "m_nOriginalLaneAssignment", tick)
+        for column, field in DEADLOCK_CREEP_SOULS.items():
+            row[column] = f.value(c, field, tick)
     return row
 
 

@@ -18,6 +18,15 @@ constexpr uint32_t kKillerAbility = 2010028405u;
 constexpr int kPlayersPerTeam = 6;
 constexpr int kCamps = 20, kPerCamp = 3;
 constexpr int kNeutralTeam = 4;
+// The controller's creep souls by kind, and the timeline columns gem reads
+// them into (core/deadlock/match_module.cc).
+constexpr std::pair<const char*, const char*> kCreepSouls[] = {
+    {"m_iCreepGoldKill", "creep_kill_souls"},
+    {"m_iCreepGoldAirOrb", "creep_air_orb_souls"},
+    {"m_iCreepGoldGroundOrb", "creep_ground_orb_souls"},
+    {"m_iCreepGoldSoloBonus", "creep_solo_bonus_souls"},
+    {"m_iCreepGoldDeny", "creep_deny_souls"},
+    {"m_iCreepGoldNeutral", "creep_neutral_souls"}};
 // Hero ids and the pawns' EntityNames names of the eleven players added
 // (deadlock-api's hero assets list them so).
 constexpr struct {
@@ -287,6 +296,14 @@ void DeadlockCrowd::Economy() {
                                                      {"m_iDenies", 3},
                                                      {"m_iHeroDamage", 400},
                                                      {"m_iSelfHealing", 60}};
+    // The creep souls by kind, where the build has them (m_iCreepGold*).
+    for (const auto& [field, column] : kCreepSouls) {
+      if (world_->PathOf(h.controller->class_id, StatField(*h.controller, field)) == nullptr) {
+        continue;
+      }
+      const int64_t more = static_cast<int64_t>(Below(25));
+      SetStat(h.controller, field, static_cast<double>(GetStat(*h.controller, field) + more));
+    }
     for (const auto& [field, below] : grow) {
       const int64_t more = static_cast<int64_t>(Below(below));
       SetStat(h.controller, field, static_cast<double>(GetStat(*h.controller, field) + more));
@@ -469,8 +486,14 @@ void DeadlockCrowd::Sweep(std::vector<Unit>* units) {
 void DeadlockCrowd::Finish() {
   if (!active_ || truth_ == nullptr) return;
   for (const Hero& h : heroes_) {
+    Json creep = Json::object();  // column -> souls; NULL where the build has no field
+    for (const auto& [field, column] : kCreepSouls) {
+      const bool has = world_->PathOf(h.controller->class_id, StatField(*h.controller, field));
+      creep[column] = has ? Json(GetStat(*h.controller, field)) : Json();
+    }
     std::fprintf(truth_, "%s\n",
                  Json{{"kind", "player_totals"}, {"slot", h.slot}, {"hero", h.name},
+                      {"creep_souls", creep},
                       {"team", h.u.team}, {"kills", h.kills}, {"deaths", h.deaths},
                       {"assists", h.assists}, {"souls", h.souls},
                       {"lane", world_->PathOf(h.controller->class_id,

@@ -32,7 +32,8 @@
 //   m_nTotalPausedTicks): the clock stops.
 // - the post-match record (PostMatchDetails) in the last packet, unless
 //   `post_match_record` is false: the players with their stats every 5
-//   minutes (souls by three sources), the items bought, two deaths, the
+//   minutes (souls by three sources; every fourth player's, as builds
+//   before gold_sources, by PlayerStats' own fields alone), the items bought, two deaths, the
 //   objectives killed, the mid boss, a pause, a damage matrix of two
 //   sources and a path. It agrees with the replay's fields, except under
 //   `flaws`: the net worth is 100 souls more than the controller's, and an

@@ -76,7 +76,9 @@ void DeadlockEvents::PostMatchRecord(uint32_t tick) {
                  {"player_damage_taken", at * 25}, {"level", 1 + at / 120},
                  {"souls_boss", Null()}, {"max_health", Null()}}
                 .dump());
-      for (int k = 0; k < 3; ++k) {
+      // Every fourth player's stats as a build before gold_sources kept
+      // them: PlayerStats' own fields alone.
+      for (int k = 0; k < 3 && p.slot % 4 != 3; ++k) {
         proto::RecordSoulSource* g = st->add_gold_sources();
         g->set_source(k + 1);
         g->set_kills(at / 60 + static_cast<uint32_t>(k));

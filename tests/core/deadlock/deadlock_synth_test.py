@@ -25,6 +25,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "support")]
 import junit  # noqa: E402
 from gemtest import (FIXTURES, GEM_INDEX, GEM_SYNTH, RUNFILES, SANITIZED, TMP, docs_sql,  # noqa: E402
                      check_game_time, connect, replay_path)
+from teamfights_rule import teamfights_by_the_rule  # noqa: E402
 
 FIXTURE = "deadlock_demofilenet_hltv_10423_dl_midtown"
 TABLES = ["damage", "kill_streaks", "respawns", "objective_events", "mid_boss", "purchases",
@@ -469,10 +470,89 @@ class LaneLeads(unittest.TestCase):
         self.assertTrue(any(r[8] for r in want), "a lead at 10:00")
         self.assertTrue(all(r[4] is not None and r[6] is not None for r in want))
         # The docs' query.
-        blocks = docs_sql("deadlock.md", "## Lane leads")
+        blocks = docs_sql("deadlock.md", "## Lane leads", "## Teamfights")
         self.assertEqual(len(blocks), 1)
         self.assertEqual(con.execute(blocks[0]).fetchall(),
                          [(r[0], r[1], r[3], r[5], r[8]) for r in want])
+
+
+class SoulSources(unittest.TestCase):
+    QUERY = "SELECT slot, source, souls, orbs, origin FROM soul_sources ORDER BY slot, source"
+
+    def test_from_the_record_its_last_sample_by_source(self):
+        # gem-synth's record keeps gold_sources but for every fourth player,
+        # whose stats are PlayerStats' own fields, as builds before them.
+        con, truth = synthetic()
+        want = []
+        for slot in sorted({r["slot"] for r in truth["record_stats"]}):
+            souls = [r for r in truth["record_souls"] if r["slot"] == slot]
+            if souls:
+                last = max(r["time_s"] for r in souls)
+                by = collections.defaultdict(lambda: [0, 0])
+                for r in souls:
+                    if r["time_s"] == last:
+                        by[r["source"]][0] += r["souls"]
+                        by[r["source"]][1] += r["souls_orbs"]
+                want += [(slot, k, v[0], v[1], "record") for k, v in by.items()]
+                continue
+            stats = [r for r in truth["record_stats"] if r["slot"] == slot]
+            last = max(stats, key=lambda r: r["time_s"])
+            want += [(slot, "lane_creeps", last["souls_lane_creep"], None, "record"),
+                     (slot, "players", last["souls_player"], None, "record")]
+        self.assertTrue(any(w[1] == "neutrals" for w in want))
+        self.assertTrue(any(w[1] == "lane_creeps" and w[3] is None for w in want))
+        self.assertEqual(con.execute(self.QUERY).fetchall(), sorted(want, key=lambda w: w[:2]))
+        blocks = docs_sql("deadlock.md", "## Soul sources")
+        self.assertEqual(len(blocks), 1)
+        self.assertEqual(con.execute(blocks[0]).fetchall(),
+                         sorted(want, key=lambda w: (w[0], -w[2], w[1])))
+
+    def test_without_the_record_the_controllers_creep_souls(self):
+        # The crowd's match with its record taken out of a copy of the index.
+        index, truth = synthetic()
+        copy = os.path.join(TMP, "deadlock-36-no-record.db")
+        if os.path.exists(copy):
+            os.remove(copy)
+        index.execute("VACUUM INTO ?", (copy,))
+        con = connect(copy)
+        con.execute("DELETE FROM record_stats")
+        con.execute("DELETE FROM record_souls")
+        names = {"creep_kill_souls": "creep_kill", "creep_air_orb_souls": "creep_air_orb",
+                 "creep_ground_orb_souls": "creep_ground_orb",
+                 "creep_solo_bonus_souls": "creep_solo_bonus", "creep_deny_souls": "creep_deny",
+                 "creep_neutral_souls": "creep_neutral"}
+        want = [(t["slot"], names[column], souls, None, "controller")
+                for t in truth["player_totals"] for column, souls in t["creep_souls"].items()]
+        self.assertEqual(len(want), 12 * 6)
+        self.assertTrue(all(w[2] is not None for w in want) and any(w[2] > 100 for w in want))
+        self.assertEqual(con.execute(self.QUERY).fetchall(), sorted(want, key=lambda w: w[:2]))
+
+
+class Teamfights(unittest.TestCase):
+    def test_the_fights_are_boons_rule_over_the_base_tables(self):
+        # tests/core/deadlock/teamfights_rule.py: the rule over damage,
+        # kills and gem_position; teamfights_test.cc holds its edges.
+        con, _ = synthetic()
+        want = teamfights_by_the_rule(con)
+        got = con.execute("SELECT fight, start_tick, end_tick, start_time, end_time, x, y, "
+                          "heroes, slots, events, hero_damage, kills FROM teamfights "
+                          "ORDER BY fight").fetchall()
+        self.assertGreater(len(want), 50)
+        self.assertGreater(sum(w[-1] for w in want), 3, "kills counted for fights")
+        self.assertTrue(any(w[7] >= 4 for w in want))
+        self.assertEqual(len(got), len(want))
+        for w, g in zip(want, got):
+            # gem_position writes each coordinate as its float32's shortest digits.
+            self.assertEqual(g[:5] + g[7:], w[:5] + w[7:])
+            self.assertAlmostEqual(g[5], w[5], places=3)
+            self.assertAlmostEqual(g[6], w[6], places=3)
+            self.assertAlmostEqual(con.execute("SELECT duration_s FROM teamfights WHERE fight = ?",
+                                               (g[0],)).fetchone()[0], g[4] - g[3], places=9)
+        # The docs' query.
+        blocks = docs_sql("deadlock.md", "## Teamfights", "## Soul sources")
+        self.assertEqual(len(blocks), 1)
+        with_kills = sorted((w for w in want if w[11] > 0), key=lambda w: (-w[7], -w[10]))
+        self.assertEqual([r[0] for r in con.execute(blocks[0])], [w[0] for w in with_kills])
 
 
 class ReadmeQueries(unittest.TestCase):

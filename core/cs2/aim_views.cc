@@ -215,6 +215,20 @@ SELECT p.slot,
                    AND d.weapon = 'hegrenade' AND d.attacker_team IS NOT d.victim_team), 0)
          / nullif((SELECT count(*) FROM grenades g WHERE g.thrower = p.slot AND g.kind = 'he'), 0)
 FROM players p;
+CREATE VIEW utility_on_death(  -- a player's grenades left unused at their deaths over the
+  -- replay: kills rows with the player the victim (kills.utility_held, utility_value). Leetify
+  -- reports utility on death but publishes no rule: the per-death mean here is gem's
+  slot,  -- the player
+  deaths,  -- kills rows with the player the victim
+  known,  -- those with utility_value known (the pawn read alive and in view)
+  with_utility,  -- those with utility_value above 0
+  value,  -- the sum of utility_value, dollars
+  value_per_death  -- value over known; NULL without any
+) AS
+SELECT p.slot, count(k.id), count(k.utility_value), coalesce(sum(k.utility_value > 0), 0),
+       coalesce(sum(k.utility_value), 0), avg(k.utility_value)
+FROM players p LEFT JOIN kills k ON k.victim = p.slot
+GROUP BY p.slot;
 CREATE VIEW duels(  -- an enemy kill (enemy_kills) as a duel of the two players' weapon groups, for
   -- economy-adjusted figures: the killer's weapon is the event's, the victim's what they last held
   -- (kills.victim_weapon); groups and tiers are the weapons table's (gem's assignment to HLTV's 2025

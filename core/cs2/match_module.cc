@@ -16,6 +16,7 @@
 #include "core/cs2/rounds.h"
 #include "core/cs2/sightings.h"
 #include "core/cs2/tables.h"
+#include "core/cs2/utility_held.h"
 #include "core/cs2/weapons.h"
 #include "core/match/body.h"
 #include "core/match/field_codes.h"
@@ -178,7 +179,7 @@ class Module : public match::GameModule, public MatchState {
   // Codes of the pawn fields followed: the cells and offsets by axis.
   enum PawnField : uint16_t {
     kCellX = 1, kCellY, kCellZ, kVecX, kVecY, kVecZ, kPawnHealth, kPawnFlash, kPawnArmor,
-    kPawnSpotted, kPawnLife, kPawnTeam, kPawnWeapon
+    kPawnSpotted, kPawnLife, kPawnTeam, kPawnWeapon, kPawnAmmo, kPawnWeapons, kPawnWeaponCount
   };
   void PawnCreated(MatchContext& ctx, const Entity& e);
   // The motion of pawn `e`, if followed since its creation.
@@ -200,6 +201,7 @@ class Module : public match::GameModule, public MatchState {
   Economy economy_;
   Sightings sightings_;
   HeldWeapons held_;
+  HeldUtility utility_;
   std::vector<Motion> motion_;  // by pawn entity index
   match::FieldCodes pawn_codes_{{{"CBodyComponent.m_cellX", kCellX},
                                  {"CBodyComponent.m_cellY", kCellY},
@@ -213,7 +215,11 @@ class Module : public match::GameModule, public MatchState {
                                  {"m_bSpottedByMask.#", kPawnSpotted},
                                  {"m_lifeState", kPawnLife},
                                  {"m_iTeamNum", kPawnTeam},
-                                 {"m_pWeaponServices.m_hActiveWeapon", kPawnWeapon}}};
+                                 {"m_pWeaponServices.m_hActiveWeapon", kPawnWeapon},
+                                 {"m_pWeaponServices.m_iAmmo.#", kPawnAmmo},
+                                 {"m_pWeaponServices.m_hMyWeapons.#", kPawnWeapons},
+                                 {"m_pWeaponServices.m_hMyWeapons", kPawnWeaponCount}}};
+  std::string utility_json_;  // a kill's utility_held, reused
   uint64_t samples_out_of_view_ = 0;  // timeline rows of a pawn out of view
   uint32_t away_ = 0;                  // pawns out of a client recording's view
   // The tick of the last packet, and the packet tick before it.
@@ -297,6 +303,7 @@ void Module::PawnCreated(MatchContext& ctx, const Entity& e) {
   combat_.OnPawnCreated(e.index, match::ReadInt(health_, &e), match::ReadInt(armor_, &e));
   sightings_.MarkChanged();
   held_.OnChanged(e);
+  utility_.OnChanged(e);
 }
 
 void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
@@ -347,8 +354,11 @@ void Module::OnEntityUpdated(MatchContext& ctx, const Entity& e,
       combat_.OnPawnArmor(e.index, c.value);
     } else if (kind == kPawnWeapon) {
       held_.OnChanged(e);
+    } else if (kind >= kPawnAmmo) {  // grenades, weapons held
+      utility_.OnChanged(e);
     } else {  // the spotted mask, life state or team
       sightings_.MarkChanged();
+      if (kind != kPawnSpotted) utility_.OnChanged(e);
     }
   }
 }
@@ -367,6 +377,7 @@ void Module::OnFrameEnd(MatchContext& ctx, ReplayMetadata*) {
     bomb_.OnFrameEnd(ctx, *this);
     combat_.OnFrameEnd(ctx, *this);
     held_.OnFrameEnd(ctx);
+    utility_.OnFrameEnd(ctx);
     sightings_.OnFrameEnd(ctx, *this, players_);
     const bool in_freeze = match::ReadInt(freeze_, rules_.Get(ctx)).value_or(0) != 0;
     economy_.OnFrameEnd(ctx, rounds_.current(ctx, *this), rounds_.started_now(), in_freeze,
@@ -481,8 +492,14 @@ void Module::Kill(MatchContext& ctx, const GameEvent& e) {
   Position(Pawn(ctx, victim), &k.x, &k.y, &k.z);
   if (ctx.game_tables()) {
     combat_.FillKill(ctx, *this, e, keys_, &k);
-    const WeaponInfo* held = held_.Last(ctx, match::InView(Pawn(ctx, victim)));
+    const Entity* pawn = match::InView(Pawn(ctx, victim));
+    const WeaponInfo* held = held_.Last(ctx, pawn);
     k.extra[kKillVictimWeapon] = held ? MatchValue::Text(held->name) : MatchValue();
+    int64_t value = 0;
+    if (utility_.Last(pawn, &utility_json_, &value)) {
+      k.extra[kKillUtilityHeld] = MatchValue::Text(utility_json_);
+      k.extra[kKillUtilityValue] = MatchValue::Int(value);
+    }
   }
   ctx.Kill(k);
 }

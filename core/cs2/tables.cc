@@ -352,7 +352,17 @@ GameSchema Build() {
        "(m_iItemDefinitionIndex) of the weapon entity the victim's pawn's m_hActiveWeapon named "
        "at the end of the last frame it named one (it names none once the pawn is dead), read "
        "at the kill (as last read when that entity is gone); NULL when "
-       "unknown, an item gem does not list, or the pawn is out of a client recording's view"}};
+       "unknown, an item gem does not list, or the pawn is out of a client recording's view"},
+      {"utility_held", "TEXT",
+       "the grenades the victim's pawn held at the end of the last frame it was alive, a JSON "
+       "object of grenade (weapons.weapon) to count, {} for none: the pawn's "
+       "m_pWeaponServices.m_iAmmo at the grenades' ammo types (13 HE, 14 flashbang, 15 smoke, 16 "
+       "molotov or incendiary by the weapon entity held, else the team, 17 decoy), as demoinfocs "
+       "reads them (core/cs2/utility_held.h); NULL when the pawn was never read alive or is out "
+       "of a client recording's view"},
+      {"utility_value", "INTEGER",
+       "what utility_held cost: each grenade's count times its buy-menu price (weapons.price); "
+       "NULL as utility_held"}};
   s.after_sql = std::string(StatsViewsSql()) + AimViewsSql();
   // Written at the end (TableSpec::written; a live index's commits rewrite
   // them as they stand): rounds and economy (a restart voids the rounds it

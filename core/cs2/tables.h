@@ -88,7 +88,7 @@ enum SightColumn : size_t {
 enum KillColumn : size_t {
   kKillRound, kKillKillerTeam, kKillVictimTeam, kKillPenetrated, kKillThruSmoke, kKillNoScope, kKillAttackerBlind,
   kKillAssistedFlash, kKillDistance, kKillHitgroup, kKillAttackerX, kKillAttackerY,
-  kKillAttackerZ, kKillVictimWeapon, kKillColumns
+  kKillAttackerZ, kKillVictimWeapon, kKillUtilityHeld, kKillUtilityValue, kKillColumns
 };
 
 // Every table, in Table order, the kills columns, and the views.

@@ -1,6 +1,9 @@
 #include "core/cs2/weapons.h"
 
 #include <cstdio>
+#include <string>
+
+#include "core/cs2/utility_held.h"
 
 namespace gem::cs2 {
 namespace {
@@ -88,17 +91,21 @@ std::string WeaponsTableSql() {
       "starter_pistol; NULL for knives, grenades, the taser and the bomb\n"
       "  tier INTEGER,  -- the group's tier: sniper 6, tier_one_rifle 5, tier_two_rifle 4, "
       "smg_shotgun 3, upgraded_pistol 2, starter_pistol 1; NULL without a group\n"
-      "  max_speed REAL  -- the top speed holding it, units a second: the game's max player speed "
+      "  max_speed REAL,  -- the top speed holding it, units a second: the game's max player speed "
       "(unscoped), as WangChuDi/cs-demo-analyzer-mod lists it (weapon_accurate_speed.go; its "
       "revolver's 180 marked approximate)\n"
+      "  price INTEGER  -- the buy menu's price, for grenades only (kills.utility_value's); NULL "
+      "for the rest\n"
       ") WITHOUT ROWID;\nINSERT INTO weapons VALUES\n";
   bool first = true;
   for (const WeaponInfo& w : kWeapons) {
-    char row[160];
-    std::snprintf(row, sizeof row, "%s('%s', %d, '%s', %s%s%s, %s, %.1f)", first ? "  " : ",\n  ",
-                  w.name, w.item, w.kind, w.group ? "'" : "", w.group ? w.group : "NULL",
-                  w.group ? "'" : "", w.tier ? std::to_string(w.tier).c_str() : "NULL",
-                  w.max_speed);
+    char row[192];
+    const int64_t price = GrenadePrice(w.name);
+    std::snprintf(row, sizeof row, "%s('%s', %d, '%s', %s%s%s, %s, %.1f, %s)",
+                  first ? "  " : ",\n  ", w.name, w.item, w.kind, w.group ? "'" : "",
+                  w.group ? w.group : "NULL", w.group ? "'" : "",
+                  w.tier ? std::to_string(w.tier).c_str() : "NULL", w.max_speed,
+                  price ? std::to_string(price).c_str() : "NULL");
     sql += row;
     first = false;
   }

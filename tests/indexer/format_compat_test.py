@@ -34,15 +34,17 @@ from index_digest import connect, digest  # noqa: E402
 # view, the decode faults (table and meta counts) and the creates of a
 # class with no baseline, the tables whose events never came, the wards'
 # clocks and how each went, and CS2's aim: sightings, the weapons table, each
-# shot's speed and place in its burst, each kill's victim's weapon, and the
-# counts of shots without a weapon and mask bits naming no player, and the
-# two stat_settings rows of the aim views; Deadlock's timeline lane and
+# shot's speed and place in its burst, each kill's victim's weapon and
+# grenades held, the counts of shots without a weapon and mask bits naming
+# no player, and the two stat_settings rows of the aim views; Deadlock's
+# timeline lane and
 # creep souls, and its teamfights (a name Dota's table has long had:
 # skipped only where the stored index has no such table).
 ADDED_TABLES = {"decode_faults", "sightings", "weapons"}
 ADDED_WHERE_NEW = {"teamfights"}
 ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"},
-                 "shots": {"speed", "burst_shot"}, "kills": {"victim_weapon"},
+                 "shots": {"speed", "burst_shot"},
+                 "kills": {"victim_weapon", "utility_held", "utility_value"},
                  "timeline": {"lane", "creep_kill_souls", "creep_air_orb_souls",
                               "creep_ground_orb_souls", "creep_solo_bonus_souls",
                               "creep_deny_souls", "creep_neutral_souls"}}

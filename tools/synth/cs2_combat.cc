@@ -75,6 +75,8 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
   victim->alive = false;
   const std::string victim_weapon = weapon_class_ >= 0 ? victim->weapon : "";
   Hold(victim, 0);
+  const std::string utility = UtilityTruth(*victim);
+  DropUtility(victim);
   if (victim->slot == carrier_ && bomb_ == BombState::kCarried && c4_ != nullptr) {
     // The carrier drops the bomb where they fall; no one takes it up.
     std::map<std::string, Value> drop = Who("userid", victim);
@@ -153,7 +155,7 @@ void Cs2Match::Hurt(uint32_t tick, Player* attacker, Player* victim, int damage,
         ",\"z\":" + Num(vz) + ",\"attacker_x\":" + (attacker ? Num(ax) : "null") +
         ",\"attacker_y\":" + (attacker ? Num(ay) : "null") + ",\"attacker_z\":" +
         (attacker ? Num(az) : "null") + ",\"victim_weapon\":" +
-        (victim_weapon.empty() ? "null" : "\"" + victim_weapon + "\"") + "}");
+        (victim_weapon.empty() ? "null" : "\"" + victim_weapon + "\"") + "," + utility + "}");
   OnDeath(tick, attacker, *victim, weapon, hitgroup == 1);
 }
 

@@ -44,7 +44,10 @@ const char* ReasonMessage(int reason) {
 }  // namespace
 
 Cs2Match::Cs2Match(World* world, const Cs2Options& options)
-    : world_(world), options_(options), rng_(options.seed) {}
+    : world_(world),
+      options_(options),
+      rng_(options.seed),
+      utility_rng_(options.seed ^ 0x9e3779b97f4a7c15ull) {}
 
 std::string Cs2Match::Num(double v) {
   char buf[40];
@@ -235,6 +238,7 @@ void Cs2Match::StartRound(uint32_t tick) {
     for (Player& p : players_) {
       p.team = 5 - p.team;
       p.money = 800;
+      DropUtility(&p);  // a new half starts empty-handed
       world_->Set(p.controller, "m_iTeamNum", world_->Number(*p.controller, "m_iTeamNum", p.team));
       world_->Set(p.pawn, "m_iTeamNum", world_->Number(*p.pawn, "m_iTeamNum", p.team));
     }
@@ -365,6 +369,7 @@ void Cs2Match::Buy(Player* p) {
   }
   if (spend >= 2700 && p->team == 3) set(p->pawn, "m_pItemServices.m_bHasDefuser", 1);
   HoldForRound(p, spend >= 2700);
+  BuyUtility(p, spend);
 }
 
 void Cs2Match::EndRound(uint32_t tick, int winner, int reason) {
@@ -401,6 +406,10 @@ void Cs2Match::EndRound(uint32_t tick, int winner, int reason) {
 
 void Cs2Match::Play(uint32_t tick) {
   tick_ = tick;
+  for (Player& p : players_) {  // the grenades held as the last tick ended
+    std::copy(std::begin(p.ammo), std::end(p.ammo), std::begin(p.ammo_before));
+    p.fire_item_before = p.fire_item;
+  }
   if (ended_ && tick >= next_start_) {
     if (!restarted_ && options_.restart_after > 0 && round_ == options_.restart_after) {
       Restart(tick);
@@ -478,7 +487,10 @@ void Cs2Match::Restart(uint32_t tick) {
   for (int team : {2, 3}) {
     world_->Set(team_entity_[team], "m_iScore", world_->Number(*team_entity_[team], "m_iScore", 0));
   }
-  for (Player& p : players_) p.money = 800;
+  for (Player& p : players_) {
+    p.money = 800;
+    DropUtility(&p);
+  }
   StartRound(tick);
 }
 

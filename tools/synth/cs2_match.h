@@ -131,6 +131,13 @@ class Cs2Match {
     // victim at once.
     uint64_t hit_by = 0;
     uint32_t hit_tick = 0;
+    // The grenades held (cs2_utility.cc): the pawn's m_iAmmo 13-17 (HE,
+    // flashbang, smoke, fire, decoy), the fire grenade's item (46 molotov,
+    // 48 incendiary) and its weapon entity when one is in m_hMyWeapons;
+    // and the counts at the end of the tick before (what a death reads).
+    int ammo[5] = {0, 0, 0, 0, 0}, ammo_before[5] = {0, 0, 0, 0, 0};
+    int fire_item = 0, fire_item_before = 0;
+    SimEntity* fire = nullptr;
   };
   // An enemy spotted, as the truth's sightings rows say (cs2_aim.cc).
   struct Sighting {
@@ -184,6 +191,18 @@ class Cs2Match {
   // Options::restart_after: the game starts over at `tick`.
   void Restart(uint32_t tick);
   void Buy(Player* p);
+  // Grenades bought with a buy of `spend` (cs2_utility.cc): their own RNG,
+  // so that the match's other choices stay as they were.
+  void BuyUtility(Player* p, int spend);
+  // The pawn's m_iAmmo and m_hMyWeapons as `p` holds its grenades.
+  void SetAmmo(Player* p);
+  // A thrown grenade of `kind` leaves the thrower's hands.
+  void UseGrenade(Player* p, const std::string& kind);
+  // A death empties the hands.
+  void DropUtility(Player* p);
+  // The kill truth's utility_held (a JSON object) and utility_value, from
+  // the counts at the end of the tick before.
+  std::string UtilityTruth(const Player& p) const;
   int Index(int32_t slot) const;
   // Whether damage spares `p` (a carrier bound for a site, the planter and
   // the defuser at work).
@@ -266,6 +285,7 @@ class Cs2Match {
   World* world_;
   Cs2Options options_;
   std::mt19937_64 rng_;
+  std::mt19937_64 utility_rng_;  // grenades bought
   FILE* truth_ = nullptr;
   std::vector<Player> players_;
   SimEntity* rules_ = nullptr;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "tools/synth/cs2_match.h"
+#include "tools/synth/json_truth.h"
 
 namespace gem::synth {
 namespace {
@@ -58,6 +59,7 @@ void Cs2Match::Throw(uint32_t tick, Player* p) {
       g.ey = near->y;
     }
   }
+  UseGrenade(p, g.kind);
   g.detonate_tick = tick + kFlight;
   int64_t thrower = p->pawn->handle();
   if (options_.flaws && round_ == 2 && !flaw_grenade_done_) {
@@ -349,6 +351,106 @@ void Cs2Match::Bomb(uint32_t tick) {
     bomb_ = BombState::kDone;
     EndRound(tick, 2, 1);
   }
+}
+
+namespace {
+
+// Player::ammo's positions: m_iAmmo 13 to 17.
+enum Ammo { kAmmoHe, kAmmoFlash, kAmmoSmoke, kAmmoFire, kAmmoDecoy };
+constexpr int kMolotovItem = 46, kIncendiaryItem = 48;
+
+}  // namespace
+
+void Cs2Match::BuyUtility(Player* p, int spend) {
+  if (spend < 1000) return;
+  auto below = [&](uint64_t n) { return static_cast<int>(utility_rng_() % n); };
+  // Survivors keep theirs; a buy tops them up (2 flashbangs, 1 of each other).
+  p->ammo[kAmmoFlash] = std::max(p->ammo[kAmmoFlash], below(3));
+  p->ammo[kAmmoHe] = std::max(p->ammo[kAmmoHe], below(2));
+  p->ammo[kAmmoSmoke] = std::max(p->ammo[kAmmoSmoke], below(2));
+  p->ammo[kAmmoDecoy] = std::max(p->ammo[kAmmoDecoy], below(4) == 0 ? 1 : 0);
+  if (p->ammo[kAmmoFire] == 0 && below(2) == 0) {
+    p->ammo[kAmmoFire] = 1;
+    // The side's own fire grenade, and one time in four the other side's
+    // (picked up), which only its weapon entity tells apart; the own one
+    // has its entity half the time.
+    const int own = p->team == 2 ? kMolotovItem : kIncendiaryItem;
+    const int other = own == kMolotovItem ? kIncendiaryItem : kMolotovItem;
+    p->fire_item = below(4) == 0 ? other : own;
+    if (weapon_class_ >= 0 && (p->fire_item == other || below(2) == 0)) {
+      p->fire = world_->Create(weapon_class_);
+      if (p->fire != nullptr) {
+        world_->Set(p->fire, "m_iItemDefinitionIndex",
+                    world_->Number(*p->fire, "m_iItemDefinitionIndex", p->fire_item));
+      }
+    }
+  }
+  SetAmmo(p);
+}
+
+void Cs2Match::SetAmmo(Player* p) {
+  for (int i = 0; i < 5; ++i) {
+    const std::string name = "m_pWeaponServices.m_iAmmo.00" + std::to_string(13 + i);
+    if (world_->PathOf(p->pawn->class_id, name) == nullptr) continue;
+    world_->Set(p->pawn, name, world_->Number(*p->pawn, name, p->ammo[i]));
+  }
+  // m_hMyWeapons' third entry: the fire grenade's entity, or none.
+  const FieldPath* length_path = world_->PathOf(p->pawn->class_id, "m_pWeaponServices.m_hMyWeapons");
+  if (length_path == nullptr) return;
+  const Value length = world_->Get(*p->pawn, "m_pWeaponServices.m_hMyWeapons");
+  if (length.kind != ValueKind::kUint || length.u < 3) {
+    world_->SetPath(p->pawn, *length_path, Value::Uint(3));
+  }
+  FieldPath element = *length_path;
+  element.last += 1;
+  element.index[element.last] = 2;
+  world_->SetPath(p->pawn, element,
+                  Value::Uint(p->fire != nullptr ? p->fire->handle() : kNoHandle));
+}
+
+void Cs2Match::UseGrenade(Player* p, const std::string& kind) {
+  const int i = kind == "he" ? kAmmoHe : kind == "flash" ? kAmmoFlash : kind == "smoke" ? kAmmoSmoke
+                : kind == "decoy" ? kAmmoDecoy : kAmmoFire;
+  if (p->ammo[i] == 0) return;  // a grenade the match did not buy: thrown all the same
+  --p->ammo[i];
+  if (i == kAmmoFire) {
+    p->fire_item = 0;
+    if (p->fire != nullptr) world_->Delete(p->fire);
+    p->fire = nullptr;
+  }
+  SetAmmo(p);
+}
+
+void Cs2Match::DropUtility(Player* p) {
+  std::fill(std::begin(p->ammo), std::end(p->ammo), 0);
+  p->fire_item = 0;
+  if (p->fire != nullptr) world_->Delete(p->fire);
+  p->fire = nullptr;
+  SetAmmo(p);
+}
+
+std::string Cs2Match::UtilityTruth(const Player& p) const {
+  // gem's order and names (core/cs2/utility_held.cc): flashbang, hegrenade,
+  // smokegrenade, molotov, incgrenade, decoy.
+  const int fire = p.ammo_before[kAmmoFire];
+  const std::pair<const char*, int> held[] = {
+      {"flashbang", p.ammo_before[kAmmoFlash]},
+      {"hegrenade", p.ammo_before[kAmmoHe]},
+      {"smokegrenade", p.ammo_before[kAmmoSmoke]},
+      {"molotov", p.fire_item_before == kMolotovItem ? fire : 0},
+      {"incgrenade", p.fire_item_before == kIncendiaryItem ? fire : 0},
+      {"decoy", p.ammo_before[kAmmoDecoy]}};
+  constexpr int kPrices[] = {200, 300, 300, 400, 500, 50};  // the buy menu's
+  std::string json = "{";
+  int value = 0;
+  for (size_t k = 0; k < std::size(held); ++k) {
+    if (held[k].second == 0) continue;
+    if (json.size() > 1) json += ",";
+    json += "\"" + std::string(held[k].first) + "\":" + std::to_string(held[k].second);
+    value += held[k].second * kPrices[k];
+  }
+  return "\"utility_held\":" + Json(json + "}").dump() + ",\"utility_value\":" +
+         std::to_string(value);
 }
 
 }  // namespace gem::synth

@@ -336,6 +336,28 @@ class Weapons(unittest.TestCase):
         self.assertEqual(set(GROUP_OF), {w for w, v in table.items() if v[1] is not None})
 
 
+class UtilityOnDeath(unittest.TestCase):
+    def test_the_grenades_held_are_gem_synths_and_the_fields_rule(self):
+        con, truth = synthetic()
+        got = rows(con, "SELECT * FROM kills ORDER BY id")
+        want = truth["kill"]
+        self.assertEqual(len(got), len(want))
+        for g, w in zip(got, want):
+            self.assertEqual((g["utility_held"], g["utility_value"]),
+                             (w["utility_held"], w["utility_value"]), g["id"])
+            self.assertEqual((g["utility_held"], g["utility_value"]),
+                             utility_held_over_fields(con, g), g["id"])
+        # Both fire grenades on both sides (a picked-up one told by its
+        # entity), two flashbangs, and deaths with none.
+        held = [(g["victim_team"], json.loads(g["utility_held"])) for g in got]
+        for team, kind in ((2, "molotov"), (2, "incgrenade"), (3, "molotov"), (3, "incgrenade")):
+            self.assertTrue(any(h.get(kind) for t, h in held if t == team), (team, kind))
+        self.assertTrue(any(h.get("flashbang") == 2 for _, h in held))
+        self.assertTrue(any(not h for _, h in held))
+        prices = dict(con.execute("SELECT weapon, price FROM weapons"))
+        self.assertEqual({w: p for w, p in prices.items() if p is not None}, PRICES)
+
+
 class Synthetic(unittest.TestCase):
     """The 24-round match: the tables against gem-synth's truth, the views
     against their rules over that truth."""
@@ -439,6 +461,53 @@ def check_utility(test, con):
                         "damage_per_grenade": ratio(dmg, he)})
     same(test, rows(con, "SELECT * FROM flash_stats ORDER BY slot"), want_flash, "flash_stats")
     same(test, rows(con, "SELECT * FROM he_stats ORDER BY slot"), want_he, "he_stats")
+    want_death = []
+    for (slot,) in con.execute("SELECT slot FROM players ORDER BY slot"):
+        deaths = [k for k in kills if k["victim"] == slot]
+        values = [k["utility_value"] for k in deaths if k["utility_value"] is not None]
+        want_death.append({"slot": slot, "deaths": len(deaths), "known": len(values),
+                           "with_utility": sum(v > 0 for v in values), "value": sum(values),
+                           "value_per_death": statistics.fmean(values) if values else None})
+    same(test, rows(con, "SELECT * FROM utility_on_death ORDER BY slot"), want_death,
+         "utility_on_death")
+
+
+# The buy menu's grenade prices, as docs/cs2.md lists them.
+PRICES = {"flashbang": 200, "hegrenade": 300, "smokegrenade": 300, "molotov": 400,
+          "incgrenade": 500, "decoy": 50}
+AMMO = {13: "hegrenade", 14: "flashbang", 15: "smokegrenade", 17: "decoy"}
+
+
+def utility_held_over_fields(con, kill):
+    """A kill's (utility_held, utility_value) by the rule over the victim
+    pawn's fields at the tick before the kill (its last alive there)."""
+    pawn = con.execute("SELECT pawn FROM players WHERE slot = ?", (kill["victim"],)).fetchone()[0]
+    tick = kill["tick"] - 1
+
+    def value(field):
+        return con.execute("SELECT gem_value(?, ?, ?)", (pawn, field, tick)).fetchone()[0]
+
+    if value("m_lifeState") != 0:
+        return None
+    held = {}
+    for index, name in AMMO.items():
+        held[name] = value("m_pWeaponServices.m_iAmmo.%04d" % index) or 0
+    fire = value("m_pWeaponServices.m_iAmmo.0016") or 0
+    items = set()
+    for i in range(value("m_pWeaponServices.m_hMyWeapons") or 0):
+        handle = value("m_pWeaponServices.m_hMyWeapons.%04d" % i)
+        entity = con.execute("SELECT entity FROM entities WHERE handle = ? AND created_tick <= ? "
+                             "AND (deleted_tick IS NULL OR deleted_tick > ?)",
+                             (handle, tick, tick)).fetchone()
+        if entity:
+            items.add(con.execute("SELECT gem_value(?, 'm_iItemDefinitionIndex', ?)",
+                                  (entity[0], tick)).fetchone()[0])
+    fire_kind = ("molotov" if 46 in items else "incgrenade" if 48 in items
+                 else "incgrenade" if value("m_iTeamNum") == 3 else "molotov")
+    held[fire_kind] = fire
+    order = ["flashbang", "hegrenade", "smokegrenade", "molotov", "incgrenade", "decoy"]
+    text = json.dumps({k: held[k] for k in order if held.get(k)}, separators=(",", ":"))
+    return text, sum(PRICES[k] * n for k, n in held.items())
 
 
 class Fixtures(unittest.TestCase):
@@ -472,6 +541,9 @@ class Fixtures(unittest.TestCase):
                 same(self, rows(con, "SELECT * FROM aim_stats ORDER BY slot"),
                      aim_stats_of(slots, engagements, aims), stem + " aim_stats")
                 check_utility(self, con)
+                for k in rows(con, "SELECT * FROM kills"):
+                    self.assertEqual((k["utility_held"], k["utility_value"]),
+                                     utility_held_over_fields(con, k) or (None, None), stem)
                 self.sightings = getattr(self, "sightings", 0) + len(got)
         if found == 0:
             self.skipTest("SKIPPED: no CS2 fixture found")

@@ -214,7 +214,8 @@ class Tables(unittest.TestCase):
                 d["damage_real"] = d["damage"] if d["health_after"] > 0 else None
         same(self, rows(con, "SELECT * FROM damages ORDER BY id"), damages, "damages")
         kills = masked(masked(truth["kill"], "killer", ("attacker_x", "attacker_y", "attacker_z")),
-                       "victim", ("x", "y", "z", "victim_weapon"))
+                       "victim", ("x", "y", "z", "victim_weapon", "utility_held",
+                                  "utility_value"))
         same(self, rows(con, "SELECT * FROM kills ORDER BY id"), kills, "kills")
         same(self, rows(con, "SELECT * FROM shots ORDER BY id"),
              masked(truth["shot"], "slot", ("x", "y", "z", "pitch", "yaw", "speed", "burst_shot")),

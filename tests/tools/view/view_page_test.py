@@ -34,7 +34,8 @@ import junit  # noqa: E402
 from gemtest import (AUTO, CHECKOUT, FIXTURES, GEM_INDEX, GEM_SYNTH, LIB, TMP,  # noqa: E402
                      connect, replay_path)
 from view_names import _json, check_name, dota_names, no_internal_talents  # noqa: E402
-from view_panels import check_aim, check_lane_leads, check_vision  # noqa: E402
+from view_panels import (check_aim, check_fights_and_souls, check_lane_leads,  # noqa: E402
+                         check_vision)
 from view_test import Server  # noqa: E402
 
 VIEW = os.path.join(CHECKOUT, "tools", "view")
@@ -548,6 +549,7 @@ class DeadlockPage(unittest.TestCase):
             "SELECT destroyed_tick, team FROM objectives WHERE destroyed_tick IS NOT NULL "
             "ORDER BY destroyed_tick, entity")])
         check_lane_leads(self, page, con)
+        check_fights_and_souls(self, page, con)
         self.check_names(out, con)
 
     def check_names(self, out, con):

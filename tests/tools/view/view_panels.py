@@ -37,14 +37,16 @@ def check_aim(test, page, con):
     for row in con.execute(
             "SELECT a.slot, a.time_to_damage_ms, a.crosshair_angle, a.rifle_counter_strafed, "
             "a.pistol_counter_strafed, a.first_bullet_accuracy, f.flashbangs, "
-            "f.enemies_per_flash, h.damage_per_grenade FROM aim_stats a JOIN flash_stats f "
-            "USING (slot) JOIN he_stats h USING (slot) WHERE a.shots > 0 OR a.engagements > 0 "
+            "f.enemies_per_flash, h.damage_per_grenade, u.value_per_death FROM aim_stats a "
+            "JOIN flash_stats f USING (slot) JOIN he_stats h USING (slot) "
+            "JOIN utility_on_death u USING (slot) WHERE a.shots > 0 OR a.engagements > 0 "
             "OR f.flashbangs > 0 OR h.he_thrown > 0"):
         want[str(row[0])] = dict(zip(("ttd", "crosshair", "rifle_cs", "pistol_cs", "first",
-                                      "flashes", "per_flash", "he"), row[1:]))
+                                      "flashes", "per_flash", "he", "death_utility"), row[1:]))
     test.assertEqual(page["aim"], want)
     test.assertTrue(any(v["ttd"] is not None for v in want.values()))
     test.assertTrue(any(v["rifle_cs"] is not None for v in want.values()))
+    test.assertTrue(any(v["death_utility"] for v in want.values()))
 
 
 def check_lane_leads(test, page, con):
@@ -55,3 +57,19 @@ def check_lane_leads(test, page, con):
         "FROM lane_leads ORDER BY lane, team")]
     test.assertEqual(page["lanes"], lanes)
     test.assertTrue(lanes and all(r[2] is not None for r in lanes))
+
+
+def check_fights_and_souls(test, page, con):
+    """Deadlock's teamfights and souls by source, as the table and the view
+    give them."""
+    fights = [[f, start, len(json.loads(slots)), damage, kills] for f, start, slots, damage, kills
+              in con.execute("SELECT fight, start_tick, slots, hero_damage, kills FROM "
+                             "teamfights ORDER BY fight")]
+    test.assertEqual(page["teamfights"], fights)
+    test.assertGreater(len(fights), 3)
+    souls = {}
+    for slot, source, n in con.execute("SELECT slot, source, souls FROM soul_sources "
+                                       "WHERE souls > 0 ORDER BY slot, souls DESC, source"):
+        souls.setdefault(str(slot), []).append([source, n])
+    test.assertEqual(page["souls"], souls)
+    test.assertGreater(len(souls), 5)

@@ -21,12 +21,15 @@ purchase (the item timings) and the skill build.
 
 CS2: the rounds (winner, reason, score, bomb); each side's buy per round;
 player_stats; each player's aim and utility (aim_stats, flash_stats,
-he_stats); each player's round (player_rounds and utility) for the page's
+he_stats) and the money in grenades left at their deaths (utility_on_death);
+each player's round (player_rounds and utility) for the page's
 one-round view; each player's kills of enemies by weapon.
 
 Deadlock: the players' heroes and scoreboard at the end and the souls
-advantage; each lane's souls at 5, 10 and 15 minutes (lane_leads); every change of their item slots; the objectives, mid boss and
-urn events (the map's side panel has these too).
+advantage; each lane's souls at 5, 10 and 15 minutes (lane_leads); the
+teamfights (boon's rule); each player's souls by source (soul_sources);
+every change of their item slots; the objectives, mid boss and urn events
+(the map's side panel has these too).
 
 Names stay internal here: the facts carry their display names
 (match_names.py), which the page reads."""
@@ -187,6 +190,8 @@ def cs2(match):
     out["players"] = _rows(match, CS2_PLAYERS, ["player_stats", "players", "economy"])
     out["player_rounds"] = _rows(match, CS2_PLAYER_ROUNDS, ["player_rounds", "utility"])
     out["aim"] = _rows(match, CS2_AIM, ["aim_stats", "flash_stats", "he_stats"])
+    out["utility_on_death"] = _rows(match, "SELECT slot, deaths, value, value_per_death FROM "
+                                    "utility_on_death ORDER BY slot", ["utility_on_death"])
     out["weapon_kills"] = _rows(match, "SELECT killer AS slot, weapon, count(*) AS kills "
                                 "FROM enemy_kills WHERE killer IS NOT NULL AND weapon IS NOT "
                                 "NULL GROUP BY killer, weapon ORDER BY killer, kills DESC, weapon",
@@ -208,6 +213,12 @@ ORDER BY p.slot""", ["players", "timeline"])
     out["lane_leads"] = _rows(match, "SELECT lane, team, slots, souls_5, lead_5, souls_10, "
                               "lead_10, souls_15, lead_15 FROM lane_leads ORDER BY lane, team",
                               ["lane_leads"])
+    out["teamfights"] = _rows(match, "SELECT fight, start_tick, end_tick, start_time, "
+                              "duration_s, slots, hero_damage, kills FROM teamfights "
+                              "ORDER BY fight", ["teamfights"])
+    out["soul_sources"] = _rows(match, "SELECT slot, source, souls, orbs, origin FROM "
+                                "soul_sources WHERE souls > 0 ORDER BY slot, souls DESC, source",
+                                ["soul_sources"])
     for table, order in kinds.EVENT_TABLES["deadlock"]:
         out[table] = _rows(match, "SELECT * FROM %s ORDER BY %s" % (table, order), [table])
     return out

@@ -85,7 +85,7 @@ PAGES.cs2 = {
     for (const w of d.weapon_kills || []) {
       (this.weapons[w.slot] = this.weapons[w.slot] || []).push([w.weapon, w.kills]);
     }
-    if (d.aim) drawAim(host, d.aim);
+    if (d.aim) drawAim(host, d.aim, d.utility_on_death || []);
     if (d.players) {
       const s = section(host, "Players");
       s.innerHTML += `<label>over <select id="cs2round"><option value="">the match</option>` +
@@ -144,23 +144,27 @@ PAGES.cs2 = {
 
 // Each player's aim and utility (the aim_stats, flash_stats and he_stats
 // views: Leetify's measures by the rules docs/cs2.md states).
-function drawAim(host, aim) {
+function drawAim(host, aim, onDeath) {
   const pct = (v) => (v === null || v === undefined ? "" : num(100 * v, 0));
+  const death = {};
+  for (const u of onDeath) death[u.slot] = u.value_per_death;
   G.page.aim = {};
   const rows = aim.map((a) => {
     G.page.aim[a.slot] = { ttd: a.time_to_damage_ms, crosshair: a.crosshair_angle,
       rifle_cs: a.rifle_counter_strafed, pistol_cs: a.pistol_counter_strafed,
       first: a.first_bullet_accuracy, flashes: a.flashbangs,
-      per_flash: a.enemies_per_flash, he: a.damage_per_grenade };
+      per_flash: a.enemies_per_flash, he: a.damage_per_grenade,
+      death_utility: death[a.slot] ?? null };
     return cells([esc(playerName(a.slot)), a.engagements, num(a.time_to_damage_ms, 0),
       num(a.crosshair_angle, 1), pct(a.rifle_counter_strafed), pct(a.pistol_counter_strafed),
       pct(a.first_bullet_accuracy), pct(a.spray_accuracy), pct(a.head_accuracy), a.flashbangs,
       num(a.enemies_per_flash, 2), num(a.enemy_blind_s, 2), a.flashes_to_kills,
-      num(a.damage_per_grenade, 1)], "", `data-slot="${a.slot}"`);
+      num(a.damage_per_grenade, 1), num(death[a.slot], 0)], "", `data-slot="${a.slot}"`);
   });
   section(host, "Aim and utility (medians over engagements; shares in %)").innerHTML += table(
     ["player", "engagements", "time to damage ms", "crosshair deg", "rifle counter-strafed",
       "pistol counter-strafed", "first bullet", "spray", "head", "flashbangs",
-      "enemies per flash", "enemy blind s", "flashes to kills", "HE damage per grenade"],
+      "enemies per flash", "enemy blind s", "flashes to kills", "HE damage per grenade",
+      "$ in grenades per death"],
     rows, 'id="aim"');
 }

@@ -1,8 +1,8 @@
 // gem-view: Deadlock's match page, as far as its tables go: the players at
 // the end (their heroes and the items they hold at the clock by the names
 // players read: nameOf), the souls advantage with the objectives and the
-// mid boss marked, each lane's souls at 5, 10 and 15 minutes, the urn's
-// events.
+// mid boss marked, each lane's souls at 5, 10 and 15 minutes, the
+// teamfights, each player's souls by source, the urn's events.
 "use strict";
 
 PAGES.deadlock = {
@@ -20,6 +20,8 @@ PAGES.deadlock = {
     }
     this.items = d.items || [];
     if (d.lane_leads && d.lane_leads.length) drawLaneLeads(host, d.lane_leads);
+    if (d.teamfights && d.teamfights.length) drawFights(host, d.teamfights);
+    if (d.soul_sources && d.soul_sources.length) drawSoulSources(host, d.soul_sources);
     if (d.advantage && d.advantage.ticks.length) {
       const marks = [];
       for (const o of d.objectives || []) {
@@ -58,6 +60,33 @@ PAGES.deadlock = {
     showHeldItems(this.items, t);
   },
 };
+
+// The teamfights (the teamfights table, boon's rule): when, how long, who,
+// the damage and the kills; a row seeks to the fight's start.
+function drawFights(host, fights) {
+  G.page.teamfights = fights.map((f) => [f.fight, f.start_tick, JSON.parse(f.slots).length,
+    f.hero_damage, f.kills]);
+  section(host, "Teamfights").innerHTML += table(["start", "seconds", "heroes", "hero damage",
+    "kills"], fights.map((f) => cells([clockText(f.start_time ?? gameTime(f.start_tick)),
+    num(f.duration_s, 1), esc(JSON.parse(f.slots).map((s) => playerName(s)).join(", ")),
+    f.hero_damage, f.kills], "", `data-tick="${f.start_tick}"`)), 'id="fights"');
+  host.querySelectorAll("#fights tr[data-tick]").forEach((tr) =>
+    tr.addEventListener("click", () => seek(Number(tr.dataset.tick))));
+}
+
+// Each player's souls by source (the soul_sources view: the post-match
+// record's, else the controller's creep counters, as origin says).
+function drawSoulSources(host, rows) {
+  const by = {};
+  for (const r of rows) (by[r.slot] = by[r.slot] || []).push(r);
+  G.page.souls = {};
+  section(host, "Souls by source").innerHTML += table(["player", "from", "sources"],
+    Object.keys(by).map((slot) => {
+      G.page.souls[slot] = by[slot].map((r) => [r.source, r.souls]);
+      return cells([esc(playerName(Number(slot))), esc(by[slot][0].origin),
+        esc(by[slot].map((r) => `${r.source ?? "?"} ${r.souls}`).join(", "))]);
+    }), 'id="souls"');
+}
 
 // The lanes by their colour (CMsgLaneColor), each team's players in it and
 // their souls at 5, 10 and 15 minutes with the lead over the other team's

@@ -438,6 +438,7 @@ std::vector<std::pair<std::string, uint64_t>> Module::Counters() const {
   std::vector<std::pair<std::string, uint64_t>> c = {
       {"combatlog_total", combat_log_.entries()},
       {"combat_log_unresolved_names", combat_log_.unresolved_names()},
+      {"wards_ended_before_placed", wards_.ended_before_placed()},
       {"chat_events", chat_events_},
       {"timeline_out_of_view", samples_out_of_view_},
   };

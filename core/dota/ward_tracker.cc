@@ -58,6 +58,11 @@ void WardTracker::Close(match::MatchContext& ctx, const Entity& e, const MatchVa
   if (it == open_.end()) return;
   it->second.removed_tick = MatchValue::Int(ctx.tick());
   it->second.removed_time = clock;
+  const MatchValue& placed = it->second.placed_time;
+  if (placed.kind == MatchValue::Kind::kReal && clock.kind == MatchValue::Kind::kReal &&
+      clock.r < placed.r) {
+    ++ended_before_placed_;
+  }
   if (dying) {
     dying_.push_back(std::move(it->second));
   } else {

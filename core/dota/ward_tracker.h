@@ -51,6 +51,11 @@ class WardTracker {
   // The wards that went dying in the frame take their destroyers.
   void OnFrameEnd(match::MatchContext& ctx);
   void Finish(match::MatchContext& ctx);
+  // Wards the clock says went before they were placed (its removal's
+  // game clock earlier than its placement's: the clock stepped back, as
+  // when the horn comes later than the pre-game named). Their rows keep
+  // both clocks; ward_lives gives them no lifetime.
+  uint64_t ended_before_placed() const { return ended_before_placed_; }
 
  private:
   // 0 not a ward, 1 observer, 2 sentry; -1 not looked at yet.
@@ -69,6 +74,7 @@ class WardTracker {
   std::vector<std::string> queued_[2];
   size_t taken_[2] = {0, 0};
   std::vector<WardRow> dying_;  // this frame's, in the order they went
+  uint64_t ended_before_placed_ = 0;
 };
 
 }  // namespace gem::dota

@@ -17,7 +17,8 @@ const char kViews[] =
     "  removed_tick,  -- the tick it went; NULL while it stands at the end\n"
     "  removed_time,  -- the game clock then; NULL while it stands at the end\n"
     "  lifetime_s,  -- removed_time less placed_time (a ward that stands: match_info.duration_s\n"
-    "  -- less placed_time), at most 360 (observer) or 420 (sentry); NULL without the clocks\n"
+    "  -- less placed_time), at most 360 (observer) or 420 (sentry); NULL without the clocks, or\n"
+    "  -- when the clock says it went before it was placed (meta wards_ended_before_placed)\n"
     "  destroyed,  -- wards.killed: 1 destroyed, 0 expired, NULL when neither is known (it went\n"
     "  -- without dying, or stands)\n"
     "  dewarder,  -- the player (players.slot) whose hero destroyed it (players.hero is\n"
@@ -30,8 +31,9 @@ const char kViews[] =
     ") AS\n"
     "SELECT w.entity, w.kind, w.team, w.owner, w.placed_tick, w.placed_time, w.removed_tick,\n"
     "       w.removed_time,\n"
-    "       min(coalesce(w.removed_time, m.duration_s) - w.placed_time,\n"
-    "           CASE w.kind WHEN 'observer' THEN 360 ELSE 420 END),\n"
+    "       CASE WHEN w.removed_time < w.placed_time THEN NULL\n"
+    "            ELSE min(coalesce(w.removed_time, m.duration_s) - w.placed_time,\n"
+    "                     CASE w.kind WHEN 'observer' THEN 360 ELSE 420 END) END,\n"
     "       w.killed, p.slot, w.killer_name, w.x, w.y, w.z\n"
     "FROM wards w LEFT JOIN match_info m LEFT JOIN players p ON p.hero = w.killer_name;\n";
 

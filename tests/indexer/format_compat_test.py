@@ -36,10 +36,10 @@ from index_digest import connect, digest  # noqa: E402
 # clocks and how each went, and CS2's aim: sightings, the weapons table, each
 # shot's speed and place in its burst, each kill's victim's weapon and
 # grenades held, the counts of shots without a weapon and mask bits naming
-# no player, and the two stat_settings rows of the aim views; Deadlock's
-# timeline lane and
-# creep souls, and its teamfights (a name Dota's table has long had:
-# skipped only where the stored index has no such table).
+# no player, and the two stat_settings rows of the aim views; Dota's count
+# of wards the clock says went before they were placed; Deadlock's
+# timeline lane and creep souls, and its teamfights (a name Dota's table
+# has long had: skipped only where the stored index has no such table).
 ADDED_TABLES = {"decode_faults", "sightings", "weapons"}
 ADDED_WHERE_NEW = {"teamfights"}
 ADDED_COLUMNS = {"wards": {"placed_time", "removed_time", "killed", "killer_name"},
@@ -52,7 +52,7 @@ ADDED_ROWS = {"stat_settings": {"counter_strafe_share", "flash_kill_window_s"}}
 ADDED_META = {"timeline_out_of_view", "decode_faults", "decode_faults_unrefreshed",
               "decode_fault_stale_entities", "unknown_type_rules", "rule_searches",
               "rules_undone", "missing_class_baselines", "tables_without_their_events",
-              "shots_without_weapon", "spotted_by_no_player"}
+              "shots_without_weapon", "spotted_by_no_player", "wards_ended_before_placed"}
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                        "format_digests.json")) as f:

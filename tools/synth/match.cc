@@ -510,6 +510,7 @@ Status Match::Run(ReplayWriter* out, FILE* truth, FILE* combat_truth, FILE* matc
   if (options_.vision) {
     smokes_.Start(start + ticks - ticks % 2);
     stats_.SetVision(options_.seed);
+    if (options_.flaws) stats_.SetLateHorn(20);
   }
   deadlock_.Start(start + ticks - ticks % 2, match_truth);
   uint32_t last = start;

@@ -221,7 +221,7 @@ void PlayerStats::Clock(uint32_t tick) {
   if (rules_ == nullptr) return;
   if (tick == pregame_tick_) {
     world_->Set(rules_, "m_pGameRules.m_flStateTransitionTime",
-                Value::Float(static_cast<float>(horn_tick_ * interval_)));
+                Value::Float(static_cast<float>((horn_tick_ - late_horn_) * interval_)));
     world_->Set(rules_, "m_pGameRules.m_nGameState", Value::Int(kStatePreGame));
   }
   if (tick == horn_tick_) {
@@ -248,7 +248,7 @@ std::optional<double> PlayerStats::GameTime(uint32_t tick) const {
   if (tick < pregame_tick_) return (static_cast<double>(tick) - horn_tick_) / 30.0;
   const double origin = tick >= horn_tick_ ? static_cast<double>(start_time_)
                                            : static_cast<double>(static_cast<float>(
-                                                 horn_tick_ * interval_));
+                                                 (horn_tick_ - late_horn_) * interval_));
   const int64_t counted = static_cast<int64_t>(paused_ ? pause_start_ : tick) - total_paused_;
   return static_cast<double>(counted) * interval_ - origin;
 }
@@ -281,9 +281,23 @@ void PlayerStats::Wards(uint32_t tick) {
     }
     ++k;
   }
+  if (late_horn_ > 0 && !late_ward_ && tick + 300 >= horn_tick_) {
+    late_ward_ = true;
+    for (const Player& p : players_) {
+      if (p.hero != nullptr) {
+        Plant(tick, p, true, horn_tick_ + 150);
+        break;
+      }
+    }
+  }
   if (Uniform() >= 2.0 / (30 * 30)) return;  // a packet every 2 ticks: ~30 s apart
   const Player& p = players_[Below(players_.size())];
   const bool observer = Uniform() < 0.6;
+  Plant(tick, p, observer, std::nullopt);
+}
+
+void PlayerStats::Plant(uint32_t tick, const Player& p, bool observer,
+                        std::optional<uint32_t> ends) {
   const int32_t class_id = ward_class_[observer ? 0 : 1];
   if (p.hero == nullptr || class_id < 0 || !world_->EnsureBaseline(class_id)) return;
   SimEntity* e = world_->Create(class_id);
@@ -295,10 +309,14 @@ void PlayerStats::Wards(uint32_t tick) {
   w.team = p.team;
   w.owner = p.slot;
   w.placed = tick;
-  w.ends = tick + 1800 + static_cast<uint32_t>(Below(5400));
-  // With vision one ward in three stands 5 minutes longer: past the
-  // lifetimes OpenDota caps (360 s an observer, 420 s a sentry).
-  if (vision_ && vision_rng_() % 3 == 0) w.ends += 9000;
+  if (ends) {
+    w.ends = *ends;
+  } else {
+    w.ends = tick + 1800 + static_cast<uint32_t>(Below(5400));
+    // With vision one ward in three stands 5 minutes longer: past the
+    // lifetimes OpenDota caps (360 s an observer, 420 s a sentry).
+    if (vision_ && vision_rng_() % 3 == 0) w.ends += 9000;
+  }
   world_->Set(e, "m_iTeamNum", Value::Uint(static_cast<uint64_t>(p.team)));
   world_->Set(e, "m_hOwnerEntity", Value::Uint(p.hero->handle()));
   world_->Set(e, "m_lifeState", Value::Uint(0));

@@ -89,6 +89,12 @@ class PlayerStats {
     vision_ = true;
     vision_rng_.seed(seed ^ 0x7761726473ull);
   }
+  // The flaw of a late horn (--flaws with --vision): the pre-game's
+  // m_flStateTransitionTime names a horn `seconds` before the one that
+  // sounds, so the clock steps back at the horn; an observer ward placed
+  // 10 s before the horn expires 5 s after it, ending before it began by
+  // the clock.
+  void SetLateHorn(uint32_t seconds) { late_horn_ = seconds * 30; }
   // Kill lines go to `out` as they happen (may be null).
   void set_kill_truth(FILE* out) { kill_truth_ = out; }
   // Called at each kill with the killer's and the victim's slot.
@@ -135,6 +141,9 @@ class PlayerStats {
   void Participation();
   void Clock(uint32_t tick);
   void Wards(uint32_t tick);
+  // A ward of `p`'s planted now, going at `ends` (none: 1-4 minutes on,
+  // drawn, and with vision one in three 5 minutes more).
+  void Plant(uint32_t tick, const Player& p, bool observer, std::optional<uint32_t> ends);
   void WardTruth(const Ward& w, std::optional<uint32_t> removed);
 
   World* world_;
@@ -176,6 +185,8 @@ class PlayerStats {
   uint32_t total_paused_ = 0;
   uint64_t kills_ = 0;
   uint64_t wards_planted_ = 0;
+  uint32_t late_horn_ = 0;  // ticks (SetLateHorn)
+  bool late_ward_ = false;  // its ward planted
 };
 
 }  // namespace gem::synth

@@ -369,8 +369,9 @@ class FixtureTables(unittest.TestCase):
                 else:
                     # CS2 has no game tables of these names; Deadlock has its
                     # own inventory and abilities (core/deadlock/loadout.h),
-                    # purchases and objectives (core/deadlock/tables.h).
-                    own = {"inventory", "abilities", "purchases", "objectives"} \
+                    # purchases, objectives and teamfights (boon's rule:
+                    # core/deadlock/teamfights.h).
+                    own = {"inventory", "abilities", "purchases", "objectives", "teamfights"} \
                         if stem.startswith("deadlock") else set()
                     self.assertEqual(set(DOTA_TABLES) & tables, own)
 

@@ -19,7 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "support")]
 import junit  # noqa: E402
-from dota_synth import clock, synthetic  # noqa: E402
+from dota_synth import FLAW_MINUTES, clock, synthetic  # noqa: E402
 from gemtest import AUTO, NEKIT, connect, docs_sql, need  # noqa: E402
 
 SMOKE = "modifier_smoke_of_deceit"
@@ -240,6 +240,33 @@ class Wards(unittest.TestCase):
             capped += lived > CAPS[kind]
             self.assertEqual(dewarder, slot_of.get(name) if name else None)
         self.assertGreater(capped, 0)
+
+
+class WardFlaw(unittest.TestCase):
+    def test_a_ward_that_ends_before_it_starts_has_no_lifetime(self):
+        # gem-synth --flaws --vision: the pre-game names a horn 20 s before
+        # the one that sounds, so the clock steps back 20 s at the horn; an
+        # observer placed 10 s before the horn expires 5 s after it.
+        con, truth, _, _ = synthetic(flaws=True, minutes=FLAW_MINUTES, vision=True)
+        first = con.execute("SELECT first_tick FROM match_info").fetchone()[0]
+        horn = first + 1200
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+        self.assertEqual(int(meta["wards_ended_before_placed"]), 1)
+        rows = con.execute("SELECT placed_tick, placed_time, removed_tick, removed_time, "
+                           "lifetime_s, kind FROM ward_lives ORDER BY placed_tick").fetchall()
+        self.assertEqual(len(rows), len(truth["ward"]))
+        back = [r for r in rows if r[3] is not None and r[3] < r[1]]
+        self.assertEqual(len(back), 1)
+        placed, placed_time, removed, removed_time, life, kind = back[0]
+        self.assertEqual((kind, removed - placed), ("observer", 450))
+        self.assertTrue(horn - 300 <= placed < horn < removed)
+        # By the pre-game's clock (its horn 20 s early), then the game's.
+        self.assertAlmostEqual(placed_time, clock(con, placed) + 20, places=3)
+        self.assertAlmostEqual(removed_time, clock(con, removed), places=3)
+        self.assertIsNone(life)
+        for r in rows:
+            if r is not back[0] and r[4] is not None:
+                self.assertGreaterEqual(r[4], 0)
 
 
 class DocsQueries(unittest.TestCase):

@@ -313,6 +313,33 @@ class Benchmarks(unittest.TestCase):
                                      "sha256 = ?", (sha,)).fetchone()[0], 0)
         self.check(copy)
 
+    def test_a_benchmarks_file_of_an_older_layout_is_started_over(self):
+        out, _ = made()
+        copy = os.path.join(TMP, "bench-old-layout")
+        shutil.copytree(out, copy)
+        # Layout 1: PRAGMA user_version 1, a player table of an older shape
+        # and a source read before, with a row of it. Kept, the run could
+        # not write the new columns and would call the source read.
+        path = os.path.join(copy, "benchmarks.db")
+        os.remove(path)
+        old = sqlite3.connect(path)
+        sha = indexes(copy, "dota2")[0][0]
+        old.executescript(
+            "CREATE TABLE sources(sha256 TEXT PRIMARY KEY, index_format INTEGER);"
+            "CREATE TABLE dota_player_matches(sha256 TEXT, slot INTEGER, hero TEXT, gpm REAL);"
+            "INSERT INTO sources VALUES('%s', 9);"
+            "INSERT INTO dota_player_matches VALUES('%s', 0, 'npc_dota_hero_axe', 1e9);"
+            "PRAGMA user_version = 1;" % (sha, sha))
+        old.commit()
+        old.close()
+        r = corpus("benchmarks", copy, "--workers", "2")
+        total = sum(len(indexes(copy, g)) for g in ("dota2", "cs2"))
+        self.assertIn("%d read, 0 kept" % total, r.stderr)
+        con = sqlite3.connect(path)
+        self.assertEqual(con.execute("PRAGMA user_version").fetchone()[0], 2)
+        con.close()
+        self.check(copy)
+
 
 if __name__ == "__main__":
     junit.main()

@@ -19,7 +19,6 @@ enum Kind : size_t { kFlash, kHe, kSmoke, kMolotov, kIncendiary, kDecoy };
 // the fire grenade's type (16) is told apart after.
 constexpr size_t kAmmoKind[] = {kHe, kFlash, kSmoke, kMolotov, kDecoy};
 constexpr int64_t kMolotovItem = 46, kIncendiaryItem = 48;
-constexpr int32_t kMaxIndex = 1 << 14;
 constexpr uint32_t kMaxWeapons = 64;  // m_hMyWeapons entries looked at
 
 }  // namespace
@@ -31,28 +30,13 @@ int64_t GrenadePrice(std::string_view name) {
   return 0;
 }
 
-void HeldUtility::OnChanged(const Entity& e) {
-  if (e.index < 0 || e.index >= kMaxIndex) return;
-  if (static_cast<size_t>(e.index) >= by_index_.size()) by_index_.resize(e.index + 1);
-  Held& h = by_index_[static_cast<size_t>(e.index)];
-  if (h.lifetime != e.lifetime) {
-    h = Held();
-    h.lifetime = e.lifetime;
-  }
-  if (!h.changed) changed_.push_back(e.index);
-  h.changed = true;
-}
+void HeldUtility::OnChanged(const Entity& e) { pawns_.Mark(e); }
 
 void HeldUtility::OnFrameEnd(match::MatchContext& ctx) {
-  for (const int32_t index : changed_) {
-    Held& h = by_index_[static_cast<size_t>(index)];
-    h.changed = false;
-    const Entity* pawn = ctx.Get(index);
-    if (pawn == nullptr || pawn->lifetime != h.lifetime) continue;
-    if (match::ReadInt(life_, pawn).value_or(-1) != 0) continue;  // dead: what it held stands
-    Read(ctx, *pawn, &h);
-  }
-  changed_.clear();
+  pawns_.TakeMarked(ctx, [&](const Entity& pawn, Held& h) {
+    // A dead pawn's hands are empty: what it held alive stands.
+    if (match::ReadInt(life_, &pawn).value_or(-1) == 0) Read(ctx, pawn, &h);
+  });
 }
 
 void HeldUtility::Read(match::MatchContext& ctx, const Entity& e, Held* h) {
@@ -85,12 +69,10 @@ void HeldUtility::Read(match::MatchContext& ctx, const Entity& e, Held* h) {
   h->counts[*kind] = *fire;
 }
 
-bool HeldUtility::Last(const Entity* e, std::string* json, int64_t* value) const {
-  if (e == nullptr || e->index < 0 || static_cast<size_t>(e->index) >= by_index_.size()) {
-    return false;
-  }
-  const Held& h = by_index_[static_cast<size_t>(e->index)];
-  if (h.lifetime != e->lifetime || !h.known) return false;
+bool HeldUtility::Last(const Entity* e, std::string* json, int64_t* value) {
+  const Held* found = pawns_.Find(e);
+  if (found == nullptr || !found->known) return false;
+  const Held& h = *found;
   json->assign(1, '{');
   *value = 0;
   for (size_t k = 0; k < kKinds; ++k) {

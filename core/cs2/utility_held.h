@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "core/cs2/pawn_marks.h"
 #include "core/entities/entities.h"
 #include "core/match/field_codes.h"
 #include "core/match/field_reader.h"
@@ -49,20 +49,18 @@ class HeldUtility {
   // (as events name it: flashbang, hegrenade, smokegrenade, molotov,
   // incgrenade, decoy) to count, "{}" for none, and `value` their price.
   // False when unknown: the pawn was never read alive.
-  bool Last(const Entity* e, std::string* json, int64_t* value) const;
+  bool Last(const Entity* e, std::string* json, int64_t* value);
 
  private:
   static constexpr size_t kKinds = 6;  // in the order of kGrenades (utility_held.cc)
   struct Held {
-    uint64_t lifetime = 0;
-    bool changed = false, known = false;
+    bool known = false;
     std::array<int64_t, kKinds> counts{};
   };
   // Reads live pawn `e`'s grenades into `h`.
   void Read(match::MatchContext& ctx, const Entity& e, Held* h);
 
-  std::vector<Held> by_index_;
-  std::vector<int32_t> changed_;
+  PawnMarks<Held> pawns_;
   match::FieldReader life_{"m_lifeState"}, team_{"m_iTeamNum"};
   match::FieldReader item_{"m_iItemDefinitionIndex"};
   match::FieldReader weapons_length_{"m_pWeaponServices.m_hMyWeapons"};

@@ -113,43 +113,25 @@ std::string WeaponsTableSql() {
   return sql;
 }
 
-void HeldWeapons::OnChanged(const Entity& e) {
-  if (e.index < 0 || e.index >= (1 << 14)) return;
-  if (static_cast<size_t>(e.index) >= by_index_.size()) by_index_.resize(e.index + 1);
-  Held& h = by_index_[static_cast<size_t>(e.index)];
-  if (h.lifetime != e.lifetime) {
-    h = Held();
-    h.lifetime = e.lifetime;
-  }
-  if (!h.changed) changed_.push_back(e.index);
-  h.changed = true;
-}
+void HeldWeapons::OnChanged(const Entity& e) { pawns_.Mark(e); }
 
 void HeldWeapons::OnFrameEnd(match::MatchContext& ctx) {
-  for (const int32_t index : changed_) {
-    Held& h = by_index_[static_cast<size_t>(index)];
-    h.changed = false;
-    const Entity* pawn = ctx.Get(index);
-    if (pawn == nullptr || pawn->lifetime != h.lifetime) continue;
-    const std::optional<int64_t> handle = match::ReadInt(active_, pawn);
+  pawns_.TakeMarked(ctx, [&](const Entity& pawn, Held& h) {
+    const std::optional<int64_t> handle = match::ReadInt(active_, &pawn);
     const Entity* weapon = ctx.ByHandle(handle);
-    if (weapon == nullptr) continue;  // names none: what it held stands
+    if (weapon == nullptr) return;  // names none: what it held stands
     h.handle = *handle;
     h.item = match::ReadInt(item_, weapon);
-  }
-  changed_.clear();
+  });
 }
 
 const WeaponInfo* HeldWeapons::Last(match::MatchContext& ctx, const Entity* e) {
-  if (e == nullptr || e->index < 0 || static_cast<size_t>(e->index) >= by_index_.size()) {
-    return nullptr;
+  Held* h = pawns_.Find(e);
+  if (h == nullptr || h->handle < 0) return nullptr;
+  if (const Entity* weapon = ctx.ByHandle(h->handle)) {
+    if (const std::optional<int64_t> now = match::ReadInt(item_, weapon)) h->item = now;
   }
-  Held& h = by_index_[static_cast<size_t>(e->index)];
-  if (h.lifetime != e->lifetime || h.handle < 0) return nullptr;
-  if (const Entity* weapon = ctx.ByHandle(h.handle)) {
-    if (const std::optional<int64_t> now = match::ReadInt(item_, weapon)) h.item = now;
-  }
-  return h.item ? WeaponOfItem(*h.item) : nullptr;
+  return h->item ? WeaponOfItem(*h->item) : nullptr;
 }
 
 }  // namespace gem::cs2

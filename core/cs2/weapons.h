@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cs2/pawn_marks.h"
 #include "core/entities/entities.h"
 #include "core/match/field_reader.h"
 #include "core/match/match_context.h"
@@ -67,13 +68,10 @@ class HeldWeapons {
 
  private:
   struct Held {
-    uint64_t lifetime = 0;
-    bool changed = false;
     int64_t handle = -1;
     std::optional<int64_t> item;
   };
-  std::vector<Held> by_index_;
-  std::vector<int32_t> changed_;
+  PawnMarks<Held> pawns_;
   match::FieldReader active_{"m_pWeaponServices.m_hActiveWeapon"};
   match::FieldReader item_{"m_iItemDefinitionIndex"};
 };

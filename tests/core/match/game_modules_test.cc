@@ -94,7 +94,8 @@ TEST(GameModules, EachGameDeclaresItsTables) {
                                    "purchase_notifications", "purchases", "record_damage", "record_deaths", "record_items",
                                    "record_match", "record_mid_boss", "record_objectives",
                                    "record_paths", "record_pauses", "record_players",
-                                   "record_souls", "record_stats", "respawns", "urn"}));
+                                   "record_souls", "record_stats", "respawns", "teamfights",
+                                   "urn"}));
   EXPECT_EQ(names("cs2"), (std::set<std::string>{"bomb", "damages", "economy", "flashes",
                                                  "grenade_paths", "grenades", "rounds",
                                                  "shots", "sightings"}));

@@ -357,9 +357,9 @@ GameSchema Build() {
        "the grenades the victim's pawn held at the end of the last frame it was alive, a JSON "
        "object of grenade (weapons.weapon) to count, {} for none: the pawn's "
        "m_pWeaponServices.m_iAmmo at the grenades' ammo types (13 HE, 14 flashbang, 15 smoke, 16 "
-       "molotov or incendiary by the weapon entity held, else the team, 17 decoy), as demoinfocs "
-       "reads them (core/cs2/utility_held.h); NULL when the pawn was never read alive or is out "
-       "of a client recording's view"},
+       "molotov or incendiary by the weapon entity held, else the team, 17 decoy): 14 as "
+       "demoinfocs-golang reads it, the others as a fork of it does (core/cs2/utility_held.h); "
+       "NULL when the pawn was never read alive or is out of a client recording's view"},
       {"utility_value", "INTEGER",
        "what utility_held cost: each grenade's count times its buy-menu price (weapons.price); "
        "NULL as utility_held"}};

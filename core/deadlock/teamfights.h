@@ -5,9 +5,12 @@
 // - An event is a Damage message whose attacker and victim are players
 //   (their pawns or controllers), not the same one, on opposing teams (the
 //   controllers' m_iTeamNum at the end of the message's packet). It is
-//   placed at the victim's pawn's position at the end of that packet (as
-//   boon's per-tick positions give it), else the attacker's; an event with
-//   neither is left out (meta: teamfight_damage_without_position).
+//   placed at the victim's pawn's position at the end of that packet,
+//   else the attacker's; an event with
+//   neither is left out (meta: teamfight_damage_without_position). boon
+//   joins each hit to the victim's position at the hit's tick; which
+//   point of the tick its positions are read at is not in its Python, so
+//   the end of the packet is gem's reading of it.
 // - Events are taken in tick order (message order within a packet). A
 //   fight stays active while its last event is at most round(5 s / tick
 //   interval) ticks back. An event joins the active fight whose centroid
@@ -19,8 +22,8 @@
 //
 // The table (tables.h kTeamfights) is written whole at the end, and by a
 // live index at each commit as it stands: a later event or kill can still
-// add to a fight. Nothing here allocates per event once the frame's
-// buffers have grown.
+// add to a fight. Per event nothing is allocated once the frame's buffers
+// have grown, but for a fight's own entry when it starts.
 #ifndef GEM_CORE_DEADLOCK_TEAMFIGHTS_H_
 #define GEM_CORE_DEADLOCK_TEAMFIGHTS_H_
 
